@@ -1,0 +1,57 @@
+"""Typed errors for the adapters, one base class (the sqlglot/errors.py pattern).
+
+Every error carries a one-line message that is safe to show: no password, no traceback.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class CheckerError(Exception):
+    """Base of every error this project raises on purpose."""
+
+
+class ConfigError(CheckerError):
+    """A connection option or setting that cannot be used (bad --db value, unknown backend)."""
+
+
+class UnsafeStatementError(CheckerError):
+    """A statement refused before it reaches any engine (not a single read-only query)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class InputError(CheckerError):
+    """Input text that cannot be processed at all (not UTF-8, too large, empty)."""
+
+
+class IntrospectionError(CheckerError):
+    """The schema of a connection could not be read."""
+
+
+# The kinds of engine error, part of the JSON contract.
+ERROR_KINDS = ("syntax", "ambiguous_column", "unknown_column", "timeout", "read_only", "connection", "other")
+
+
+@dataclass(frozen=True)
+class EngineErrorInfo:
+    """What an engine said when it refused or failed a statement."""
+
+    kind: str
+    code: str | None
+    message: str
+    position: int | None = None  # 1-based character offset where the engine reports one
+
+    def to_dict(self) -> dict[str, object]:
+        return {"kind": self.kind, "code": self.code, "message": self.message, "position": self.position}
+
+
+class EngineError(CheckerError):
+    """A driver error turned into a typed error at the edge."""
+
+    def __init__(self, engine: str, info: EngineErrorInfo) -> None:
+        super().__init__(f"{engine}: {info.kind}: {info.message}")
+        self.engine = engine
+        self.info = info

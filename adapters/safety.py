@@ -1,0 +1,69 @@
+"""Refuse anything but one read-only query, before it reaches an engine.
+
+A parser, not regexes: `sqlglot.parse` must give exactly one statement whose root is a query, and no
+node anywhere in the tree may write, lock or change settings (`WITH d AS (DELETE ...) SELECT ...` is a
+Select containing a Delete).
+"""
+from __future__ import annotations
+
+import sqlglot
+from sqlglot import exp
+from sqlglot.errors import ParseError, TokenError
+
+from adapters.errors import InputError, UnsafeStatementError
+
+MAX_SQL_BYTES = 100_000
+
+_WRITING_NODES: tuple[type[exp.Expression], ...] = (
+    exp.Insert, exp.Update, exp.Delete, exp.Drop, exp.Create, exp.Alter, exp.TruncateTable,
+    exp.Grant, exp.Copy, exp.Set, exp.Command, exp.Into, exp.Lock, exp.Merge,
+)
+_NODE_NAMES = {
+    exp.Into: "SELECT INTO", exp.Lock: "a locking read (FOR UPDATE/SHARE)", exp.Command: "a command",
+    exp.TruncateTable: "TRUNCATE", exp.Set: "SET",
+}
+
+
+def decode_input(raw: bytes | str, *, what: str = "input", limit: int = MAX_SQL_BYTES) -> str:
+    """Text from the user: UTF-8, not empty, not huge. Raises InputError with one line."""
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise InputError(f"{what} is not valid UTF-8 (byte {err.start})") from None
+    size = len(raw.encode("utf-8", "surrogatepass"))
+    if size > limit:
+        raise InputError(f"{what} is {size:,} bytes; the limit is {limit:,}")
+    if "\x00" in raw:
+        raise InputError(f"{what} contains a NUL character")
+    if not raw.strip():
+        raise InputError(f"{what} is empty")
+    return raw
+
+
+def parse_query(sql: str, dialect: str | None = None) -> exp.Query:
+    """Parse `sql` and return its single read-only query, or raise UnsafeStatementError."""
+    sql = decode_input(sql, what="SQL")
+    try:
+        statements = [s for s in sqlglot.parse(sql, read=dialect or None) if s is not None]
+    except (ParseError, TokenError) as err:
+        first_line = str(err).splitlines()[0] if str(err) else "parse error"
+        raise UnsafeStatementError(f"cannot parse the SQL: {first_line}") from None
+    if len(statements) != 1:
+        raise UnsafeStatementError(f"expected exactly one statement, got {len(statements)}")
+    statement = statements[0]
+    if isinstance(statement, exp.Block):
+        raise UnsafeStatementError("expected exactly one statement, got several")
+    if not isinstance(statement, exp.Query):
+        raise UnsafeStatementError(f"only read-only queries may run; this is {_describe(statement)}")
+    for node in statement.walk():
+        if isinstance(node, _WRITING_NODES):
+            raise UnsafeStatementError(f"only read-only queries may run; it contains {_describe(node)}")
+    return statement
+
+
+def _describe(node: exp.Expression) -> str:
+    for cls, name in _NODE_NAMES.items():
+        if isinstance(node, cls):
+            return name
+    return node.key.upper()

@@ -1,0 +1,140 @@
+"""Introspection into plain dataclasses: tables, columns, keys, row counts, sampled text values.
+
+Works on any schema the engine reports (the demo database, Chinook, Northwind, anything else).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.exc import SQLAlchemyError
+
+from adapters.errors import IntrospectionError
+
+SAMPLE_VALUES = 50          # distinct values kept per text column
+SAMPLE_MAX_LENGTH = 80      # longer texts are descriptions, not names: not sampled
+
+_NUMERIC = ("INT", "NUMERIC", "DECIMAL", "REAL", "FLOAT", "DOUBLE", "MONEY", "SERIAL", "NUMBER")
+_TEMPORAL = ("DATE", "TIME")
+_TEXT = ("CHAR", "TEXT", "CLOB", "STRING", "NAME", "ENUM", "CITEXT")
+
+
+def type_family(type_text: str) -> str:
+    """numeric | temporal | text | boolean | other, from the engine's type name."""
+    upper = type_text.upper()
+    if "BOOL" in upper or upper.startswith("BIT"):
+        return "boolean"
+    if any(word in upper for word in _TEMPORAL) and "INT" not in upper:
+        return "temporal"
+    if any(word in upper for word in _NUMERIC):
+        return "numeric"
+    if any(word in upper for word in _TEXT):
+        return "text"
+    return "other"
+
+
+@dataclass
+class ColumnInfo:
+    name: str
+    type: str
+    family: str
+    nullable: bool = True
+    samples: list[str] = field(default_factory=list)  # distinct text values, bounded
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "type": self.type, "family": self.family, "nullable": self.nullable}
+
+
+@dataclass
+class ForeignKey:
+    columns: list[str]
+    ref_table: str
+    ref_columns: list[str]
+
+
+@dataclass
+class TableInfo:
+    name: str
+    columns: list[ColumnInfo]
+    primary_key: list[str] = field(default_factory=list)
+    foreign_keys: list[ForeignKey] = field(default_factory=list)
+    row_count: int = 0
+
+    def column(self, name: str) -> ColumnInfo | None:
+        lowered = name.lower()
+        return next((c for c in self.columns if c.name.lower() == lowered), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "row_count": self.row_count,
+            "primary_key": list(self.primary_key),
+            "columns": [c.to_dict() for c in self.columns],
+            "foreign_keys": [{"columns": fk.columns, "ref_table": fk.ref_table, "ref_columns": fk.ref_columns}
+                             for fk in self.foreign_keys],
+        }
+
+
+@dataclass
+class SchemaInfo:
+    tables: list[TableInfo]
+    dialect: str = ""
+
+    def table(self, name: str) -> TableInfo | None:
+        lowered = name.lower()
+        return next((t for t in self.tables if t.name.lower() == lowered), None)
+
+    def column_map(self) -> dict[str, dict[str, str]]:
+        """{table: {column: type}} as sqlglot's optimizer wants it."""
+        return {t.name: {c.name: c.type for c in t.columns} for t in self.tables}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"dialect": self.dialect, "tables": [t.to_dict() for t in self.tables]}
+
+
+def introspect(engine: sa.Engine, *, dialect: str = "", sample_values: int = SAMPLE_VALUES,
+               schema: str | None = None) -> SchemaInfo:
+    """Read tables, columns, keys, row counts and text samples. Read-only catalog and SELECT queries."""
+    try:
+        inspector = sa.inspect(engine)
+        names = sorted(inspector.get_table_names(schema=schema))
+        tables: list[TableInfo] = []
+        for name in names:
+            columns = [
+                ColumnInfo(name=c["name"], type=str(c["type"]), family=type_family(str(c["type"])),
+                           nullable=bool(c.get("nullable", True)))
+                for c in inspector.get_columns(name, schema=schema)
+            ]
+            pk = inspector.get_pk_constraint(name, schema=schema).get("constrained_columns") or []
+            fks = [
+                ForeignKey(list(fk["constrained_columns"]), fk["referred_table"], list(fk["referred_columns"]))
+                for fk in inspector.get_foreign_keys(name, schema=schema)
+                if fk.get("referred_table")
+            ]
+            tables.append(TableInfo(name=name, columns=columns, primary_key=list(pk), foreign_keys=fks))
+        with engine.connect() as conn:
+            for table in tables:
+                _count_and_sample(conn, table, sample_values, schema)
+            conn.rollback()
+    except SQLAlchemyError as err:
+        message = str(getattr(err, "orig", err)).splitlines()[0] if str(err) else type(err).__name__
+        raise IntrospectionError(f"cannot read the schema: {message}") from None
+    return SchemaInfo(tables=tables, dialect=dialect)
+
+
+def _count_and_sample(conn: sa.Connection, table: TableInfo, limit: int, schema: str | None) -> None:
+    sa_table = sa.table(table.name, *[sa.column(c.name) for c in table.columns], schema=schema)
+    table.row_count = int(conn.execute(sa.select(sa.func.count()).select_from(sa_table)).scalar() or 0)
+    if limit <= 0 or table.row_count == 0:
+        return
+    for column in table.columns:
+        if column.family != "text":
+            continue
+        col = sa_table.c[column.name]
+        query = (sa.select(col).where(col.is_not(None)).group_by(col)
+                 .order_by(sa.func.count().desc(), col).limit(limit + 1))
+        values = [str(v) for (v,) in conn.execute(query)]
+        if any(len(v) > SAMPLE_MAX_LENGTH for v in values):
+            continue
+        column.samples = values[:limit]

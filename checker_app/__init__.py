@@ -1,0 +1,1 @@
+"""The application: pipeline (question to report), report model, model mode, CLI and Streamlit pages."""

@@ -1,0 +1,1 @@
+"""One module per CLI command; cli.py registers them in order."""

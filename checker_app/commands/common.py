@@ -1,0 +1,52 @@
+"""Options and output helpers shared by commands."""
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from adapters import CheckerError, Limits
+
+# Exit codes (documented in the README)
+EXIT_OK = 0            # ran; for run/check: every engine answered
+EXIT_ENGINE_ERROR = 1  # ran, but at least one engine returned an error or timed out
+EXIT_USAGE = 2         # bad input or options (click uses 2 too)
+EXIT_REJECTED = 3      # the statement was refused as unsafe before reaching any engine
+
+
+def db_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    fn = click.option("--db", "db", multiple=True, metavar="[NAME=]URL",
+                      help="SQLAlchemy URL, repeatable; default: the embedded demo database.")(fn)
+    fn = click.option("--timeout", "timeout", type=float, default=5.0, show_default=True,
+                      help="Per-statement time limit in seconds.")(fn)
+    fn = click.option("--max-rows", "max_rows", type=int, default=1000, show_default=True,
+                      help="Row cap per statement.")(fn)
+    return fn
+
+
+def limits_from(timeout: float, max_rows: int) -> Limits:
+    if timeout <= 0 or max_rows <= 0:
+        fail("--timeout and --max-rows must be positive")
+    return Limits(time_limit_s=timeout, row_cap=max_rows)
+
+
+def fail(message: str, code: int = EXIT_USAGE) -> None:
+    """One line on stderr, then exit."""
+    click.echo(f"error: {message}", err=True)
+    sys.exit(code)
+
+
+def emit_json(payload: Any) -> None:
+    click.echo(json.dumps(payload, ensure_ascii=False, default=str))
+
+
+def guard(fn: Callable[[], int]) -> int:
+    """Run a command body; a CheckerError becomes a one-line message and exit code 2."""
+    try:
+        return fn()
+    except CheckerError as err:
+        fail(str(err))
+    return EXIT_USAGE

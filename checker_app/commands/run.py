@@ -1,0 +1,58 @@
+"""`ambiguity-checker run "SQL"`: one statement, rendered per dialect, side by side on every engine."""
+from __future__ import annotations
+
+import click
+import sqlglot
+from sqlglot.errors import SqlglotError
+
+from adapters import Database, Job, UnsafeStatementError, parse_query, run_side_by_side
+from adapters.results import RunResult
+from checker_app.commands.common import (
+    EXIT_ENGINE_ERROR, EXIT_OK, EXIT_REJECTED, db_options, emit_json, fail, limits_from,
+)
+from checker_app.commands.render import result_text
+from checker_app.settings import databases_from_options
+
+
+def render_for(sql: str, read: str | None, databases: list[Database]) -> dict[str, str]:
+    """The statement in each engine's dialect (checked once, rendered per engine)."""
+    query = parse_query(sql, read)
+    rendered: dict[str, str] = {}
+    for db in databases:
+        try:
+            rendered[db.name] = query.sql(dialect=db.dialect, unsupported_level=sqlglot.ErrorLevel.RAISE)
+        except SqlglotError as err:
+            raise UnsafeStatementError(f"cannot render for {db.dialect}: {str(err).splitlines()[0]}") from None
+    return rendered
+
+
+def exit_code(results: list[RunResult]) -> int:
+    if any(r.status == "rejected" for r in results):
+        return EXIT_REJECTED
+    return EXIT_OK if all(r.ok for r in results) else EXIT_ENGINE_ERROR
+
+
+@click.command("run")
+@click.argument("sql")
+@click.option("--dialect", "read", default=None, help="Dialect the SQL is written in (default: generic).")
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON result instead of tables.")
+@db_options
+def run(sql: str, read: str | None, as_json: bool, db: tuple[str, ...], timeout: float, max_rows: int) -> None:
+    """Run one read-only SQL statement on every configured engine at once."""
+    limits = limits_from(timeout, max_rows)
+    try:
+        databases = databases_from_options(db, limits)
+        rendered = render_for(sql, read, databases)
+    except UnsafeStatementError as err:
+        fail(f"rejected: {err}", EXIT_REJECTED)
+        return
+    except Exception as err:  # ConfigError, InputError, seeding the demo database
+        fail(str(err))
+        return
+    results = list(run_side_by_side([Job("sql", rendered)], databases, limits)["sql"].values())
+    if as_json:
+        emit_json({"sql": sql, "results": {r.engine: r.to_dict() for r in results}})
+    else:
+        for result in results:
+            click.echo(result_text(result) + "\n")
+    raise SystemExit(exit_code(results))

@@ -1,0 +1,51 @@
+"""Fixtures shared by the suite: live servers, throwaway databases, the demo database, datasets."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.support import BACKENDS, ServerDatabases, load_chinook, load_northwind, unavailable
+
+
+@pytest.fixture
+def servers(tmp_path) -> Iterator[ServerDatabases]:
+    """Per-test throwaway databases: `servers.create("postgresql")` returns a URL."""
+    databases = ServerDatabases(tmp_path)
+    yield databases
+    databases.drop_all()
+
+
+@pytest.fixture(scope="session")
+def session_servers(tmp_path_factory) -> Iterator[ServerDatabases]:
+    databases = ServerDatabases(tmp_path_factory.mktemp("session-dbs"))
+    yield databases
+    databases.drop_all()
+
+
+@pytest.fixture(scope="session")
+def demo_urls(session_servers) -> dict[str, str]:
+    """The demo orders database (seed 42, scale 1) on every engine: {backend: URL}."""
+    from seed_db import seed_database
+
+    urls: dict[str, str] = {}
+    for backend in BACKENDS:
+        url = session_servers.create(backend, prefix="ac_demo")
+        seed_database(url, scale=1, seed=42)
+        urls[backend] = url
+    return urls
+
+
+@pytest.fixture(scope="session")
+def chinook_urls(session_servers) -> dict[str, str]:
+    """Chinook on SQLite, PostgreSQL and MariaDB: {backend: URL}."""
+    return {backend: load_chinook(backend, session_servers) for backend in BACKENDS}
+
+
+@pytest.fixture(scope="session")
+def northwind_urls(session_servers) -> dict[str, str]:
+    """Northwind on SQLite and PostgreSQL: {backend: URL}."""
+    return {backend: load_northwind(backend, session_servers) for backend in ("sqlite", "postgresql")}
+
+
+__all__ = ["unavailable"]
