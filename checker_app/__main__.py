@@ -1,0 +1,3 @@
+from checker_app.cli import main
+
+main()
