@@ -39,7 +39,8 @@ def comparable(value: Any) -> Any:
     if isinstance(value, bool):
         return int(value)
     if isinstance(value, (int, float)):
-        return round(float(value), 2)
+        # 8 significant digits: SQLite sums money as floats, the servers as exact decimals
+        return float(f"{float(value):.8g}")
     if isinstance(value, str) and len(value) >= 19 and value[4] == "-" and value[10] in " T":
         return value[:19].replace("T", " ")
     return value

@@ -9,6 +9,8 @@ import click
 COMMANDS: tuple[tuple[str, str], ...] = (
     ("seed", "seed"),
     ("run", "run"),
+    ("check", "check_command"),
+    ("batch", "batch"),
 )
 
 

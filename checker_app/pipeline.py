@@ -1,0 +1,112 @@
+"""Question in, report out: detect, expand, render per engine, run side by side, compare.
+
+The first configured database is the primary: its analysis decides the readings and the as-of date;
+every other engine builds the same readings (matched by their choices) from its own profile, since
+identifiers may be spelled differently there (Chinook is snake_case on PostgreSQL).
+"""
+from __future__ import annotations
+
+import datetime as dt
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from adapters import CheckerError, Database, Job, Limits, decode_input, run_side_by_side
+from checker_app.profiles import load_profile, lookup_for
+from checker_app.report import ReadingResult, Report
+from checker_app.verdict import engines_agree, readings_divergent
+
+MAX_QUESTION_BYTES = 4_000
+
+
+@dataclass
+class CheckOptions:
+    answers: dict[str, str] = field(default_factory=dict)
+    as_of: dt.date | None = None
+    cap: int = 8
+    limits: Limits | None = None
+    profile_overrides: Path | None = None
+    repair: bool = True
+
+
+def _choice_key(choices: dict[str, str]) -> tuple[tuple[str, str], ...]:
+    return tuple(sorted(choices.items()))
+
+
+def _run_one(repair: bool):  # noqa: ANN202 - a RunOne
+    if not repair:
+        return lambda db, sql, limits: db.run(sql, limits)
+    from adapters.repair import run_with_repair
+
+    return run_with_repair
+
+
+def analyse_on(db: Database, question: str, options: CheckOptions, as_of: dt.date | None) -> Any:
+    from archetypes import analyse
+
+    profile = load_profile(db, options.profile_overrides)
+    return analyse(question, profile, lookup=lookup_for(db), answers=options.answers or None,
+                   as_of=as_of, cap=options.cap)
+
+
+def check(question: str, databases: Sequence[Database], options: CheckOptions | None = None) -> Report:
+    """The whole check for one question. Raises CheckerError only for input that cannot be checked at all."""
+    options = options or CheckOptions()
+    started = time.perf_counter()
+    question = decode_input(question, what="question", limit=MAX_QUESTION_BYTES).strip()
+    if not databases:
+        raise CheckerError("no database configured")
+    notes: list[str] = []
+    analyses: dict[str, Any] = {}
+    primary = None
+    for db in databases:
+        try:
+            analysis = analyse_on(db, question, options, primary.as_of if primary else options.as_of)
+        except CheckerError as err:
+            if primary is None and db is databases[-1]:
+                raise
+            notes.append(f"{db.name}: {err}")
+            continue
+        analyses[db.name] = analysis
+        primary = primary or analysis
+    assert primary is not None
+    notes.extend(primary.notes)
+
+    readings: list[ReadingResult] = []
+    for interpretation in primary.interpretations:
+        reading = ReadingResult(id=interpretation.id, label=interpretation.label, choices=dict(interpretation.choices))
+        key = _choice_key(interpretation.choices)
+        for db in databases:
+            analysis = analyses.get(db.name)
+            match = None if analysis is None else next(
+                (i for i in analysis.interpretations if _choice_key(i.choices) == key), None)
+            if match is not None:
+                reading.sql[db.name] = match.sql(db.dialect)
+            elif analysis is not None:
+                notes.append(f"{db.name}: no SQL for reading {interpretation.label!r} on this schema")
+        readings.append(reading)
+
+    jobs = [Job(r.id, r.sql) for r in readings]
+    by_reading = run_side_by_side(jobs, [db for db in databases if db.name in analyses],
+                                  options.limits, run_one=_run_one(options.repair))
+    for reading in readings:
+        reading.results = by_reading.get(reading.id, {})
+        reading.engines_agree = engines_agree(list(reading.results.values()))
+
+    divergent, distinct = readings_divergent([r.first_ok() for r in readings if r.first_ok() is not None])
+    return Report(
+        question=question,
+        as_of=primary.as_of,
+        engines=[db.config.describe() for db in databases],
+        archetypes=[d.to_dict() for d in primary.detections],
+        interpretations=readings,
+        divergent=divergent if len(readings) > 1 else None,
+        distinct_answers=distinct,
+        answers=dict(options.answers),
+        capped=primary.capped,
+        total_readings=primary.total_readings,
+        notes=notes,
+        elapsed_ms=(time.perf_counter() - started) * 1000,
+    )
