@@ -1,0 +1,64 @@
+"""`ambiguity-checker eval FILE`: precision and recall per archetype on a labelled question set."""
+from __future__ import annotations
+
+import click
+
+from adapters import Database, parse_db_options
+from checker_app.commands.common import EXIT_ENGINE_ERROR, EXIT_OK, emit_json, fail, limits_from
+from checker_app.evaluate import CaseFileError, detector_for, evaluate, load_cases, report_text
+
+
+@click.command("eval")
+@click.argument("file", type=click.Path(exists=True, dir_okay=True, path_type=str))
+@click.option("--db", "db", multiple=True, metavar="NAME=URL",
+              help="Connection for cases whose db is NAME, repeatable; `demo` defaults to the embedded demo "
+                   "database, other names must be given.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--strict", is_flag=True,
+              help="Exit 1 when any case was skipped (database not configured) or could not be evaluated.")
+@click.option("--timeout", "timeout", type=float, default=10.0, show_default=True,
+              help="Time limit in seconds for each query the detectors run on a database.")
+def eval_command(file: str, db: tuple[str, ...], as_json: bool, strict: bool, timeout: float) -> None:
+    """Score the archetype detectors on labelled questions (a .jsonl file or a directory of them).
+
+    Prints precision and recall per archetype and the false-positive rate on clear questions."""
+    limits = limits_from(timeout, 1000)
+    try:
+        cases = load_cases(file)
+    except CaseFileError as err:
+        fail(str(err))
+        return
+    try:
+        configs = parse_db_options(list(db))
+    except Exception as err:  # ConfigError: a bad URL
+        fail(str(err))
+        return
+    databases = {config.name: Database(config, limits) for config in configs}
+    wanted = {case.db for case in cases}
+    if "demo" in wanted and "demo" not in databases:
+        from adapters import parse_db_option
+        from checker_app.settings import ensure_demo_database
+
+        try:
+            databases["demo"] = Database(parse_db_option(f"demo={ensure_demo_database()}"), limits)
+        except Exception as err:  # seeding the embedded demo database failed
+            fail(f"embedded demo database: {err}")
+            return
+    for name in sorted(set(databases) - wanted):
+        click.echo(f"note: no case uses --db {name}", err=True)
+    try:
+        detect = detector_for(databases)
+    except ImportError as err:
+        fail(f"archetype detectors unavailable: {err}")
+        return
+    try:
+        report = evaluate(cases, detect, skip_dbs=wanted - set(databases))
+    finally:
+        for database in databases.values():
+            database.dispose()
+    if as_json:
+        emit_json(report.to_dict())
+    else:
+        click.echo(report_text(report))
+    incomplete = bool(report.skipped) or bool(report.errors)
+    raise SystemExit(EXIT_ENGINE_ERROR if strict and incomplete else EXIT_OK)
