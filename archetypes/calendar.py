@@ -1,0 +1,171 @@
+"""Time boundaries computed in Python, so every engine gets the same UTC literals.
+
+Local dates are half-open ranges [start, end). A zone turns a local date into the UTC instant its day
+begins (zoneinfo, daylight saving included); the SQL then compares timestamps with plain literals.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from zoneinfo import ZoneInfo
+
+from archetypes.profile import FiscalCalendar
+
+DAY = dt.timedelta(days=1)
+
+# reading value -> label, for the timeframe archetype (order = the order offered)
+WINDOWS: dict[str, str] = {
+    "last_7_days": "Last 7 days",
+    "last_30_days": "Last 30 days",
+    "last_90_days": "Last 90 days",
+    "last_quarter": "Last full quarter",
+    "year_to_date": "Year to date",
+    "all_time": "All time",
+}
+
+
+@dataclass(frozen=True)
+class Window:
+    """Local dates [start, end); label for people."""
+
+    start: dt.date
+    end: dt.date
+    label: str
+
+
+@dataclass(frozen=True)
+class Period:
+    label: str
+    start: dt.date
+    end: dt.date
+
+
+def quarter_start(day: dt.date) -> dt.date:
+    return dt.date(day.year, 3 * ((day.month - 1) // 3) + 1, 1)
+
+
+def add_months(day: dt.date, months: int) -> dt.date:
+    index = day.year * 12 + day.month - 1 + months
+    return dt.date(index // 12, index % 12 + 1, 1)
+
+
+def preset_window(value: str, as_of: dt.date) -> Window | None:
+    """The window a timeframe reading names, ending with the as-of day (None: all time)."""
+    end = as_of + DAY
+    if value.startswith("last_") and value.endswith("_days"):
+        days = int(value.split("_")[1])
+        return Window(end - dt.timedelta(days=days), end, WINDOWS.get(value, f"Last {days} days"))
+    if value == "last_quarter":
+        this_quarter = quarter_start(as_of)
+        return Window(add_months(this_quarter, -3), this_quarter, "Last full quarter")
+    if value == "year_to_date":
+        return Window(dt.date(as_of.year, 1, 1), end, "Year to date")
+    return None
+
+
+def utc_instant(day: dt.date, zone: str | None) -> dt.datetime:
+    """The naive UTC datetime at which local `day` begins in `zone` (None or UTC: midnight UTC)."""
+    if not zone or zone == "UTC":
+        return dt.datetime.combine(day, dt.time())
+    local = dt.datetime.combine(day, dt.time(), tzinfo=ZoneInfo(zone))
+    return local.astimezone(dt.timezone.utc).replace(tzinfo=None)
+
+
+def periods(grain: str, start: dt.date, end: dt.date, *, fiscal: FiscalCalendar | None = None,
+            fiscal_year_start: int | None = None) -> list[Period]:
+    """Periods of `grain` covering local dates [start, end), clipped to it.
+
+    grain: day | week_iso | week_sunday | month | quarter | year | fiscal_period | fiscal_quarter | fiscal_year
+    """
+    if grain.startswith("fiscal_") and fiscal is not None:
+        return _fiscal_periods(grain, start, end, fiscal)
+    if grain.startswith("fiscal_") and fiscal_year_start:
+        return _shifted_periods(grain, start, end, fiscal_year_start)
+    found: list[Period] = []
+    cursor = _period_start(grain, start)
+    while cursor < end:
+        following = _next(grain, cursor)
+        found.append(Period(_label(grain, cursor), max(cursor, start), min(following, end)))
+        cursor = following
+    return found
+
+
+def _period_start(grain: str, day: dt.date) -> dt.date:
+    if grain == "day":
+        return day
+    if grain == "week_iso":
+        return day - dt.timedelta(days=day.weekday())
+    if grain == "week_sunday":
+        return day - dt.timedelta(days=(day.weekday() + 1) % 7)
+    if grain in ("month", "fiscal_period"):
+        return day.replace(day=1)
+    if grain in ("quarter", "fiscal_quarter"):
+        return quarter_start(day)
+    return dt.date(day.year, 1, 1)
+
+
+def _next(grain: str, day: dt.date) -> dt.date:
+    if grain == "day":
+        return day + DAY
+    if grain.startswith("week"):
+        return day + dt.timedelta(days=7)
+    if grain in ("month", "fiscal_period"):
+        return add_months(day, 1)
+    if grain in ("quarter", "fiscal_quarter"):
+        return add_months(day, 3)
+    return dt.date(day.year + 1, 1, 1)
+
+
+def _label(grain: str, day: dt.date) -> str:
+    if grain == "day":
+        return day.isoformat()
+    if grain == "week_iso":
+        year, week, _ = day.isocalendar()
+        return f"{year}-W{week:02d}"
+    if grain == "week_sunday":
+        return f"week of {day.isoformat()}"
+    if grain == "month":
+        return day.strftime("%Y-%m")
+    if grain == "quarter":
+        return f"{day.year}-Q{(day.month - 1) // 3 + 1}"
+    return str(day.year)
+
+
+def _fiscal_periods(grain: str, start: dt.date, end: dt.date, fiscal: FiscalCalendar) -> list[Period]:
+    grouped: dict[str, list] = {}
+    for item in fiscal.periods:
+        if item.end <= start or item.start >= end:
+            continue
+        if grain == "fiscal_period":
+            key = f"{item.year} {item.label}" if item.year not in item.label else item.label
+        elif grain == "fiscal_quarter":
+            key = f"{item.year} {item.quarter}".strip()
+        else:
+            key = item.year
+        grouped.setdefault(key, []).append(item)
+    found = [Period(key, max(min(i.start for i in items), start), min(max(i.end for i in items), end))
+             for key, items in grouped.items()]
+    return sorted(found, key=lambda p: p.start)
+
+
+def _shifted_periods(grain: str, start: dt.date, end: dt.date, first_month: int) -> list[Period]:
+    """A fiscal year starting on the first of `first_month` (from the profile overrides)."""
+    offset = first_month - 1
+    found: list[Period] = []
+    step = {"fiscal_period": 1, "fiscal_quarter": 3, "fiscal_year": 12}[grain]
+    cursor = start.replace(day=1)
+    months_into_year = (cursor.month - 1 - offset) % 12
+    cursor = add_months(cursor, -(months_into_year % step))
+    while cursor < end:
+        following = add_months(cursor, step)
+        fiscal_year = cursor.year + (1 if offset and cursor.month > offset else 0)
+        index = (cursor.month - 1 - offset) % 12
+        if grain == "fiscal_period":
+            label = f"FY{fiscal_year} P{index + 1:02d}"
+        elif grain == "fiscal_quarter":
+            label = f"FY{fiscal_year} Q{index // 3 + 1}"
+        else:
+            label = f"FY{fiscal_year}"
+        found.append(Period(label, max(cursor, start), min(following, end)))
+        cursor = following
+    return found

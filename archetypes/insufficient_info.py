@@ -1,0 +1,46 @@
+"""Nothing to run the question on: no subject in it, or a subject the schema does not have."""
+from __future__ import annotations
+
+from archetypes.archetype import Archetype, Context
+from archetypes.intent import Span
+from archetypes.model import Detection, Option
+
+ID = "insufficient_info"
+HEADER = "Subject"
+WHEN = ("The user is providing insufficient or ambiguous information about the data: the request names nothing "
+        "to run on ('run the analysis', 'how did we do?') or a subject the schema does not contain.")
+ASK = "What should this run on? Name the measure or the records you mean."
+REASON = ("Guessing a subject spends a full run on a question nobody asked; one question to the person costs "
+          "less than a confident answer about the wrong data.")
+
+
+def detect(ctx: Context) -> Detection | None:
+    from archetypes.entity import name_matches
+
+    intent = ctx.intent
+    span: Span | None = None
+    if intent.unknown_subject is not None and intent.group is None and intent.how_many is None:
+        span = intent.unknown_subject
+        question = f"This database has no '{span.text}'. What should this run on?"
+    elif intent.schema_hits == 0 and not any(values for _, values in name_matches(ctx)):
+        text = ctx.question
+        span = Span(0, len(text), text)
+        question = ASK
+    else:
+        return None
+    return ARCHETYPE.detection(span, [], question=question, options=_suggestions(ctx))
+
+
+def _suggestions(ctx: Context) -> list[Option]:
+    options: list[Option] = []
+    primary = ctx.profile.primary_fact()
+    if primary is not None:
+        options.extend(Option(m.label, m.value) for m in primary.measures[:4])
+    for entity in list(ctx.profile.entities.values())[:4]:
+        if len(options) >= 6:
+            break
+        options.append(Option(f"Number of {entity.noun} rows", f"count:{entity.noun}"))
+    return options
+
+
+ARCHETYPE = Archetype(ID, HEADER, WHEN, ASK, REASON, detect)

@@ -1,0 +1,116 @@
+"""What the archetypes hand back: detections, clarifications, readings, interpretations, the analysis."""
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from sqlglot import exp
+
+if TYPE_CHECKING:
+    from archetypes.query import QuerySpec
+
+
+@dataclass(frozen=True)
+class Option:
+    label: str
+    value: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"label": self.label, "value": self.value}
+
+
+@dataclass
+class Clarification:
+    """One question for the person, in the article's wire shape (`choice` or `query_choice`)."""
+
+    type: str
+    header: str
+    question: str
+    multiSelect: bool = False  # noqa: N815 - the wire name
+    options: list[Option] = field(default_factory=list)
+    sql: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type, "header": self.header, "question": self.question,
+                "multiSelect": self.multiSelect, "options": [o.to_dict() for o in self.options],
+                "sql": self.sql}
+
+
+# A reading changes the base query spec into its own variant (None: shares the base query).
+Apply = Callable[["QuerySpec"], None]
+
+
+@dataclass
+class Reading:
+    value: str
+    label: str
+    apply: Apply | None = field(default=None, repr=False, compare=False)
+    custom: Callable[[str], "Reading"] | None = field(default=None, repr=False, compare=False)  # typed answers
+
+    def to_dict(self) -> dict[str, str]:
+        return {"value": self.value, "label": self.label}
+
+
+@dataclass
+class Detection:
+    archetype: str
+    evidence: str
+    span: tuple[int, int]
+    when: str
+    ask: str
+    reason: str
+    clarification: Clarification
+    readings: list[Reading] = field(default_factory=list)
+
+    def reading(self, value: str) -> Reading | None:
+        return next((r for r in self.readings if r.value == value), None) or next(
+            (r for r in self.readings if r.value.lower() == value.lower()), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"archetype": self.archetype, "evidence": self.evidence, "span": list(self.span),
+                "when": self.when, "ask": self.ask, "reason": self.reason,
+                "clarification": self.clarification.to_dict(),
+                "readings": [r.to_dict() for r in self.readings]}
+
+
+@dataclass
+class Interpretation:
+    """One defensible reading of the whole question, with its candidate query."""
+
+    id: str
+    label: str
+    choices: dict[str, str]
+    query: exp.Query = field(repr=False)
+
+    def sql(self, dialect: str) -> str:
+        """The runnable text for 'sqlite' | 'postgres' | 'mysql'."""
+        from archetypes.query import render
+
+        return render(self.query, dialect)
+
+    def to_dict(self, dialects: tuple[str, ...] = ("sqlite", "postgres", "mysql")) -> dict[str, Any]:
+        return {"id": self.id, "label": self.label, "choices": dict(self.choices),
+                "sql": {d: self.sql(d) for d in dialects}}
+
+
+@dataclass
+class Analysis:
+    question: str
+    as_of: dt.date
+    detections: list[Detection]
+    interpretations: list[Interpretation]
+    capped: bool = False
+    total_readings: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def archetypes(self) -> list[str]:
+        return [d.archetype for d in self.detections]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"question": self.question, "as_of": self.as_of.isoformat(),
+                "detections": [d.to_dict() for d in self.detections],
+                "interpretations": [i.to_dict() for i in self.interpretations],
+                "capped": self.capped, "total_readings": self.total_readings, "notes": list(self.notes)}

@@ -1,0 +1,60 @@
+"""Identifier and question words: naming-style independent (snake_case, PascalCase, camelCase alike)."""
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+_IRREGULAR = {"people": "person", "children": "child", "men": "man", "women": "woman", "data": "data",
+              "series": "series", "news": "news", "status": "status", "analysis": "analysis",
+              "address": "address", "business": "business", "class": "class", "sales": "sale"}
+
+
+def words(identifier: str) -> tuple[str, ...]:
+    """`InvoiceLine`, `invoice_line`, `invoiceLine` -> ('invoice', 'line')."""
+    parts: list[str] = []
+    for chunk in re.split(r"[^A-Za-z0-9]+", identifier):
+        parts.extend(m.group(0).lower() for m in _CAMEL.finditer(chunk))
+    return tuple(parts)
+
+
+def slug(text: str) -> str:
+    """A stable lowercase slug: 'America/New_York' -> 'america_new_york', 'Acme Corp' -> 'acme_corp'."""
+    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii").lower()
+    return re.sub(r"[^a-z0-9]+", "_", folded).strip("_") or "x"
+
+
+def singular(word: str) -> str:
+    word = word.lower()
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
+    if len(word) <= 3 or word.endswith(("ss", "us", "is")):
+        return word
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(("ches", "shes", "xes", "zes", "sses")):
+        return word[:-2]
+    if word.endswith("s"):
+        return word[:-1]
+    return word
+
+
+def plural(word: str) -> str:
+    if word.endswith("y") and len(word) > 2 and word[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    if word.endswith(("s", "x", "z", "ch", "sh")):
+        return word + "es"
+    return word + "s"
+
+
+def phrase(identifier: str) -> str:
+    """Human words for an identifier, singular head: 'order_items' -> 'order item'."""
+    parts = list(words(identifier))
+    if parts:
+        parts[-1] = singular(parts[-1])
+    return " ".join(parts)
+
+
+def question_words(text: str) -> list[str]:
+    return _WORD.findall(text.lower())

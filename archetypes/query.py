@@ -1,0 +1,347 @@
+"""Candidate SQL: a small spec of what to compute, turned into one sqlglot expression, rendered per engine.
+
+Time boundaries come from `calendar` as UTC literals (a WHERE range for a window, a calendar CTE of
+[start, end) rows joined by range for periods), so the same statement means the same thing on SQLite,
+PostgreSQL and MariaDB. Values a person chose are string literals (sqlglot escapes them per dialect),
+never placeholders. Identifiers are quoted exactly as introspection spelled them.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field, replace
+
+import sqlglot
+from sqlglot import exp
+
+from archetypes import calendar
+from archetypes.naming import slug
+from archetypes.profile import Edge, Entity, Fact, Measure, SchemaProfile, TimeColumn
+
+RANKING_LIMIT = 10
+DAILY_DEFAULT_DAYS = 30
+
+
+@dataclass
+class EntityFilter:
+    entity: Entity
+    values: tuple[str, ...]
+
+
+@dataclass
+class QuerySpec:
+    """What one interpretation computes. Readings edit a copy of the base spec."""
+
+    fact: Fact | None = None
+    measure: Measure | None = None
+    count_table: str | None = None           # COUNT(*) of a table that is not a fact
+    group: Entity | None = None              # ranking / "by <entity>"
+    limit: int | None = None
+    window: calendar.Window | None = None    # local dates [start, end)
+    grain: str | None = None                 # see calendar.periods
+    zone: str | None = None                  # 'UTC' | IANA name | 'local' (each row's own zone)
+    filters: list[EntityFilter] = field(default_factory=list)
+    currency_mode: str | None = None         # only | convert | per
+    currency_code: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def copy(self) -> QuerySpec:
+        return replace(self, filters=list(self.filters), notes=list(self.notes))
+
+
+# -- rendering ---------------------------------------------------------------------------------
+
+def render(query: exp.Query, dialect: str) -> str:
+    """The statement text for one engine. SQLite compares timestamps stored as text, so its time
+    literals stay plain strings (a CAST there would turn '2025-01-01 00:00:00' into 2025)."""
+    dialect = {"postgresql": "postgres", "mariadb": "mysql", "sqlite3": "sqlite"}.get(dialect, dialect)
+    if dialect == "sqlite":
+        query = query.copy()
+        for cast in list(query.find_all(exp.Cast)):
+            if isinstance(cast.this, exp.Literal) and cast.this.is_string:
+                cast.replace(cast.this.copy())
+    return query.sql(dialect=dialect)
+
+
+# -- building ----------------------------------------------------------------------------------
+
+def ident(name: str) -> exp.Identifier:
+    return exp.Identifier(this=name, quoted=True)
+
+
+def table_ref(name: str, alias: str | None = None) -> exp.Table:
+    table = exp.Table(this=ident(name))
+    if alias:
+        table.set("alias", exp.TableAlias(this=ident(alias)))
+    return table
+
+
+def col(name: str, alias: str | None = None) -> exp.Column:
+    return exp.Column(this=ident(name), table=ident(alias) if alias else None)
+
+
+def literal(value: str) -> exp.Literal:
+    return exp.Literal.string(str(value))
+
+
+def time_literal(moment: dt.datetime, column: TimeColumn) -> exp.Expression:
+    if column.date_only:
+        return exp.cast(literal(moment.date().isoformat()), "DATE")
+    return exp.cast(literal(moment.strftime("%Y-%m-%d %H:%M:%S")), "TIMESTAMP")
+
+
+def name_expression(entity: Entity, alias: str) -> exp.Expression:
+    if len(entity.name_columns) == 1:
+        return col(entity.name_columns[0], alias)
+    parts: list[exp.Expression] = []
+    for index, name in enumerate(entity.name_columns):
+        if index:
+            parts.append(literal(" "))
+        parts.append(col(name, alias))
+    return exp.Concat(expressions=parts, safe=False, coalesce=False)
+
+
+class _From:
+    """The fact table and its many-to-one joins, one alias per distinct path."""
+
+    def __init__(self, fact_table: str) -> None:
+        self.root = fact_table
+        self.select = exp.select().from_(table_ref(fact_table, "t0"))
+        self.aliases: dict[tuple[Edge, ...], str] = {(): "t0"}
+
+    def alias_for(self, path: tuple[Edge, ...]) -> str:
+        for size in range(1, len(path) + 1):
+            prefix = path[:size]
+            if prefix in self.aliases:
+                continue
+            edge = prefix[-1]
+            parent = self.aliases[prefix[:-1]]
+            alias = f"t{len(self.aliases)}"
+            condition = exp.and_(*[exp.EQ(this=col(ref, alias), expression=col(own, parent))
+                                   for own, ref in zip(edge.columns, edge.ref_columns)])
+            self.select = self.select.join(table_ref(edge.ref_table, alias), on=condition)
+            self.aliases[prefix] = alias
+        return self.aliases[path]
+
+
+def build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp.Query | None:
+    """The candidate query for `spec`, or None when there is nothing to compute (notes say why)."""
+    if spec.fact is None or spec.measure is None:
+        if spec.count_table:
+            select = exp.select(exp.alias_(exp.Count(this=exp.Star()), "count", quoted=True)).from_(
+                table_ref(spec.count_table, "t0"))
+            for flt in spec.filters:
+                if flt.entity.table == spec.count_table:
+                    select = select.where(_in(name_expression(flt.entity, "t0"), flt.values))
+            return select
+        return None
+    fact, measure = spec.fact, spec.measure
+    source = _From(fact.table)
+    where: list[exp.Expression] = []
+
+    time_expr = None
+    if fact.time is not None:
+        time_expr = col(fact.time.column, source.alias_for(fact.time_path))
+
+    group_expr = None
+    if spec.group is not None:
+        route = profile.path(fact.table, spec.group.table)
+        if route is None:
+            spec.notes.append(f"{spec.group.noun} cannot be reached from {fact.table}; not grouped")
+        else:
+            group_expr = name_expression(spec.group, source.alias_for(route))
+
+    for flt in spec.filters:
+        route = profile.path(fact.table, flt.entity.table)
+        if route is None:
+            spec.notes.append(f"{flt.entity.noun} cannot be reached from {fact.table}; filter dropped")
+            continue
+        where.append(_in(name_expression(flt.entity, source.alias_for(route)), flt.values))
+
+    currency_expr = None
+    if spec.currency_mode:
+        found = profile.currency_for(fact)
+        if found:
+            currency_expr = col(found[0].column, source.alias_for(found[1]))
+            if spec.currency_mode == "only" and spec.currency_code:
+                where.append(exp.EQ(this=currency_expr.copy(), expression=literal(spec.currency_code)))
+
+    zone_expr = None
+    zone = spec.zone or profile.business_time_zone or "UTC"
+    if zone == "local":
+        found_zone = profile.zone_for(fact)
+        if found_zone is None:
+            zone = profile.business_time_zone or "UTC"
+        else:
+            zone_expr = col(found_zone[0].column, source.alias_for(found_zone[1]))
+            zones = list(found_zone[0].zones)
+
+    value = _row_value(measure, "t0")
+    if spec.currency_mode == "convert" and measure.money and currency_expr is not None and profile.rate_table \
+            and time_expr is not None:
+        rate = profile.rate_table
+        day = time_expr.copy() if fact.time.date_only else exp.cast(time_expr.copy(), "DATE")
+        condition = exp.and_(
+            exp.EQ(this=col(rate.currency_column, "r"), expression=currency_expr.copy()),
+            exp.EQ(this=col(rate.date_column, "r"), expression=day))
+        source.select = source.select.join(table_ref(rate.table, "r"), on=condition, join_type="left")
+        value = exp.Mul(this=exp.Paren(this=value), expression=col(rate.rate_column, "r"))
+
+    # time: window and periods, as UTC literals
+    window = spec.window
+    periods: list[calendar.Period] = []
+    if spec.grain and time_expr is not None:
+        span = window or _data_span(spec, fact, as_of)
+        if span is not None:
+            periods = calendar.periods(spec.grain, span.start, span.end, fiscal=profile.fiscal,
+                                       fiscal_year_start=profile.fiscal_year_start)
+        if not periods:
+            spec.notes.append("no periods of that kind cover the data; showing the total instead")
+    if window is not None and time_expr is not None:
+        if zone_expr is not None:
+            where.append(_local_range(time_expr, zone_expr, zones, window.start, window.end, fact.time))
+        else:
+            where.append(_range(time_expr, window.start, window.end, zone, fact.time))
+
+    metric_name = measure.value
+    if periods:
+        return _periods_query(source, where, value, measure, metric_name, time_expr, periods, zone,
+                              zone_expr, zones if zone_expr is not None else [], fact.time, group_expr,
+                              currency_expr if spec.currency_mode == "per" else None, spec)
+
+    select = source.select
+    metric = exp.alias_(_aggregate(measure, value), metric_name, quoted=True)
+    outputs: list[exp.Expression] = []
+    groups: list[exp.Expression] = []
+    if group_expr is not None:
+        outputs.append(exp.alias_(group_expr.copy(), slug(spec.group.noun), quoted=True))
+        groups.append(group_expr.copy())
+    if spec.currency_mode == "per" and currency_expr is not None:
+        outputs.append(exp.alias_(currency_expr.copy(), "currency", quoted=True))
+        groups.append(currency_expr.copy())
+    select = select.select(*outputs, metric)
+    for condition in where:
+        select = select.where(condition)
+    if groups:
+        select = select.group_by(*groups)
+    if group_expr is not None:
+        select = select.order_by(exp.Ordered(this=exp.column(metric_name, quoted=True), desc=True),
+                                 exp.Ordered(this=group_expr.copy()))
+        select = select.limit(spec.limit or RANKING_LIMIT)
+    elif groups:
+        select = select.order_by(*[g.copy() for g in groups])
+    return select
+
+
+def _in(expr: exp.Expression, values: tuple[str, ...]) -> exp.Expression:
+    if len(values) == 1:
+        return exp.EQ(this=expr, expression=literal(values[0]))
+    return exp.In(this=expr, expressions=[literal(v) for v in values])
+
+
+def _row_value(measure: Measure, alias: str) -> exp.Expression:
+    if measure.kind == "product":
+        return exp.Mul(this=col(measure.columns[0], alias), expression=col(measure.columns[1], alias))
+    if measure.kind == "expression" and measure.expression:
+        parsed = sqlglot.parse_one(measure.expression)
+        for column in parsed.find_all(exp.Column):
+            column.set("table", ident(alias))
+            column.set("this", ident(column.name))
+        return parsed
+    if measure.columns:
+        return col(measure.columns[0], alias)
+    return exp.Literal.number(1)
+
+
+def _aggregate(measure: Measure, value: exp.Expression) -> exp.Expression:
+    if measure.kind == "count_distinct":
+        return exp.Count(this=exp.Distinct(expressions=[value]))
+    if measure.kind == "count":
+        return exp.Count(this=value if measure.columns else exp.Star())
+    return exp.Coalesce(this=exp.Sum(this=value), expressions=[exp.Literal.number(0)])
+
+
+def _range(expr: exp.Expression, start: dt.date, end: dt.date, zone: str, column: TimeColumn) -> exp.Expression:
+    low = calendar.utc_instant(start, None if column.date_only else zone)
+    high = calendar.utc_instant(end, None if column.date_only else zone)
+    return exp.and_(exp.GTE(this=expr.copy(), expression=time_literal(low, column)),
+                    exp.LT(this=expr.copy(), expression=time_literal(high, column)))
+
+
+def _local_range(expr: exp.Expression, zone_expr: exp.Expression, zones: list[str], start: dt.date,
+                 end: dt.date, column: TimeColumn) -> exp.Expression:
+    parts = [exp.Paren(this=exp.and_(exp.EQ(this=zone_expr.copy(), expression=literal(z)),
+                                     _range(expr, start, end, z, column))) for z in zones]
+    return exp.Paren(this=exp.or_(*parts)) if len(parts) > 1 else parts[0]
+
+
+def _data_span(spec: QuerySpec, fact: Fact, as_of: dt.date | None) -> calendar.Window | None:
+    time = fact.time
+    if time is None or time.earliest is None or time.latest is None:
+        return None
+    end_day = min(time.latest.date(), as_of) if as_of else time.latest.date()
+    end = end_day + calendar.DAY
+    start = time.earliest.date()
+    if spec.grain == "day" and (end - start).days > DAILY_DEFAULT_DAYS:
+        start = end - dt.timedelta(days=DAILY_DEFAULT_DAYS)
+        spec.notes.append(f"a daily series with no window covers the last {DAILY_DEFAULT_DAYS} days to the as-of date")
+    return calendar.Window(start, end, "all time")
+
+
+def _periods_query(source: _From, where: list[exp.Expression], value: exp.Expression, measure: Measure,
+                   metric_name: str, time_expr: exp.Expression, periods: list[calendar.Period], zone: str,
+                   zone_expr: exp.Expression | None, zones: list[str], column: TimeColumn,
+                   group_expr: exp.Expression | None, currency_expr: exp.Expression | None,
+                   spec: QuerySpec) -> exp.Query:
+    # the calendar CTE: one row per period (and per zone when each row keeps its own zone)
+    rows: list[exp.Select] = []
+    for period in periods:
+        for z in (zones if zone_expr is not None else [zone]):
+            tz = None if column.date_only else z
+            parts = [exp.alias_(literal(period.label), "period", quoted=True),
+                     exp.alias_(time_literal(calendar.utc_instant(period.start, tz), column), "period_start",
+                                quoted=True),
+                     exp.alias_(time_literal(calendar.utc_instant(period.end, tz), column), "period_end",
+                                quoted=True)]
+            if zone_expr is not None:
+                parts.append(exp.alias_(literal(z), "zone", quoted=True))
+            rows.append(exp.select(*parts))
+    union: exp.Query = rows[0]
+    for row in rows[1:]:
+        union = exp.union(union, row, distinct=False)
+
+    # the rows to aggregate, restricted to the calendar's overall range
+    inner = source.select.select(exp.alias_(value, "v", quoted=True), exp.alias_(time_expr.copy(), "ts", quoted=True))
+    if zone_expr is not None:
+        inner = inner.select(exp.alias_(zone_expr.copy(), "zone", quoted=True))
+    if group_expr is not None:
+        inner = inner.select(exp.alias_(group_expr.copy(), "grp", quoted=True))
+    if currency_expr is not None:
+        inner = inner.select(exp.alias_(currency_expr.copy(), "currency", quoted=True))
+    for condition in where:
+        inner = inner.where(condition)
+    first, last = periods[0].start, periods[-1].end
+    if zone_expr is not None:
+        inner = inner.where(_local_range(time_expr, zone_expr, zones, first, last, column))
+    else:
+        inner = inner.where(_range(time_expr, first, last, zone, column))
+
+    on = exp.and_(exp.GTE(this=col("ts", "s"), expression=col("period_start", "p")),
+                  exp.LT(this=col("ts", "s"), expression=col("period_end", "p")))
+    if zone_expr is not None:
+        on = exp.and_(on, exp.EQ(this=col("zone", "s"), expression=col("zone", "p")))
+    outputs: list[exp.Expression] = [exp.alias_(col("period", "p"), "period", quoted=True)]
+    groups: list[exp.Expression] = [col("period", "p")]
+    if group_expr is not None:
+        outputs.append(exp.alias_(col("grp", "s"), slug(spec.group.noun), quoted=True))
+        groups.append(col("grp", "s"))
+    if currency_expr is not None:
+        outputs.append(exp.alias_(col("currency", "s"), "currency", quoted=True))
+        groups.append(col("currency", "s"))
+    metric = exp.alias_(_aggregate(measure, col("v", "s")), metric_name, quoted=True)
+    query = (exp.select(*outputs, metric)
+             .from_(table_ref("periods", "p"))
+             .join(exp.Subquery(this=inner, alias=exp.TableAlias(this=ident("s"))), on=on, join_type="left")
+             .group_by(*groups)
+             .order_by(exp.Min(this=col("period_start", "p")), *[g.copy() for g in groups[1:]])
+             .with_(ident("periods"), as_=union))
+    return query

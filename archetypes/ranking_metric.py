@@ -1,0 +1,39 @@
+"""Ranking language (top / best / most / popular / active) with no metric: rank by what?"""
+from __future__ import annotations
+
+from archetypes.archetype import Archetype, Context
+from archetypes.model import Detection, Reading
+from archetypes.naming import plural
+from archetypes.profile import Fact, Measure
+from archetypes.query import QuerySpec
+
+ID = "ranking_metric"
+HEADER = "Metric"
+WHEN = ("Ranking language like top / best / most / leading / popular / active is used without a clear metric, "
+        "and the schema has several measures that can rank the thing asked about.")
+ASK = "Rank by which metric?"
+REASON = ("Each measure is a defensible reading of 'top' and they often name different winners (highest revenue, "
+          "most units and most distinct orders can each be a different product).")
+
+
+def detect(ctx: Context) -> Detection | None:
+    intent = ctx.intent
+    if intent.ranking is None or intent.explicit_measure or intent.group is None:
+        return None
+    entity = intent.group.entity
+    options = ctx.profile.measures_reaching(entity.table)
+    if len(options) < 2:
+        return None
+    readings = [Reading(m.value, m.label, _apply(fact, m)) for fact, m in options]
+    question = f"Rank {plural(entity.noun)} by which metric?"
+    return ARCHETYPE.detection(intent.ranking, readings, question=question)
+
+
+def _apply(fact: Fact, measure: Measure):
+    def apply(spec: QuerySpec) -> None:
+        spec.fact, spec.measure = fact, measure
+        spec.count_table = None
+    return apply
+
+
+ARCHETYPE = Archetype(ID, HEADER, WHEN, ASK, REASON, detect)

@@ -1,0 +1,19 @@
+"""The archetypes, in the order they are checked and listed. Read top to bottom; add one by adding a line."""
+from __future__ import annotations
+
+from archetypes import (aggregation_level, custom_visualization, entity, insufficient_info, ranking_metric,
+                        timeframe, timezone, unit)
+from archetypes.archetype import Archetype
+
+ARCHETYPES: tuple[Archetype, ...] = (
+    ranking_metric.ARCHETYPE,        # top / best / most without a metric
+    timeframe.ARCHETYPE,             # recency or trend without a window
+    insufficient_info.ARCHETYPE,     # nothing (known) to run it on
+    custom_visualization.ARCHETYPE,  # interactive / map / sankey / dashboard
+    entity.ARCHETYPE,                # a name matching several rows or columns
+    timezone.ARCHETYPE,              # day boundaries over several zones
+    aggregation_level.ARCHETYPE,     # calendar vs fiscal, week conventions
+    unit.ARCHETYPE,                  # several currencies
+)
+
+BY_ID = {a.id: a for a in ARCHETYPES}

@@ -1,0 +1,48 @@
+"""Day or date boundaries ('yesterday', 'daily', 'on March 3') over timestamps from several time zones."""
+from __future__ import annotations
+
+from archetypes.archetype import Archetype, Context
+from archetypes.model import Detection, Reading
+from archetypes.query import QuerySpec
+
+ID = "timezone"
+HEADER = "Time zone"
+WHEN = ("The request draws day or date boundaries ('yesterday', 'daily', 'on March 3') over timestamps, and the "
+        "data spans several business time zones.")
+ASK = "Whose day: UTC, or a business time zone?"
+REASON = ("A local day starts hours apart in different zones, so 'yesterday' in UTC and 'yesterday' in New York "
+          "cover different orders and give different totals.")
+
+LOCAL = "local"
+
+
+def detect(ctx: Context) -> Detection | None:
+    intent, profile = ctx.intent, ctx.profile
+    if intent.day_boundary is None:
+        return None
+    fact = ctx.base.fact or profile.primary_fact()
+    if fact is None or fact.time is None or fact.time.date_only:
+        return None
+    zones = profile.business_zones()
+    if not zones:
+        return None
+    readings = [Reading("UTC", "UTC days", _apply("UTC"))]
+    readings.extend(Reading(zone, f"Days in {zone}", _apply(zone)) for zone in zones)
+    found = profile.zone_for(fact)
+    if found is not None and len(found[0].zones) > 1:
+        column, route = found
+        where = route[-1].ref_table if route else column.table
+        readings.append(Reading(LOCAL, f"Each row's own zone ({where}.{column.column})", _apply(LOCAL)))
+    spec_grain = ctx.base.grain
+    if spec_grain is None and intent.window is None and intent.grain is None:
+        return None
+    return ARCHETYPE.detection(intent.day_boundary, readings)
+
+
+def _apply(zone: str):
+    def apply(spec: QuerySpec) -> None:
+        spec.zone = zone
+    return apply
+
+
+ARCHETYPE = Archetype(ID, HEADER, WHEN, ASK, REASON, detect)
