@@ -39,6 +39,7 @@ class _QuestionBase(BaseModel):
     question: str = Field(min_length=1)
     multiSelect: bool = False
     archetype: str | None = None  # which archetype this resolves, when the rules asked it
+    quote: str = ""  # the words of the user's question this asks about (a model's ask must quote them)
 
 
 class ChoiceQuestion(_QuestionBase):

@@ -1,0 +1,27 @@
+"""Why the model part failed. Every kind fails open: the check goes on with the rules' result."""
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from adapters import CheckerError
+
+FailureKind = Literal["off", "busy", "timeout", "connection", "http", "malformed", "schema", "refused", "empty"]
+
+
+class ModelFailure(CheckerError):
+    """A model call that gave nothing usable. `kind` says why in one word; `raw` keeps what came back."""
+
+    def __init__(self, kind: FailureKind, message: str, *, status: int | None = None, raw: Any = None) -> None:
+        super().__init__(message)
+        self.kind: FailureKind = kind
+        self.message = message
+        self.status = status
+        self.raw = raw
+
+    def to_dict(self, step: str = "") -> dict[str, Any]:
+        payload: dict[str, Any] = {"kind": self.kind, "message": self.message}
+        if step:
+            payload["step"] = step
+        if self.status is not None:
+            payload["status"] = self.status
+        return payload

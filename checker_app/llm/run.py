@@ -1,0 +1,123 @@
+"""Model mode for one question: the chance to ask (the tool), then the readings (structured output).
+
+Fails open, visibly: any failure is recorded on the ModelPart with its step and kind, and the caller
+keeps the rules' result. The tool step is skipped on a resubmit (answers given), so a person is never
+asked twice about the same question; the answers reach the model as the tool's output payload
+(with the deterministic memoryHint when they include the person's own words).
+"""
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from checker_app.clarify import Answer, OptionModel, tool_output
+from checker_app.llm.client import ModelClient, client_for
+from checker_app.llm.errors import ModelFailure
+from checker_app.llm.lint import lint_sql
+from checker_app.llm.part import ModelPart, ModelSQL
+from checker_app.llm.prompt import (
+    ANSWERED_INSTRUCTION, READINGS_INSTRUCTION, archetype_entries, system_prompt,
+)
+from checker_app.llm.readings import read_interpretations, response_format
+from checker_app.llm.settings import ModelSettings
+from checker_app.llm.tool import quote_in_question, read_reply, tool_definition
+
+DEFAULT_CAP = 8
+
+
+def _stops(failure: ModelFailure) -> bool:
+    """After these the server is unlikely to answer the next call either: do not double the wait."""
+    if failure.kind in ("timeout", "connection", "busy"):
+        return True
+    status = failure.status or 0
+    return failure.kind == "http" and (status in (401, 403, 429) or status >= 500)
+
+
+def clarification_answers(answers: Mapping[str, str], reply: str | None,
+                          registry: Sequence[Any] | None = None, asked: str | None = None) -> list[Answer]:
+    """The person's answers in the tool output's shape: picked readings, plus any plain-text reply."""
+    asks = {e["id"]: e["ask"] for e in archetype_entries(registry)}
+    result = [Answer(type="choice", question=asks.get(archetype, archetype), archetype=archetype,
+                     choice=OptionModel(label=value)) for archetype, value in answers.items()]
+    if reply and reply.strip():
+        result.append(Answer(type="choice", question=asked or "Clarification", freeText=reply.strip()))
+    return result
+
+
+def run_model(question: str, profile: Any, *, settings: ModelSettings | None = None, client: ModelClient | None = None,
+              answers: Mapping[str, str] | None = None, reply: str | None = None, cap: int = DEFAULT_CAP,
+              registry: Sequence[Any] | None = None) -> ModelPart:
+    """Everything model mode says about `question`; never raises for model problems."""
+    settings = settings or (client.settings if client else ModelSettings.from_env())
+    part = ModelPart(settings=settings.describe())
+    if not settings.enabled:
+        part.off = settings.off_reason
+        return part
+    started = time.perf_counter()
+    answers = dict(answers or {})
+    try:
+        client = client or client_for(settings)
+        with client.slot():
+            entries = archetype_entries(registry)
+            system = {"role": "system", "content": system_prompt(profile, registry)}
+            part.answered = bool(answers) or bool(reply and reply.strip())
+            if part.answered:
+                given = clarification_answers(answers, reply, registry)
+                part.tool_output = tool_output(given)
+            elif not _ask(client, part, system, question, tuple(e["id"] for e in entries)):
+                return part
+            _interpret(client, part, system, question, profile, entries, answers, reply, cap)
+    except ModelFailure as failure:  # busy, or no client
+        part.fail("model", failure)
+    finally:
+        part.elapsed_ms = (time.perf_counter() - started) * 1000
+    return part
+
+
+def _ask(client: ModelClient, part: ModelPart, system: dict[str, Any], question: str, ids: tuple[str, ...]) -> bool:
+    """The model's chance to ask. False when the next call should not be tried."""
+    try:
+        reply = client.chat("clarify", [system, {"role": "user", "content": question}], part.usage,
+                            tools=[tool_definition(ids)])
+    except ModelFailure as failure:
+        part.fail("clarify", failure)
+        return not _stops(failure)
+    part.clarification = read_reply(reply.message, question)
+    if part.clarification.status == "malformed":
+        part.failures.append({"step": "clarify", "kind": "malformed",
+                              "message": part.clarification.error or "malformed tool call"})
+    return True
+
+
+def _interpret(client: ModelClient, part: ModelPart, system: dict[str, Any], question: str, profile: Any,
+               entries: list[dict[str, str]], answers: dict[str, str], reply: str | None, cap: int) -> None:
+    text = f"Question: {question}\n\n" + READINGS_INSTRUCTION.format(cap=cap)
+    if part.tool_output is not None:
+        text += "\n\n" + ANSWERED_INSTRUCTION + "\n" + json.dumps(part.tool_output, ensure_ascii=False)
+    try:
+        reply_message = client.chat("interpret", [system, {"role": "user", "content": text}], part.usage,
+                                    response_format=response_format()).message
+        parsed = read_interpretations(getattr(reply_message, "content", None))
+    except ModelFailure as failure:
+        part.fail("interpret", failure)
+        return
+    known = {e["id"]: e for e in entries}
+    lowered = question.lower()
+    for seen in parsed.archetypes:
+        entry = known.get(seen.id, {})
+        found = quote_in_question(seen.quote, question)
+        start = lowered.find(seen.quote.strip().lower()) if found else -1
+        part.detections.append({
+            "archetype": seen.id, "evidence": seen.quote, "quote_found": found, "known": bool(entry),
+            "span": [start, start + len(seen.quote.strip())] if start >= 0 else None,
+            "when": entry.get("when", ""), "ask": entry.get("ask", ""), "reason": entry.get("reason", ""),
+            "source": "model"})
+    values = dict(answers)
+    if reply and reply.strip():
+        values.setdefault("answer", reply.strip())
+    part.capped = len(parsed.readings) > cap
+    for n, reading in enumerate(parsed.readings[:cap], 1):
+        part.readings.append(ModelSQL(id=f"model:{n}", label=reading.label.strip(), sql=reading.sql.strip(),
+                                      lint=lint_sql(reading.sql, profile.dialect, values)))
