@@ -29,6 +29,9 @@ class CheckOptions:
     limits: Limits | None = None
     profile_overrides: Path | None = None
     repair: bool = True
+    engine: str = "rules"           # rules | model | both (model mode lives in checker_app.llm)
+    reply: str | None = None        # a plain-text answer to the model's clarification
+    model_settings: Any = None      # checker_app.llm.ModelSettings; None: read from the environment
 
 
 def _choice_key(choices: dict[str, str]) -> tuple[tuple[str, str], ...]:
@@ -88,25 +91,59 @@ def check(question: str, databases: Sequence[Database], options: CheckOptions | 
                 notes.append(f"{db.name}: no SQL for reading {interpretation.label!r} on this schema")
         readings.append(reading)
 
+    archetypes = [d.to_dict() for d in primary.detections]
+    capped, total = primary.capped, primary.total_readings
+    rules_readings, model_readings, extra, part = readings, [], {}, None
+    if options.engine != "rules":
+        part, model_readings = _model_mode(question, databases, analyses, options, notes)
+        extra = {"engine": options.engine, "model": part.to_dict()}
+        if options.engine == "model" and model_readings:  # else: fail open to the rules' result
+            rules_readings, archetypes = [], list(part.detections)
+            capped, total = part.capped, len(model_readings)
+    readings = rules_readings + model_readings
+
     jobs = [Job(r.id, r.sql) for r in readings]
     by_reading = run_side_by_side(jobs, [db for db in databases if db.name in analyses],
                                   options.limits, run_one=_run_one(options.repair))
     for reading in readings:
-        reading.results = by_reading.get(reading.id, {})
+        reading.results = {**reading.results, **by_reading.get(reading.id, {})}
         reading.engines_agree = engines_agree(list(reading.results.values()))
+    if part is not None and options.engine == "both":
+        from checker_app.llm.hook import comparison
 
-    divergent, distinct = readings_divergent([r.first_ok() for r in readings if r.first_ok() is not None])
+        extra["comparison"] = comparison(archetypes, rules_readings, part, model_readings, next(iter(analyses)))
+
+    verdict_on = rules_readings or model_readings
+    divergent, distinct = readings_divergent([r.first_ok() for r in verdict_on if r.first_ok() is not None])
     return Report(
         question=question,
         as_of=primary.as_of,
         engines=[db.config.describe() for db in databases],
-        archetypes=[d.to_dict() for d in primary.detections],
+        archetypes=archetypes,
         interpretations=readings,
-        divergent=divergent if len(readings) > 1 else None,
+        divergent=divergent if len(verdict_on) > 1 else None,
         distinct_answers=distinct,
         answers=dict(options.answers),
-        capped=primary.capped,
-        total_readings=primary.total_readings,
+        capped=capped,
+        total_readings=total,
         notes=notes,
         elapsed_ms=(time.perf_counter() - started) * 1000,
+        extra=extra,
     )
+
+
+def _model_mode(question: str, databases: Sequence[Database], analyses: dict[str, Any], options: CheckOptions,
+                notes: list[str]) -> tuple[Any, list[ReadingResult]]:
+    """The model's part (fails open: a failure is a note, never an exception) and its readings."""
+    from checker_app.llm.hook import ENGINES, model_part, reading_results
+
+    if options.engine not in ENGINES:
+        raise CheckerError(f"unknown engine {options.engine!r}: use {', '.join(ENGINES)}")
+    db = next(d for d in databases if d.name in analyses)
+    part = model_part(question, db, load_profile(db, options.profile_overrides), answers=dict(options.answers),
+                      reply=options.reply, cap=options.cap, settings=options.model_settings)
+    model_readings = reading_results(part, [d for d in databases if d.name in analyses])
+    failure = part.failure_text()
+    if failure:
+        notes.append(failure + ("" if model_readings else "; showing the rules' result"))
+    return part, model_readings

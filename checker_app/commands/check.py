@@ -49,7 +49,8 @@ def report_text(report: Report) -> str:
     lines = [f"Question: {report.question}", f"Verdict:  {report.verdict_text}",
              f"As of:    {report.as_of or '-'}"]
     for archetype in report.archetypes:
-        lines.append(f"\n* {archetype['id']}: \"{archetype['evidence']}\" -> {archetype['ask']}")
+        name = archetype.get("id") or archetype.get("archetype")
+        lines.append(f"\n* {name}: \"{archetype['evidence']}\" -> {archetype['ask']}")
         lines.append(f"  why: {archetype['reason']}")
     if report.capped:
         lines.append(f"\n(showing {len(report.interpretations)} of {report.total_readings} readings)")
@@ -68,6 +69,10 @@ def report_text(report: Report) -> str:
                 lines.append(f"      repair ({repair.get('rule')}): {repair.get('sql') or 'choose a candidate'}")
         if reading.engines_agree is False:
             lines.append("    ! the engines disagree on this reading")
+    if report.extra.get("model"):
+        from checker_app.llm.text import model_lines
+
+        lines.extend(model_lines(report.extra))
     for note in report.notes:
         lines.append(f"note: {note}")
     return "\n".join(lines)
@@ -76,12 +81,19 @@ def report_text(report: Report) -> str:
 @click.command("check")
 @click.argument("question")
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON report.")
+@click.option("--engine", type=click.Choice(["rules", "model", "both"]), default="rules", show_default=True,
+              help="Who reads the question: the offline rules, a model (OPENAI_API_KEY, OPENAI_BASE_URL, "
+                   "CHECKER_MODEL), or both side by side. The model part fails open to the rules.")
+@click.option("--reply", default=None, metavar="TEXT",
+              help="Answer the model's clarification in plain text (model mode).")
 @check_options
-def check_command(question: str, as_json: bool, answer: tuple[str, ...], as_of: str | None, profile: Path | None,
-                  cap: int, db: tuple[str, ...], timeout: float, max_rows: int) -> None:
+def check_command(question: str, as_json: bool, engine: str, reply: str | None, answer: tuple[str, ...],
+                  as_of: str | None, profile: Path | None, cap: int, db: tuple[str, ...], timeout: float,
+                  max_rows: int) -> None:
     """Show which ambiguities a question has and run every reading side by side."""
     options = CheckOptions(answers=parse_answers(answer), as_of=parse_as_of(as_of), cap=cap,
-                           limits=limits_from(timeout, max_rows), profile_overrides=profile)
+                           limits=limits_from(timeout, max_rows), profile_overrides=profile, engine=engine,
+                           reply=reply)
     try:
         databases = databases_from_options(db, options.limits)
         report = check(question, databases, options)

@@ -75,6 +75,7 @@ class ModelPart:
     def to_dict(self) -> dict[str, Any]:
         return {
             "status": self.status,
+            "off": self.off,
             "failure": self.failure,
             "failures": list(self.failures),
             "settings": dict(self.settings),

@@ -87,7 +87,7 @@ def _roles(profile: Any) -> list[str]:
         roles.append("names: " + ", ".join(entities))
     zones = [f"{z.table}.{z.column}" for z in getattr(profile, "zone_columns", [])]
     if zones:
-        roles.append("time zones: " + ", ".join(zones) + "; stored timestamps are UTC unless a column says otherwise")
+        roles.append("business time zones: " + ", ".join(zones))
     currencies = [f"{c.table}.{c.column} ({', '.join(c.codes[:8])})" for c in getattr(profile, "currency_columns", [])]
     if currencies:
         roles.append("currencies: " + ", ".join(currencies))

@@ -110,7 +110,7 @@ def _interpret(client: ModelClient, part: ModelPart, system: dict[str, Any], que
         found = quote_in_question(seen.quote, question)
         start = lowered.find(seen.quote.strip().lower()) if found else -1
         part.detections.append({
-            "archetype": seen.id, "evidence": seen.quote, "quote_found": found, "known": bool(entry),
+            "archetype": seen.id, "id": seen.id, "evidence": seen.quote, "quote_found": found, "known": bool(entry),
             "span": [start, start + len(seen.quote.strip())] if start >= 0 else None,
             "when": entry.get("when", ""), "ask": entry.get("ask", ""), "reason": entry.get("reason", ""),
             "source": "model"})

@@ -38,7 +38,7 @@ class ModelSettings:
     def off_reason(self) -> str | None:
         if self.enabled:
             return None
-        return "model mode is off: OPENAI_API_KEY is not set (the rules' result is shown)"
+        return "model mode is off: OPENAI_API_KEY is not set"
 
     def describe(self) -> dict[str, object]:
         """What the report may show: never the key."""
