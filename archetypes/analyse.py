@@ -10,14 +10,15 @@ from archetypes.archetype import Context
 from archetypes.errors import UnknownAnswerError
 from archetypes.intent import Intent, read
 from archetypes.model import Analysis, Detection, Interpretation, Reading
-from archetypes.naming import slug
-from archetypes.profile import Lookup, SchemaProfile
+from archetypes.naming import phrase, plural, slug
+from archetypes.profile import Fact, Lookup, Measure, SchemaProfile
 from archetypes.query import QuerySpec, build
 from archetypes.registry import ARCHETYPES
 
 MAX_QUESTION_BYTES = 20_000
 DEFAULT_CAP = 8
-FREE_TEXT_ANSWERS = frozenset({"entity"})  # a typed value is embedded as a literal ("Other")
+FREE_TEXT_ANSWERS = frozenset({"entity"})
+SURVIVES_INSUFFICIENT = frozenset({"insufficient_info", "custom_visualization"})  # a typed value is embedded as a literal ("Other")
 
 
 def detect(question: str, profile: SchemaProfile, lookup: Lookup | None = None, *,
@@ -92,7 +93,9 @@ def _detect(ctx: Context) -> list[Detection]:
         detection = archetype.detect(ctx)
         if detection is not None:
             found.append(detection)
-            ctx.extra.setdefault("fired", set()).add(archetype.id)
+    if any(d.archetype == "insufficient_info" for d in found):
+        # nothing known to run on: the other shapes are about data the question does not have
+        found = [d for d in found if d.archetype in SURVIVES_INSUFFICIENT]
     return found
 
 
@@ -130,6 +133,18 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
                 spec.fact, spec.measure = fact, count
         if spec.measure is None:
             spec.count_table = table
+    if spec.measure is None and spec.count_table is None and (intent.explicit_measure or "").startswith("count:"):
+        table = intent.explicit_measure.split(":", 1)[1]
+        if table in profile.facts:
+            counted = next((m for m in profile.facts[table].measures if m.kind == "count"), None)
+            if counted is not None:
+                spec.fact, spec.measure = profile.facts[table], counted
+        if spec.measure is None and table in profile.tables:
+            info = profile.tables[table]
+            spec.fact = Fact(table=table, measures=[], row_count=info.row_count)
+            noun = phrase(table).split()[-1] if phrase(table) else "rows"
+            spec.measure = Measure(slug(plural(noun)), f"Number of {plural(noun)}", "count", table,
+                                   tuple(info.primary_key[:1]))
     if spec.measure is None and spec.count_table is None:
         wanted = intent.explicit_measure or next(
             (m.value for m, _ in intent.measures if m.kind in ("product", "sum", "expression")), None) or next(

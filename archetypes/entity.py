@@ -1,144 +1,169 @@
-"""A name that matches several distinct rows ('revenue for Acme': three customers) or several columns
-('by country': the customer's or the billing country). Options for rows are fetched live."""
+"""A name that matches several distinct rows: 'revenue for Acme' (three customers), 'the Music playlist'
+(two playlists of that name), 'Santana' (the artist and every 'Santana Feat. ...'). Options are live rows."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from sqlglot import exp
 
 from archetypes.archetype import Archetype, Context
 from archetypes.intent import Span
 from archetypes.model import Detection, Reading
-from archetypes.naming import phrase
 from archetypes.profile import Entity, SchemaProfile
-from archetypes.query import EntityFilter, QuerySpec, literal, name_expression, table_ref
+from archetypes.query import EntityFilter, QuerySpec, col, literal, name_expression, table_ref
 
 ID = "entity"
 HEADER = "Which one"
-WHEN = ("A name in the request matches several distinct records (three customers called Acme) or several columns "
-        "(the customer's country or the billing country).")
+WHEN = ("A name in the request matches several distinct records: three customers contain 'Acme', two playlists "
+        "are called 'Music', 'Santana' is an artist and part of several other artists' names.")
 ASK = "Which one do you mean?"
 REASON = ("Each match is a different set of rows; adding them up or picking one silently gives a number for "
           "something the person did not ask about.")
 
 ALL = "all_matches"
 MAX_OPTIONS = 20
-_SAFE_TERM = re.compile(r"[^\w\s'&.\-]", re.UNICODE)
+_SAFE_TERM = re.compile(r"[^\w\s'’&./\-]", re.UNICODE)
+
+
+@dataclass(frozen=True)
+class Match:
+    entity: Entity
+    key: str | None
+    name: str
 
 
 def detect(ctx: Context) -> Detection | None:
-    found = _row_ambiguity(ctx)
-    if found is not None:
-        return found
-    return _column_ambiguity(ctx)
-
-
-def _row_ambiguity(ctx: Context) -> Detection | None:
-    for span, matches in name_matches(ctx):
-        values = sorted({value for _, value in matches}, key=str.lower)
-        if len(values) == 1:
-            entity = next(e for e, _ in matches)
-            ctx.base.filters.append(EntityFilter(entity, (values[0],)))  # one match: not ambiguous, just used
+    for entity, value, _ in ctx.intent.key_refs:
+        ctx.base.filters.append(EntityFilter(entity, (value,), column=entity.key[0]))
+    found: Detection | None = None
+    for span, pool in name_matches(ctx):
+        if len(pool) == 1:
+            only = pool[0]
+            ctx.base.filters.append(_filter(only))  # one match: not ambiguous, the question means it
             continue
-        if len(values) < 2:
+        if found is not None:
             continue
-        readings = [_reading(entity, value) for entity, value in _unique(matches)]
-        entities = {e.table: e for e, _ in matches}
-        combined_entity = next(iter(entities.values()))
-        if len(entities) == 1:
-            readings.append(Reading(ALL, f"All {len(values)} matches combined",
-                                    _apply(combined_entity, tuple(values))))
-        detection = ARCHETYPE.detection(span, readings, kind="query_choice",
-                                        question=f"Which '{span.text}' do you mean?",
-                                        sql=lookup_query(combined_entity, span.text).sql())
-        for reading in readings:
-            reading.custom = lambda value, e=combined_entity: _reading(e, value)
-        return detection
-    return None
+        found = _detection(span, pool)
+    return found
 
 
-def _column_ambiguity(ctx: Context) -> Detection | None:
-    intent, base = ctx.intent, ctx.base
-    if intent.group is None or base.fact is None:
-        return None
-    span = intent.group.span
-    same = [t.entity for t in intent.targets if t.span == span]
-    routes = [(e, ctx.profile.path(base.fact.table, e.table)) for e in same]
-    reachable = [(e, r) for e, r in routes if r is not None]
-    if len(reachable) < 2:
-        return None
-    shortest = min(len(r) for _, r in reachable)
-    reachable = [(e, r) for e, r in reachable if len(r) <= shortest + 1]
-    if len(reachable) < 2:
-        return None
+def _detection(span: Span, pool: list[Match]) -> Detection:
+    names = [m.name for m in pool]
+    duplicated = len(set(names)) < len(names)
     readings = []
-    for entity, _ in reachable:
-        value = f"{phrase(entity.table)} {' '.join(phrase(c) for c in entity.name_columns)}"
-        readings.append(Reading(value, f"{value} ({entity.table}.{entity.name_columns[0]})", _group(entity)))
-    return ARCHETYPE.detection(span, readings, question=f"Which '{span.text}' do you mean?")
+    for match in pool[:MAX_OPTIONS]:
+        value = f"{match.name} [{match.key}]" if duplicated and match.key is not None else match.name
+        readings.append(Reading(value, f"{value} ({match.entity.noun})", _apply(_filter(match, duplicated))))
+    tables = {m.entity.table for m in pool}
+    entity = pool[0].entity
+    if len(tables) == 1:
+        combined = EntityFilter(entity, tuple(sorted({m.name for m in pool})))
+        readings.append(Reading(ALL, f"All {len(pool)} matches combined", _apply(combined)))
+    for reading in readings:
+        reading.custom = lambda value, e=entity: Reading(value, f"{value} ({e.noun})",
+                                                          _apply(EntityFilter(e, (value,))))
+    return ARCHETYPE.detection(span, readings, kind="query_choice", question=f"Which '{span.text}' do you mean?",
+                               sql=lookup_query(entity, span.text).sql())
 
 
-def _unique(matches: list[tuple[Entity, str]]) -> list[tuple[Entity, str]]:
-    seen: set[str] = set()
-    found = []
-    for entity, value in sorted(matches, key=lambda m: m[1].lower()):
-        if value not in seen:
-            seen.add(value)
-            found.append((entity, value))
-    return found[:MAX_OPTIONS]
+def _filter(match: Match, by_key: bool = False) -> EntityFilter:
+    if by_key and match.key is not None and len(match.entity.key) == 1:
+        return EntityFilter(match.entity, (match.key,), column=match.entity.key[0])
+    return EntityFilter(match.entity, (match.name,))
 
 
-def _reading(entity: Entity, value: str) -> Reading:
-    return Reading(value, f"{value} ({entity.noun})", _apply(entity, (value,)))
-
-
-def _apply(entity: Entity, values: tuple[str, ...]):
+def _apply(flt: EntityFilter):
     def apply(spec: QuerySpec) -> None:
-        spec.filters.append(EntityFilter(entity, values))
-    return apply
-
-
-def _group(entity: Entity):
-    def apply(spec: QuerySpec) -> None:
-        spec.group = entity
+        spec.filters.append(flt)
     return apply
 
 
 # -- live name lookups -----------------------------------------------------------------------------
 
+def clean_term(term: str) -> str:
+    return _SAFE_TERM.sub("", term.lower().replace("’", "'")).replace("%", "").replace("_", " ").strip()
+
+
 def lookup_query(entity: Entity, term: str) -> exp.Select:
-    """SELECT DISTINCT name FROM entity WHERE LOWER(name) LIKE '%term%' (the term is a quoted literal)."""
+    """SELECT key, name FROM entity WHERE LOWER(name) LIKE '%term%' (the term is a quoted literal)."""
     name = name_expression(entity, "t0")
-    pattern = "%" + _SAFE_TERM.sub("", term.lower()).replace("%", "").replace("_", " ").strip() + "%"
-    return (exp.select(exp.alias_(name.copy(), "name", quoted=True)).distinct()
+    key = col(entity.key[0], "t0") if len(entity.key) == 1 else exp.Null()
+    return (exp.select(exp.alias_(key, "key", quoted=True), exp.alias_(name.copy(), "name", quoted=True))
             .from_(table_ref(entity.table, "t0"))
-            .where(exp.Like(this=exp.Lower(this=name.copy()), expression=literal(pattern)))
-            .order_by(exp.column("name", quoted=True))
-            .limit(MAX_OPTIONS + 1))
+            .where(exp.Like(this=exp.Lower(this=name.copy()), expression=literal(f"%{clean_term(term)}%")))
+            .order_by(exp.column("name", quoted=True), exp.column("key", quoted=True))
+            .limit(MAX_OPTIONS * 3))
 
 
-def name_matches(ctx: Context) -> list[tuple[Span, list[tuple[Entity, str]]]]:
-    """Candidate names in the question with the entity rows they match (cached per profile and term)."""
+def name_matches(ctx: Context) -> list[tuple[Span, list[Match]]]:
+    """Candidate names in the question with the rows they could mean (cached per profile and term)."""
     if "names" in ctx.extra:
         return ctx.extra["names"]
     found = []
     for span in ctx.intent.names:
-        term = span.text.strip()
-        if len(_SAFE_TERM.sub("", term).strip()) < 2:
+        term = clean_term(span.text)
+        if len(term) < 2 or _known_value(ctx.profile, term):
             continue
         matches = _matches(ctx.profile, term, ctx.lookup)
-        if matches:
-            found.append((span, matches))
+        pool = _resolve(matches, term, _adjacent_tables(ctx, span))
+        if pool:
+            found.append((span, pool))
     ctx.extra["names"] = found
     return found
 
 
-def _matches(profile: SchemaProfile, term: str, lookup) -> list[tuple[Entity, str]]:
-    key = ("names", term.lower(), lookup is not None)
+def _adjacent_tables(ctx: Context, span: Span) -> tuple[set[str], set[str]]:
+    """Tables named right next to the name ('the album X', 'the X playlist')."""
+    before, after = set(), set()
+    for target in ctx.intent.targets:
+        if 0 <= span.start - target.span.end <= 6:
+            before.add(target.entity.table)
+        elif 0 <= target.span.start - span.end <= 2:
+            after.add(target.entity.table)
+    return before, after
+
+
+def _resolve(matches: list[Match], term: str, adjacent: tuple[set[str], set[str]]) -> list[Match]:
+    """The rows the term could mean: whole-word matches, restricted to a table named just before the term
+    ('the album X') or just after it when that table has the exact name ('the X playlist'); an exact name
+    wins over other tables."""
+    pattern = re.compile(r"(?<!\w)" + re.escape(term) + r"(?!\w)")
+    pool = [m for m in matches if pattern.search(m.name.lower().replace("’", "'"))]
+    before, after = adjacent
+    exact = {m.entity.table for m in pool if m.name.lower().replace("’", "'") == term}
+    near = {t for t in before if any(m.entity.table == t for m in pool)} or (after & exact)
+    if near:
+        pool = [m for m in pool if m.entity.table in near]
+    exact = {m.entity.table for m in pool if m.name.lower().replace("’", "'") == term}
+    if exact:
+        pool = [m for m in pool if m.entity.table in exact]
+    seen: set[tuple[str, str | None, str]] = set()
+    unique = []
+    for match in pool:
+        marker = (match.entity.table, match.key, match.name)
+        if marker not in seen:
+            seen.add(marker)
+            unique.append(match)
+    return unique
+
+
+def _known_value(profile: SchemaProfile, term: str) -> bool:
+    """The term is a value of a plain text column ('Brazil' in a country column): a filter, not a name."""
+    values = profile.cache.get("plain_values")
+    if values is None:
+        names = {(e.table, c) for e in profile.entities.values() for c in e.name_columns}
+        values = {s.lower() for t in profile.tables.values() for c in t.columns
+                  if c.family == "text" and (t.name, c.name) not in names for s in c.samples if len(s) <= 40}
+        profile.cache["plain_values"] = values
+    return term in values
+
+
+def _matches(profile: SchemaProfile, term: str, lookup) -> list[Match]:
+    key = ("names", term, lookup is not None)
     if key in profile.cache:
         return profile.cache[key]
-    needle = term.lower()
-    found: list[tuple[Entity, str]] = []
+    found: list[Match] = []
     for entity in profile.entities.values():
         if lookup is not None:
             try:
@@ -146,12 +171,13 @@ def _matches(profile: SchemaProfile, term: str, lookup) -> list[tuple[Entity, st
             except Exception:  # noqa: BLE001 - a failed lookup falls back to the sampled values
                 rows = None
             if rows is not None:
-                found.extend((entity, str(r[0])) for r in rows if r and r[0] is not None)
+                found.extend(Match(entity, None if r[0] is None else str(r[0]), str(r[1]))
+                             for r in rows if len(r) > 1 and r[1] is not None)
                 continue
         if len(entity.name_columns) == 1:
             column = profile.tables[entity.table].column(entity.name_columns[0])
             if column is not None:
-                found.extend((entity, s) for s in column.samples if needle in s.lower())
+                found.extend(Match(entity, None, s) for s in column.samples if term in s.lower())
     profile.cache[key] = found
     return found
 

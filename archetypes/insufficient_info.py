@@ -19,10 +19,11 @@ def detect(ctx: Context) -> Detection | None:
 
     intent = ctx.intent
     span: Span | None = None
-    if intent.unknown_subject is not None and intent.group is None and intent.how_many is None:
+    if intent.unknown_subject is not None and (intent.absent_subject or (intent.group is None
+                                                                          and intent.how_many is None)):
         span = intent.unknown_subject
         question = f"This database has no '{span.text}'. What should this run on?"
-    elif intent.schema_hits == 0 and not any(values for _, values in name_matches(ctx)):
+    elif intent.schema_hits == 0 and not intent.key_refs and not name_matches(ctx):
         text = ctx.question
         span = Span(0, len(text), text)
         question = ASK

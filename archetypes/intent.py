@@ -49,10 +49,12 @@ RE_VAGUE_TIME = re.compile(
     r"growth|growing|grown|declining|decline|momentum|so far|up to now|"
     r"how (?:are|is|have|has) (?:our |the |we )?[a-z ]{0,30}(?:doing|going|performing|been doing|looking|holding up)|"
     r"how (?:did|do|does) (?:we|our \w+|the \w+) (?:do|perform|look)|"
-    r"going up|going down|picking up|slowing down|compared to before|new (?:customers|orders|users|signups))\b")
+    r"going up|going down|picking up|picked up|slowing down|compared to before|of late|a while|rising|falling|"
+    r"(?:last|past|previous|recent|next) (?:few|couple of|several|many) (?:days|weeks|months|quarters|years))\b")
 RE_DAY_BOUNDARY = re.compile(
     r"\b(yesterday|today|tonight|this morning|last night|daily|per day|by day|each day|every day|a day|"
-    r"day[- ]by[- ]day|day[- ]over[- ]day|by date|per date|each date|"
+    r"day[- ]by[- ]day|day[- ]over[- ]day|by date|per date|each date|days? of (?:the )?week|weekdays?|weekends?|"
+    r"hours?|hourly|time of (?:the )?day|mornings?|evenings?|overnight|midnight|"
     r"on " + _MONTH_RE + r"\.? \d{1,2}(?:st|nd|rd|th)?|on \d{1,2}(?:st|nd|rd|th)? (?:of )?" + _MONTH_RE +
     r"|on (?:19|20)\d{2}-\d{2}-\d{2}|(?:19|20)\d{2}-\d{2}-\d{2}|on (?:mon|tues|wednes|thurs|fri|satur|sun)day)\b")
 RE_CURRENCY = re.compile(
@@ -60,7 +62,11 @@ RE_CURRENCY = re.compile(
     r"\bsterling\b|\byen\b|\bjpy\b|\bcad\b|\baud\b|\bcurrenc(?:y|ies)\b|\bexchange rates?\b|\bconvert(?:ed)?\b|"
     r"[$€£¥])")
 RE_MONEY = re.compile(r"\b(revenue|revenues|turnover|income|earnings|takings|gmv|money|how much|spend|spent|"
-                      r"spending|sales amount|sales value|amount|billings?|gross)\b")
+                      r"spending|sales amount|sales value|amount|billings?|gross|order value|aov|basket value|"
+                      r"basket size|ticket size)\b")
+RE_MONEY_CONTEXT = re.compile(r"\b(revenue|sales|sold|total|sum|amount|spent|spend|value|price|prices|paid|"
+                              r"how much|income|turnover|earn\w*|gmv)\b")
+RE_RATE_SUBJECT = re.compile(r"\b(?:exchange rates?|fx rates?|conversion rates?|rates?)\b")
 RE_MONEY_AS_CRITERION = re.compile(r"\b(?:by|in terms of|ranked by|based on|with the (?:most|highest))\s+(?:total\s+)?$")
 RE_VIZ = re.compile(
     r"\b(interactive|animated|animation|animate|sankey|dashboards?|choropleth|heat ?maps?|treemaps?|sunburst|"
@@ -79,8 +85,13 @@ RE_ON_DAY = re.compile(r"\bon\s+" + _MONTH_RE + r"\.?\s+(\d{1,2})(?:st|nd|rd|th)
                        r"|\bon\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH_RE + r"(?:,?\s+" + _YEAR_RE + r")?\b")
 RE_ALL_TIME = re.compile(r"\b(all[- ]time|of all time|ever|since the (?:start|beginning)|in total|overall|lifetime)\b")
 RE_SINCE = re.compile(r"\bsince\s+(?:" + _MONTH_RE + r"\s+)?" + _YEAR_RE + r"\b")
-RE_PROPER = re.compile(r"[\"“]([^\"”]{2,60})[\"”]|'([^']{2,60})'(?=\s|[?.!,]|$)|"
-                       r"\b([A-Z][\w’']*(?:(?:\s+(?:&\s+)?|-)[A-Z][\w’']*)*)")
+RE_PROPER = re.compile(r"[\"“]([^\"”]{2,60})[\"”]|(?<!\w)'([^']{2,60})'(?=\s|[?.!,]|$)|"
+                       r"(?<![\w'’])((?:[A-Z]|[a-z]+[A-Z])[\w’'/&.-]*(?:\s+(?:&\s+)?(?:[A-Z]|\d)[\w’'/&.-]*)*)")
+RE_ALL_MATCHES = re.compile(r"\b(?:contain(?:s|ing)?|like|matching|match(?:es)?|starting with|starts with|"
+                            r"beginning with|begins with|includ(?:e|es|ing)|with .{0,12}in (?:the|their|its) name)\s+$")
+RE_KEY_REF = re.compile(r"^\s*(?:#|no\.?\s*|number\s+|id\s+)?(\d{1,9})\b")
+RE_CHILD_COUNT = re.compile(r"\b(?:most|fewest|least|number of|count of|how many)\s+(?:distinct\s+|unique\s+|different\s+)?"
+                            r"([a-z][a-z ]{1,30})")
 RE_TOP_N = re.compile(r"\b(?:top|best|worst|bottom)\s+(\d{1,3})\b")
 
 _NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "ten": 10, "twelve": 12,
@@ -148,9 +159,36 @@ class Intent:
     names: list[Span] = field(default_factory=list)
     schema_hits: int = 0
     unknown_subject: Span | None = None
+    key_refs: list[tuple[Entity, str, Span]] = field(default_factory=list)
+    rate_subject: bool = False
+    absent_subject: bool = False                  # unknown_subject is a usual business subject the schema lacks
+    money_context: bool = False
 
 
 # -- vocabulary ---------------------------------------------------------------------------------
+
+# generic English words for the usual business nouns (not any schema's names): used only when the
+# schema itself has no table or column of the question's word
+SYNONYMS = {"client": "customer", "buyer": "customer", "shopper": "customer", "purchaser": "customer",
+            "account": "customer", "song": "track", "tune": "track", "band": "artist", "musician": "artist",
+            "singer": "artist", "record": "album", "agent": "employee", "rep": "employee", "representative": "employee",
+            "salesperson": "employee", "staff": "employee", "worker": "employee", "item": "product", "sku": "product",
+            "good": "product", "merchandise": "product", "vendor": "supplier", "shop": "store", "outlet": "store",
+            "branch": "store", "location": "store", "carrier": "shipper", "courier": "shipper", "nation": "country",
+            "purchase": "order", "sale": "order", "transaction": "order", "bill": "invoice", "genre": "category",
+            "category": "genre", "seller": "employee", "manager": "employee"}
+
+# subjects analysts ask about that many schemas lack; asked of a schema without them -> insufficient_info
+ABSENT_SUBJECTS = frozenset("""
+employee employees headcount staff salary salaries payroll marketing campaign campaigns advertising ads website
+web visitor visitors visit visits session sessions pageview pageviews click clicks impression impressions traffic
+conversion conversions churn churned retention ticket tickets complaint complaints satisfaction nps survey surveys
+profit profits margin margins cogs return returns refund refunds inventory warehouse age gender stream streams
+streamed play plays played download downloads view views like likes rating ratings review reviews budget budgets
+forecast forecasts quota quotas expense expenses login logins user users subscriber subscribers subscription
+subscriptions app installs costs returned
+""".split())
+
 
 @dataclass
 class Vocabulary:
@@ -158,6 +196,8 @@ class Vocabulary:
     measure_words: dict[tuple[str, ...], Measure]
     known: frozenset[str]
     longest: int
+    tables: dict[tuple[str, ...], str] = field(default_factory=dict)   # singular phrase -> any table
+    rate_words: frozenset[str] = frozenset()
 
 
 def vocabulary(profile: SchemaProfile) -> Vocabulary:
@@ -215,8 +255,21 @@ def vocabulary(profile: SchemaProfile) -> Vocabulary:
             if measure:
                 measure_words[key] = measure
     known.update(singular(w) for w in list(known))
+    tables = {}
+    for name in profile.tables:
+        key = tuple(singular(w) for w in phrase(name).split())
+        tables.setdefault(key, name)
+        if len(key) > 1:
+            tables.setdefault(key[-1:], name)
+    for word, canonical in SYNONYMS.items():
+        if (word,) not in phrases and (canonical,) in phrases:
+            phrases[(word,)] = phrases[(canonical,)]
+            known.add(word)
+        if (word,) not in tables and (canonical,) in tables:
+            tables[(word,)] = tables[(canonical,)]
+    rate_words = frozenset(words(profile.rate_table.table)) if profile.rate_table else frozenset()
     longest = max([len(k) for k in phrases] + [len(k) for k in measure_words] + [1])
-    vocab = Vocabulary(phrases, measure_words, frozenset(known), longest)
+    vocab = Vocabulary(phrases, measure_words, frozenset(known), longest, tables, rate_words)
     profile.cache["vocabulary"] = vocab
     return vocab
 
@@ -230,16 +283,40 @@ def read(question: str, profile: SchemaProfile, as_of: dt.date | None) -> Intent
     intent = Intent(question=text, lower=lower, tokens=tokens)
     vocab = vocabulary(profile)
     _schema_words(intent, vocab)
-    _ranking(intent)
+    _ranking(intent, vocab)
     _time(intent, as_of)
     _grain(intent)
     _money(intent)
+    if vocab.rate_words and any(w in vocab.rate_words for w, _, _ in tokens) or (
+            vocab.rate_words and RE_RATE_SUBJECT.search(lower)):
+        intent.rate_subject = True
     if (m := RE_VIZ.search(lower)) is not None:
         intent.viz = Span(m.start(), m.end(), text[m.start():m.end()])
     _how_many(intent, vocab)
     _group(intent, vocab)
+    _absent_subject(intent, vocab)
+    _key_refs(intent)
     _names(intent, vocab)
     return intent
+
+
+def _absent_subject(intent: Intent, vocab: Vocabulary) -> None:
+    for word, start, end in intent.tokens:
+        if word in ABSENT_SUBJECTS and word not in vocab.known and singular(word) not in vocab.known:
+            intent.unknown_subject = Span(start, end, intent.question[start:end])
+            intent.absent_subject = True
+            return
+
+
+def _key_refs(intent: Intent) -> None:
+    """'store 3', 'customer #12': a row named by its key."""
+    for target in intent.targets:
+        if not target.entity.key or len(target.entity.key) != 1:
+            continue
+        m = RE_KEY_REF.match(intent.lower[target.span.end:])
+        if m is not None:
+            start, end = target.span.start, target.span.end + m.end()
+            intent.key_refs.append((target.entity, m.group(1), Span(start, end, intent.question[start:end])))
 
 
 def _schema_words(intent: Intent, vocab: Vocabulary) -> None:
@@ -270,28 +347,30 @@ def _schema_words(intent: Intent, vocab: Vocabulary) -> None:
             index += 1
 
 
-def _ranking(intent: Intent) -> None:
+def _ranking(intent: Intent, vocab: Vocabulary) -> None:
     lower = intent.lower
     m = RE_RANKING.search(lower)
     if m is None:
-        return
-    # 'most recent', 'top of the list', 'largest order' with an explicit metric are handled by callers
-    follow = lower[m.end():m.end() + 12]
-    if m.group(0).startswith(("most", "latest")) and follow.lstrip().startswith(("recent", "recently")):
         return
     intent.ranking = Span(m.start(), m.end(), intent.question[m.start():m.end()])
     if (n := RE_TOP_N.search(lower)) is not None:
         intent.top_n = int(n.group(1))
     for criterion in RE_EXPLICIT_METRIC.finditer(lower):
-        after = criterion.group(1)
-        words_after = [singular(w) for w in after.split()]
+        begin, finish = criterion.start(1) - 1, criterion.start(1) + len(criterion.group(1))
         for measure, span in intent.measures:
-            if span.start >= criterion.start(1) - 1 and span.start <= criterion.start(1) + len(after):
+            if begin <= span.start <= finish:
                 intent.explicit_measure = measure.value
                 return
-        del words_after
-    # a measure named anywhere near the ranking ('top product for revenue', 'most units')
-    for measure, span in intent.measures:
+    # 'most albums', 'by number of tracks': a count of the rows of another table
+    for criterion in RE_CHILD_COUNT.finditer(lower):
+        parts = [singular(w) for w in RE_TOKEN.findall(criterion.group(1))][:3]
+        for size in range(len(parts), 0, -1):
+            table = vocab.tables.get(tuple(parts[:size]))
+            if table is not None:
+                intent.explicit_measure = f"count:{table}"
+                return
+    # a measure named anywhere in a ranking question ('top product for revenue', 'most units')
+    for measure, _ in intent.measures:
         if measure.kind in ("product", "sum", "expression"):
             intent.explicit_measure = measure.value
             return
@@ -443,6 +522,7 @@ def _money(intent: Intent) -> None:
             continue
         intent.money = Span(m.start(), m.end(), text[m.start():m.end()])
         break
+    intent.money_context = intent.money is not None or RE_MONEY_CONTEXT.search(lower) is not None
 
 
 def _resolve(words_text: str, vocab: Vocabulary) -> tuple[list[Entity], int] | None:
@@ -484,6 +564,12 @@ def _how_many(intent: Intent, vocab: Vocabulary) -> None:
         intent.how_many = (resolved[0][0].table, span)
         return
     key = (singular(word),)
+    parts = [singular(w) for w in RE_TOKEN.findall(intent.lower[start:])][:3]
+    for size in range(len(parts), 0, -1):
+        table = vocab.tables.get(tuple(parts[:size]))
+        if table is not None:
+            intent.how_many = (table, span)
+            return
     measure = vocab.measure_words.get(key)
     if measure is not None:
         intent.how_many = (measure.table, span)
@@ -526,31 +612,50 @@ _NOT_NAMES = frozenset({"i", "what", "which", "who", "how", "show", "give", "lis
 
 
 def _names(intent: Intent, vocab: Vocabulary) -> None:
-    """Candidate entity names: quoted text, capitalised words that are not schema or question words."""
+    """Candidate entity names: quoted text, capitalised or camel-case words that are not schema or question
+    words, and an unknown lowercase word right before a table noun ('metal tracks')."""
     text = intent.question
     for m in RE_PROPER.finditer(text):
-        value = m.group(1) or m.group(2) or m.group(3)
+        index = 1 if m.group(1) else 2 if m.group(2) else 3
+        value, start = m.group(index), m.start(index)
         if not value:
             continue
-        start = m.start(1) if m.group(1) else m.start(2) if m.group(2) else m.start(3)
-        quoted = bool(m.group(1) or m.group(2))
-        if not quoted:
+        if index == 3:
             parts = value.split()
-            while parts and (parts[0].lower().strip("'’") in _NOT_NAMES or parts[0].lower() in _MONTHS
-                             or _is_schema_word(parts[0], vocab)):
+            while parts and (_not_name(parts[0], vocab) or parts[0] == "&" or (
+                    parts[0].lower() in STOPWORDS and not text[:start].strip(" \t\"'“(").rstrip(".!?:;"))):
                 start += len(parts[0]) + 1
                 parts = parts[1:]
-                while parts and parts[0] == "&":
-                    start += 2
-                    parts = parts[1:]
-            while parts and (parts[-1].lower() in _NOT_NAMES or parts[-1].lower() in _MONTHS
-                             or _is_schema_word(parts[-1], vocab)):
+            while parts and (_not_name(parts[-1], vocab) or parts[-1] == "&"):
                 parts = parts[:-1]
             value = " ".join(parts)
-            if not value or len(value) < 2:
-                continue
-            value = text[start:start + len(value)] if text[start:start + len(value)].split() == parts else value
+        value = value.strip().rstrip(".,;:!?")
+        for suffix in ("'s", "’s", "'", "’"):
+            if value.endswith(suffix) and len(value) > len(suffix) + 1:
+                value = value[: -len(suffix)]
+                break
+        if len(value) < 2 or value.isdigit() or RE_ALL_MATCHES.search(intent.lower[:start]):
+            continue
         intent.names.append(Span(start, start + len(value), value))
+    taken = {(n.start, n.end) for n in intent.names}
+    for target in intent.targets:
+        before = [t for t in intent.tokens if t[2] <= target.span.start and target.span.start - t[2] <= 1]
+        if not before:
+            continue
+        word, start, end = before[-1]
+        if (word.isalpha() and len(word) > 2 and word not in STOPWORDS and word not in vocab.known
+                and singular(word) not in vocab.known and word not in _NOT_NAMES and word not in _MONTHS
+                and (start, end) not in taken and not any(n.start <= start < n.end for n in intent.names)):
+            intent.names.append(Span(start, end, text[start:end]))
+
+
+def _not_name(word: str, vocab: Vocabulary) -> bool:
+    lowered = word.lower().strip(".,;:!?'’")
+    if lowered.endswith(("'s", "’s")):
+        lowered = lowered[:-2]
+    return (lowered in _NOT_NAMES or lowered in _MONTHS or (singular(lowered),) in vocab.phrases
+            or (singular(lowered),) in vocab.measure_words or (singular(lowered),) in vocab.tables
+            or bool(RE_YEAR.fullmatch(lowered)) or bool(re.fullmatch(r"q[1-4]", lowered)))
 
 
 def _is_schema_word(word: str, vocab: Vocabulary) -> bool:

@@ -33,6 +33,7 @@ _NOT_SUMMABLE = {"discount", "rate", "percent", "pct", "ratio", "lat", "lng", "l
                  "code", "zip", "phone", "version", "milliseconds", "bytes", "size", "period", "id", "reorder",
                  "stock", "list", "per", "unit"}
 _NAME_WORDS = ("name", "title", "label")
+_NAME_PREFIXES = {"company", "full", "display", "business", "brand", "trade", "legal", "short", "common"}
 _TIME_GOOD = {"created", "ordered", "placed", "date", "at", "time", "timestamp", "occurred", "purchased", "sold",
               "invoice", "order", "transaction", "booked", "paid"}
 _TIME_BAD = {"birth", "updated", "modified", "deleted", "required", "shipped", "expires", "expiry", "due", "end",
@@ -335,9 +336,10 @@ def _entity(table: TableInfo) -> Entity | None:
     head = words(table.name)
     noun = phrase(table.name)
     chosen: tuple[str, ...] = ()
+    own = set(head) | {singular(w) for w in head}
     for column in text:
         parts = words(column.name)
-        if parts and parts[-1] in _NAME_WORDS and not ({"first", "last", "middle", "user", "file"} & set(parts)):
+        if parts and parts[-1] in _NAME_WORDS and (len(parts) == 1 or set(parts[:-1]) <= own | _NAME_PREFIXES):
             # prefer 'name', then '<table>_name' / 'company_name', before titles
             chosen = (column.name,)
             if parts[-1] == "name":

@@ -23,8 +23,14 @@ DAILY_DEFAULT_DAYS = 30
 
 @dataclass
 class EntityFilter:
+    """Rows of `entity` whose name (or `column`, e.g. its key) is one of `values` (quoted literals)."""
+
     entity: Entity
     values: tuple[str, ...]
+    column: str | None = None
+
+    def expression(self, alias: str) -> exp.Expression:
+        return col(self.column, alias) if self.column else name_expression(self.entity, alias)
 
 
 @dataclass
@@ -131,7 +137,7 @@ def build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp
                 table_ref(spec.count_table, "t0"))
             for flt in spec.filters:
                 if flt.entity.table == spec.count_table:
-                    select = select.where(_in(name_expression(flt.entity, "t0"), flt.values))
+                    select = select.where(_in(flt.expression("t0"), flt.values))
             return select
         return None
     fact, measure = spec.fact, spec.measure
@@ -155,7 +161,7 @@ def build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp
         if route is None:
             spec.notes.append(f"{flt.entity.noun} cannot be reached from {fact.table}; filter dropped")
             continue
-        where.append(_in(name_expression(flt.entity, source.alias_for(route)), flt.values))
+        where.append(_in(flt.expression(source.alias_for(route)), flt.values))
 
     currency_expr = None
     if spec.currency_mode:

@@ -18,7 +18,7 @@ LOCAL = "local"
 
 def detect(ctx: Context) -> Detection | None:
     intent, profile = ctx.intent, ctx.profile
-    if intent.day_boundary is None:
+    if intent.day_boundary is None or intent.rate_subject:
         return None
     fact = ctx.base.fact or profile.primary_fact()
     if fact is None or fact.time is None or fact.time.date_only:
@@ -33,9 +33,6 @@ def detect(ctx: Context) -> Detection | None:
         column, route = found
         where = route[-1].ref_table if route else column.table
         readings.append(Reading(LOCAL, f"Each row's own zone ({where}.{column.column})", _apply(LOCAL)))
-    spec_grain = ctx.base.grain
-    if spec_grain is None and intent.window is None and intent.grain is None:
-        return None
     return ARCHETYPE.detection(intent.day_boundary, readings)
 
 

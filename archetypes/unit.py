@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from archetypes.archetype import Archetype, Context
 from archetypes.model import Detection, Reading
-from archetypes.query import QuerySpec
+from archetypes.query import QuerySpec, build
 
 ID = "unit"
 HEADER = "Currency"
@@ -16,7 +16,9 @@ REASON = ("Adding amounts in different currencies gives a number in no currency;
 
 def detect(ctx: Context) -> Detection | None:
     intent, profile = ctx.intent, ctx.profile
-    span = intent.currency or intent.money
+    if intent.rate_subject:
+        return None
+    span = intent.money or (intent.currency if intent.money_context else None)
     if span is None:
         return None
     fact = ctx.base.fact or profile.primary_fact()
@@ -26,6 +28,11 @@ def detect(ctx: Context) -> Detection | None:
     if found is None or len(found[0].codes) < 2:
         return None
     codes = found[0].codes
+    present = _currencies_in_scope(ctx)
+    if present is not None and len(present) <= 1:
+        # the rows asked about are in one currency: ambiguous only if another currency is asked for
+        if not present or intent.currency_code in (None, present[0]):
+            return None
     rate = profile.rate_table
     target = intent.currency_code or (rate.target if rate else None) or codes[0]
     readings = [Reading(f"only_{target.lower()}", f"Only amounts recorded in {target}", _apply("only", target))]
@@ -35,6 +42,30 @@ def detect(ctx: Context) -> Detection | None:
                                 _apply("convert", rate.target)))
     readings.append(Reading("per_currency", f"One total per currency ({', '.join(codes)})", _apply("per", None)))
     return ARCHETYPE.detection(span, readings, question=f"Amounts are in {len(codes)} currencies: which treatment?")
+
+
+def _currencies_in_scope(ctx: Context) -> list[str] | None:
+    """The currencies of the rows the question is restricted to (a store, a customer), via one cached
+    lookup; None when the question is not restricted or no lookup is available."""
+    base = ctx.base
+    if not base.filters or ctx.lookup is None or base.fact is None or base.measure is None:
+        return None
+    key = ("currencies", base.fact.table, tuple((f.entity.table, f.column, f.values) for f in base.filters),
+           base.window)
+    if key in ctx.profile.cache:
+        return ctx.profile.cache[key]
+    spec = base.copy()
+    spec.group, spec.grain, spec.limit, spec.notes = None, None, None, []
+    spec.currency_mode, spec.currency_code = "per", None
+    query = build(spec, ctx.profile, ctx.as_of)
+    present = None
+    if query is not None:
+        try:
+            present = sorted({str(row[0]) for row in ctx.lookup(query) if row and row[0] is not None})
+        except Exception:  # noqa: BLE001 - unknown: keep the detection
+            present = None
+    ctx.profile.cache[key] = present
+    return present
 
 
 def _apply(mode: str, code: str | None):
