@@ -1,0 +1,423 @@
+"""Streamlit drawing shared by the pages: the sidebar, readings side by side, verdicts, the wizard.
+
+Only drawing and wiring lives here; every decision is made in `checker_app.ui` (tested without
+streamlit). Buttons record an intent in the session (callbacks) and the page script carries it out at the
+top of the next run, so a result never appears one click late and nothing needs a page reload.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import os
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from adapters import Database, Limits
+from checker_app.pipeline import CheckOptions
+from checker_app.report import ReadingResult, Report
+from checker_app.ui import display, exports, highlight
+from checker_app.ui.config import AppConfig, load_config, passwords_of, redact
+from checker_app.ui.sidebar import ConnectionStatus, connection_health, schema_summary
+
+STATUS_ICON = {"ok": ":green[:material/check_circle:]", "error": ":red[:material/error:]",
+               "timeout": ":orange[:material/timer_off:]", "rejected": ":red[:material/block:]"}
+VERDICT_BOX = {"material": st.error, "benign": st.warning, "clear": st.success, "unanswered": st.info,
+               "anchored": st.success}
+
+
+# -- connections (cached across sessions) -------------------------------------------------------
+
+def _warm(databases: list[Database]) -> None:
+    """Introspect and profile every connection in the background, so the first question is fast."""
+    from checker_app.profiles import load_profile
+
+    for db in databases:
+        try:
+            load_profile(db)
+        except Exception:  # noqa: BLE001 - a down engine is reported by health and by the check
+            pass
+
+
+@st.cache_resource(show_spinner="Connecting…")
+def open_databases(db_values: tuple[str, ...], timeout_s: float, max_rows: int) -> list[Database]:
+    from checker_app.settings import databases_from_options
+
+    databases = databases_from_options(list(db_values), Limits(time_limit_s=timeout_s, row_cap=max_rows))
+    threading.Thread(target=_warm, args=(databases,), daemon=True, name="checker-warm").start()
+    return databases
+
+
+@st.cache_data(ttl=30, show_spinner=False)
+def health(db_values: tuple[str, ...], timeout_s: float, max_rows: int, _nonce: int = 0) -> list[ConnectionStatus]:
+    databases = open_databases(db_values, timeout_s, max_rows)
+    return connection_health(databases, passwords_of(db_values))
+
+
+def _secrets() -> dict[str, Any]:
+    try:
+        return st.secrets.to_dict()
+    except Exception:  # noqa: BLE001 - no secrets.toml (or an unreadable one) means no secrets
+        return {}
+
+
+@dataclass
+class Context:
+    """What a page run works with: the configured and the selected connections, and the options."""
+
+    config: AppConfig
+    all_databases: list[Database]
+    databases: list[Database]
+    options: CheckOptions
+    secrets: list[str] = field(default_factory=list)
+    problem: str | None = None
+
+    def say(self, text: Any) -> str:
+        """Text safe to show: every configured password scrubbed."""
+        return redact(str(text), self.secrets)
+
+
+def setup() -> Context:
+    """Configuration, connections and the sidebar; every page calls this first."""
+    config = load_config(os.environ, _secrets())
+    secrets = passwords_of(config.db_values)
+    problem = None
+    try:
+        all_databases = open_databases(config.db_values, config.timeout_s, config.max_rows)
+    except Exception as err:  # noqa: BLE001 - bad configuration: shown, with the demo database instead
+        problem = redact(f"configured connections unusable ({type(err).__name__}: {err})", secrets)
+        all_databases = open_databases((), config.timeout_s, config.max_rows)
+    ctx = Context(config, all_databases, all_databases, CheckOptions(limits=config.limits), secrets, problem)
+    sidebar(ctx)
+    return ctx
+
+
+# -- sidebar ----------------------------------------------------------------------------------
+
+def sidebar(ctx: Context) -> None:
+    names = [db.name for db in ctx.all_databases]
+    with st.sidebar:
+        st.header("Connections")
+        source = {"--db": "from --db", "secrets": "from .streamlit/secrets.toml", "demo": "embedded demo database"}
+        st.caption(source.get(ctx.config.source, ctx.config.source))
+        for problem in [*ctx.config.problems, *([ctx.problem] if ctx.problem else [])]:
+            st.warning(ctx.say(problem))
+        nonce = st.session_state.get("health_nonce", 0)
+        statuses = health(ctx.config.db_values if not ctx.problem else (), ctx.config.timeout_s,
+                          ctx.config.max_rows, nonce)
+        for status in statuses:
+            icon = ":green[:material/check_circle:]" if status.ok else ":red[:material/cancel:]"
+            line = f"{icon} **{status.name}** · {status.backend} · `{status.where}`"
+            st.markdown(line if status.ok else f"{line}  \n{ctx.say(status.message)}")
+        st.button("Recheck connections", key="recheck_health", on_click=_bump_health)
+        if len(names) > 1:
+            wanted = [n for n in st.query_params.get("db", "").split(",") if n in names] or names
+            chosen = st.multiselect("Run on", names, default=wanted, key="db_choice")
+            ctx.databases = [db for db in ctx.all_databases if db.name in chosen] or ctx.all_databases
+        st.header("Limits")
+        timeout = st.number_input("Time limit per statement (s)", min_value=0.1, max_value=600.0,
+                                  value=float(ctx.config.timeout_s), step=1.0, key="limit_timeout")
+        max_rows = st.number_input("Row cap", min_value=1, max_value=1_000_000, value=int(ctx.config.max_rows),
+                                   step=100, key="limit_rows")
+        as_of = st.date_input("As of", value=None, key="as_of",
+                              help="Anchor for relative windows such as 'last quarter'. Empty: the latest date "
+                                   "in the data.")
+        ctx.options = CheckOptions(limits=Limits(time_limit_s=float(timeout), row_cap=int(max_rows)),
+                                   as_of=as_of if isinstance(as_of, dt.date) else None)
+        st.header("Schema")
+        for db in ctx.databases:
+            with st.expander(f"{db.name} ({db.backend})"):
+                try:
+                    tables = schema_summary(db)
+                except Exception as err:  # noqa: BLE001 - a down engine has no schema to show
+                    st.caption(ctx.say(f"schema unavailable: {err}"))
+                    continue
+                for table in tables:
+                    columns = ", ".join(f"{name} ({kind.lower()})" for name, kind in table.columns)
+                    st.markdown(f"**{table.name}** · {table.row_count:,} rows  \n{columns}")
+
+
+def _bump_health() -> None:
+    st.session_state["health_nonce"] = st.session_state.get("health_nonce", 0) + 1
+
+
+# -- reports ----------------------------------------------------------------------------------
+
+def verdict(view: display.VerdictView) -> None:
+    VERDICT_BOX.get(view.kind, st.info)(f"**{view.headline}**  \n{view.detail}")
+
+
+def archetypes(report: Report) -> None:
+    if not report.archetypes:
+        st.markdown(f"> {highlight.highlighted_html(report.question, [])}", unsafe_allow_html=True)
+        return
+    st.markdown(f"> {highlight.highlighted_html(report.question, report.archetypes)}", unsafe_allow_html=True)
+    palette = highlight.colours(report.archetypes)
+    for archetype in report.archetypes:
+        aid = highlight.archetype_id(archetype)
+        swatch = (f'<span style="background:{palette[aid]};color:#111;padding:0 .4em;border-radius:.25em">'
+                  f"{highlight.html.escape(aid)}</span>")
+        evidence = highlight.html.escape(str(archetype.get("evidence", "")))
+        ask = highlight.html.escape(str(archetype.get("ask", "")))
+        reason = highlight.html.escape(str(archetype.get("reason", "")))
+        st.markdown(f"{swatch} on “{evidence}”: **{ask}**  \n<small>Why: {reason}</small>",
+                    unsafe_allow_html=True)
+
+
+def _engine_cell(ctx: Context, name: str, result: Any, key: str) -> None:
+    icon = STATUS_ICON.get(result.status, "•")
+    st.markdown(f"{icon} **{name}** · {ctx.say(display.result_caption(result))}")
+    for line in display.repair_lines(result):
+        st.info(ctx.say(f"Repair applied: {line}"), icon=":material/build:")
+    if result.ok and result.columns:
+        columns, rows = display.table_records(result)
+        st.dataframe(pd.DataFrame(rows, columns=columns), hide_index=True, height="auto")
+        st.download_button("CSV", exports.result_csv(result), file_name=f"{key}.csv", mime="text/csv",
+                           key=f"csv_{key}", on_click="ignore")
+
+
+def reading_panel(ctx: Context, reading: ReadingResult, engines: Sequence[dict[str, str]], dialect: str,
+                  key: str, rejected: str | None = None) -> None:
+    st.subheader(reading.label)
+    if reading.choices:
+        st.caption(" · ".join(f"{k}: {v}" for k, v in reading.choices.items()))
+    name, measure = display.top_parts(reading)
+    st.metric("Top answer", name)
+    if measure:
+        st.caption(measure)
+    sql, origin = display.sql_in_dialect(reading, engines, dialect)
+    st.code(sql, language="sql", wrap_lines=True)
+    st.caption(f"SQL {origin}")
+    if rejected:
+        st.error(ctx.say(f"Not run: {rejected}"))
+    disagreement = display.engine_disagreement(reading)
+    if disagreement:
+        st.warning("Engines disagree on this reading: " +
+                   "; ".join(f"{name}: {ctx.say(answer)}" for name, answer in disagreement), icon=":material/warning:")
+    configured = [e["name"] for e in engines]
+    for name in configured:
+        result = reading.results.get(name)
+        if result is None:
+            if not rejected:
+                st.markdown(f":gray[:material/remove_circle:] **{name}** · not run (engine unavailable or no SQL for its schema)")
+            continue
+        _engine_cell(ctx, name, result, f"{key}_{name}")
+
+
+def readings(ctx: Context, items: Sequence[ReadingResult], engines: Sequence[dict[str, str]], key: str,
+             rejected: dict[str, str] | None = None) -> None:
+    """Readings side by side: columns for up to three, tabs beyond; a dialect switch for the SQL."""
+    if not items:
+        st.info("No reading could be built for this question on the configured schema.")
+        return
+    labels = [code for code, _ in display.DIALECTS]
+    names = dict(display.DIALECTS)
+    dialect = st.segmented_control("SQL dialect", labels, format_func=names.get, key=f"dialect_{key}",
+                                   default=display.default_dialect(engines)) or display.default_dialect(engines)
+    if len(items) <= display.COLUMNS_BEFORE_TABS:
+        containers = st.columns(len(items), border=True)
+    else:
+        containers = st.tabs([f"{n}. {r.label}" for n, r in enumerate(items, 1)])
+    for n, (container, reading) in enumerate(zip(containers, items), 1):
+        with container:
+            reading_panel(ctx, reading, engines, dialect, f"{key}_{n}", (rejected or {}).get(reading.id))
+
+
+def chart(items: Sequence[ReadingResult]) -> None:
+    rows = display.chart_rows(items)
+    if len({r["reading"] for r in rows}) < 2:
+        return
+    st.markdown("**How each reading ranks the answers** (share of that reading's leader)")
+    frame = pd.DataFrame(rows)
+    st.bar_chart(frame, x="answer", y="share", color="reading", stack=False, height=340,
+                 x_label="", y_label="% of the reading's top value")
+
+
+def notes(ctx: Context, report: Report) -> None:
+    if report.capped:
+        st.caption(f"Showing {len(report.interpretations)} of {report.total_readings} readings (capped).")
+    for note in report.notes:
+        st.warning(ctx.say(note), icon=":material/info:")
+
+
+def downloads(report: Report, key: str, tool_output: dict[str, Any] | None = None) -> None:
+    base = exports.slug(report.question)
+    left, right = st.columns(2)
+    with left:
+        st.download_button("Download JSON report", exports.report_json(report), file_name=f"{base}.json",
+                           mime="application/json", key=f"json_{key}", on_click="ignore")
+    with right:
+        st.download_button("Download Markdown summary", exports.markdown_summary(report, tool_output),
+                           file_name=f"{base}.md", mime="text/markdown", key=f"md_{key}", on_click="ignore")
+
+
+def report_header(ctx: Context, report: Report) -> None:
+    """Verdict, the question with its evidence marked, each archetype's ask and reason."""
+    verdict(display.verdict_view(report))
+    archetypes(report)
+    notes(ctx, report)
+    st.caption(f"As of {report.as_of or '-'} · checked in {report.elapsed_ms:.0f} ms on "
+               f"{', '.join(e['name'] for e in report.engines)}")
+
+
+def report_body(ctx: Context, report: Report, key: str, tool_output: dict[str, Any] | None = None) -> None:
+    """The readings side by side, the chart, the downloads."""
+    readings(ctx, report.interpretations, report.engines, key)
+    chart(report.interpretations)
+    downloads(report, key, tool_output)
+
+
+# -- the clarification wizard -----------------------------------------------------------------
+
+def queue(*intent: Any) -> None:
+    """Record what a click asked for; the page carries it out at the top of the next run."""
+    st.session_state["intent"] = intent
+
+
+def _page_state() -> Any:
+    return st.session_state["checker"]
+
+
+def _after_step() -> None:
+    wiz = _page_state().wizard
+    if wiz is not None and wiz.status == "done":
+        queue("finish")
+
+
+def _wiz_submit(key: str) -> None:
+    wiz = _page_state().wizard
+    if wiz is None:
+        return
+    choice = st.session_state.get(f"{key}_choice")
+    selected = list(choice) if isinstance(choice, (list, tuple)) else ([choice] if choice else [])
+    wiz.submit(selected, other_text=st.session_state.get(f"{key}_other") or "",
+               notes=st.session_state.get(f"{key}_notes") or "")
+    _after_step()
+
+
+def _wiz_plain(key: str) -> None:
+    wiz = _page_state().wizard
+    if wiz is None:
+        return
+    wiz.submit_plain(st.session_state.get(f"{key}_plain") or "", st.session_state.get(f"{key}_notes") or "")
+    _after_step()
+
+
+def _wiz_skip_step() -> None:
+    wiz = _page_state().wizard
+    if wiz is not None:
+        wiz.skip_step()
+        _after_step()
+
+
+def _wiz_dismiss() -> None:
+    wiz = _page_state().wizard
+    if wiz is not None:
+        wiz.dismiss()
+
+
+def _wiz_mode(plain: bool) -> None:
+    wiz = _page_state().wizard
+    if wiz is not None:
+        wiz.plain_text = plain
+        wiz.error = None
+
+
+def _wiz_refetch() -> None:
+    wiz = _page_state().wizard
+    if wiz is not None:
+        wiz.retry()
+
+
+def wizard(ctx: Context, state: Any) -> None:
+    """One question per step; choice or live query_choice options, "Other" with text, notes."""
+    from checker_app.clarify import OTHER_LABEL, ClarificationError
+
+    wiz = state.wizard
+    key = f"wiz{state.generation}_{wiz.index}"
+    with st.container(border=True, key="wizard"):
+        st.markdown(f"#### Clarify before trusting a number · question {wiz.index + 1} of {wiz.total}")
+        try:
+            question = wiz.question()
+            malformed = None
+        except ClarificationError as err:
+            question, malformed = None, ctx.say(err)
+        if malformed:
+            st.error(f"This clarification cannot be shown: {malformed}. Retry, skip it, or answer in plain text.")
+            st.json(wiz.raw, expanded=False)
+            wiz.plain_text = True
+        else:
+            if wiz.needs_fetch():
+                with st.spinner("Fetching the options from the database…"):
+                    wiz.load_options(ctx.databases, ctx.secrets)
+                question = wiz.question()
+            if question.header:
+                st.caption(question.header)
+            st.markdown(f"**{question.question}**")
+            fetch = wiz.fetched.get(wiz.index)
+            if fetch is not None and fetch.status == "failed":
+                st.error(ctx.say(fetch.message) + " Type your answer under “Other”, or retry.", icon=":material/error:")
+                st.code(str(wiz.raw.get("sql") or ""), language="sql")
+            elif fetch is not None and fetch.status == "empty":
+                st.warning(fetch.message + " Type your answer under “Other”.", icon=":material/search_off:")
+        if wiz.plain_text:
+            st.text_area("Your answer, in plain text", key=f"{key}_plain")
+            st.text_area("Notes (optional)", key=f"{key}_notes")
+        else:
+            labels = [o.label for o in question.options] + [OTHER_LABEL]
+            if question.multiSelect:
+                st.multiselect("Choose one or more", labels, key=f"{key}_choice")
+            else:
+                st.radio("Choose one", labels, index=None, key=f"{key}_choice")
+            st.text_input("Other: your own answer", key=f"{key}_other",
+                          placeholder="Used when you choose Other (or to add to your choice)")
+            st.text_area("Notes (optional)", key=f"{key}_notes", height=68)
+        if wiz.error:
+            st.error(ctx.say(wiz.error))
+        cols = st.columns(4)
+        if wiz.plain_text:
+            cols[0].button("Submit answer", type="primary", key=f"{key}_submit_plain", on_click=_wiz_plain,
+                           args=(key,))
+            if not malformed:
+                cols[1].button("Back to the options", key=f"{key}_options", on_click=_wiz_mode, args=(False,))
+        else:
+            cols[0].button("Submit answer", type="primary", key=f"{key}_submit", on_click=_wiz_submit, args=(key,))
+            cols[1].button("Answer in plain text", key=f"{key}_to_plain", on_click=_wiz_mode, args=(True,))
+        if malformed:
+            cols[1].button("Retry", key=f"{key}_retry", on_click=queue, args=("retry",))
+        elif wiz.fetched.get(wiz.index) is not None and not wiz.fetched[wiz.index].ok:
+            cols[2].button("Retry the options", key=f"{key}_refetch", on_click=_wiz_refetch)
+        cols[3 if not malformed else 2].button("Skip this question", key=f"{key}_skip", on_click=_wiz_skip_step)
+        st.button("Skip the clarification", key=f"{key}_dismiss", on_click=_wiz_dismiss, type="tertiary")
+
+
+def answers(ctx: Context, state: Any) -> None:
+    """After the wizard: the tool output of the article, then the anchored re-check."""
+    st.subheader("Anchored answer")
+    if state.tool_output is not None:
+        with st.expander("Tool output (what a model receives: answers, plus memoryHint only when you typed "
+                         "text or notes)", expanded=True):
+            st.json(state.tool_output, expanded=True)
+    for plain in state.plain_answers:
+        st.info(ctx.say(f"Kept as plain text (no reading matches it, so nothing was anchored): {plain}"))
+    if state.anchored_problem is not None:
+        problem(ctx, state.anchored_problem, prefix="anchored")
+    elif state.anchored is not None:
+        verdict(display.verdict_view(state.anchored))
+        notes(ctx, state.anchored)
+        report_body(ctx, state.anchored, f"anchored{state.generation}", state.tool_output)
+    elif state.tool_output is not None and not state.tool_output.get("answers"):
+        st.info("No answer given: the readings above stand as they are.")
+    st.button("Answer the clarification again", key=f"reopen{state.generation}", on_click=queue, args=("reopen",))
+
+
+def problem(ctx: Context, problem: Any, prefix: str = "check") -> None:
+    """What went wrong, with every way on (never a dead end)."""
+    st.error(ctx.say(problem.message), icon=":material/error:")
+    labels = {"retry": "Retry", "skip": "Skip", "plain": "Answer in plain text"}
+    cols = st.columns(len(problem.actions) or 1)
+    for col, action in zip(cols, problem.actions):
+        col.button(labels[action], key=f"{prefix}_{action}", on_click=queue, args=(f"{prefix}_{action}",))

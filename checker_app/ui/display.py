@@ -1,0 +1,208 @@
+"""What the page puts on screen for a report: verdict words, top answers, chart data, SQL per dialect."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import sqlglot
+from sqlglot.errors import SqlglotError
+
+from adapters import RunResult
+from adapters.results import json_value
+from checker_app.report import ReadingResult, Report
+
+# The examples the articles use (ranking metric, entity name, timeframe, calendar vs fiscal, units).
+EXAMPLES: tuple[str, ...] = (
+    "What is the top-selling product?",
+    "Show me revenue for Acme",
+    "How have sales trended recently?",
+    "Show revenue by month",
+    "What were sales yesterday?",
+)
+DIALECTS: tuple[tuple[str, str], ...] = (("sqlite", "SQLite"), ("postgres", "PostgreSQL"), ("mysql", "MySQL/MariaDB"))
+COLUMNS_BEFORE_TABS = 3
+CHART_TOP_N = 3
+
+
+@dataclass(frozen=True)
+class VerdictView:
+    kind: str        # material | benign | clear | unanswered | anchored
+    headline: str    # stakeholder words
+    detail: str
+
+
+def verdict_view(report: Report) -> VerdictView:
+    n = len(report.interpretations)
+    if report.answers and n == 1:
+        chosen = ", ".join(f"{k} = {v}" for k, v in report.answers.items())
+        return VerdictView("anchored", "answered: one reading, anchored to your choice",
+                           f"The SQL below embeds your answer ({chosen}) as a literal.")
+    kind = report.verdict
+    if kind == "material":
+        return VerdictView(kind, report.verdict_text,
+                           "The answer depends on how the question is read. Choose a reading before trusting a number.")
+    if kind == "benign":
+        return VerdictView(kind, f"ambiguous wording, same answer ({n} readings agree)",
+                           "The question can be read several ways, but on this data every reading gives the same answer.")
+    if kind == "clear":
+        return VerdictView(kind, "clear", "No ambiguity found: the question has one reading.")
+    return VerdictView(kind, report.verdict_text,
+                       "The readings could not be compared (not enough of them ran). Answer the clarification "
+                       "below or check the engines.")
+
+
+def _numeric(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def row_label(columns: Sequence[str], row: Sequence[Any]) -> str:
+    """Who a row names: its non-numeric values joined (or the row itself when all are numbers)."""
+    values = [json_value(v) for v in row]
+    labels = [str(v) for v in values if not _numeric(v) and v is not None]
+    return " / ".join(labels) if labels else ", ".join(str(v) for v in values)
+
+
+def row_measure(row: Sequence[Any]) -> float | None:
+    """The row's first number (its measure)."""
+    for value in row:
+        value = json_value(value)
+        if _numeric(value):
+            return float(value)
+    return None
+
+
+def format_number(value: float | None) -> str:
+    if value is None:
+        return ""
+    if float(value).is_integer():
+        return f"{int(value):,}"
+    return f"{value:,.2f}"
+
+
+def top_answer(reading: ReadingResult) -> str:
+    """The reading's headline answer: what its first row names, with the number."""
+    result = reading.first_ok()
+    if result is None:
+        return "no answer"
+    if not result.rows:
+        return "no rows"
+    row = result.rows[0]
+    label, measure = row_label(result.columns, row), row_measure(row)
+    has_label = any(not _numeric(json_value(v)) and v is not None for v in row)
+    return f"{label} ({format_number(measure)})" if has_label and measure is not None else label
+
+
+def top_parts(reading: ReadingResult) -> tuple[str, str]:
+    """(who the first row names, "column = number") for a headline; the number part may be empty."""
+    result = reading.first_ok()
+    if result is None:
+        return "no answer", ""
+    if not result.rows:
+        return "no rows", ""
+    row = result.rows[0]
+    label = row_label(result.columns, row)
+    for column, value in zip(result.columns, row):
+        value = json_value(value)
+        if _numeric(value) and any(not _numeric(json_value(v)) and v is not None for v in row):
+            return label, f"{column} = {format_number(float(value))}"
+    return label, ""
+
+
+def chart_rows(readings: Sequence[ReadingResult], top_n: int = CHART_TOP_N) -> list[dict[str, Any]]:
+    """Each reading's top rows as a share of its own leader (readings measure different things, so a
+    share of the top value is what compares them): [{reading, answer, value, share}]."""
+    rows: list[dict[str, Any]] = []
+    for reading in readings:
+        result = reading.first_ok()
+        if result is None or not result.rows:
+            continue
+        picked = [(row_label(result.columns, r), row_measure(r)) for r in result.rows[:top_n]]
+        picked = [(label, value) for label, value in picked if value is not None]
+        if not picked:
+            continue
+        leader = max(abs(v) for _, v in picked) or 1.0
+        for label, value in picked:
+            rows.append({"reading": reading.label, "answer": label, "value": value,
+                         "share": round(100.0 * value / leader, 1)})
+    return rows
+
+
+def engine_disagreement(reading: ReadingResult) -> list[tuple[str, str]]:
+    """(engine, its top answer) when engines disagree on this reading, else []."""
+    if reading.engines_agree is not False:
+        return []
+    out = []
+    for name, result in reading.results.items():
+        if result.ok:
+            out.append((name, row_label(result.columns, result.rows[0]) if result.rows else "no rows"))
+    return out
+
+
+def result_caption(result: RunResult) -> str:
+    """One line per engine: status, rows, time."""
+    if result.ok:
+        more = " (row cap reached)" if result.truncated else ""
+        return f"{result.row_count} row{'s' if result.row_count != 1 else ''}{more} in {result.elapsed_ms:.0f} ms"
+    err = result.error
+    what = f"{err.kind}: {err.message}" if err else result.status
+    return f"{result.status}: {what}"
+
+
+def table_records(result: RunResult) -> tuple[list[str], list[list[Any]]]:
+    """Columns (made unique for a table widget) and JSON-safe rows."""
+    seen: dict[str, int] = {}
+    columns = []
+    for name in result.columns:
+        n = seen.get(name, 0)
+        seen[name] = n + 1
+        columns.append(name if n == 0 else f"{name}_{n + 1}")
+    return columns, [[json_value(v) for v in row] for row in result.rows]
+
+
+def pretty_sql(sql: str, dialect: str) -> str:
+    try:
+        return sqlglot.transpile(sql, read=dialect, write=dialect, pretty=True)[0]
+    except (SqlglotError, IndexError):
+        return sql
+
+
+def sql_in_dialect(reading: ReadingResult, engines: Sequence[dict[str, str]], dialect: str) -> tuple[str, str]:
+    """The reading's SQL in `dialect`: an engine's own SQL where one speaks it, else transpiled from the
+    first engine's. Returns (sql, where it came from)."""
+    dialect_of = {e["name"]: e.get("dialect", "") for e in engines}
+    for name, sql in reading.sql.items():
+        if dialect_of.get(name) == dialect:
+            return pretty_sql(sql, dialect), f"as run on {name}"
+    for name, sql in reading.sql.items():
+        source = dialect_of.get(name) or None
+        try:
+            return sqlglot.transpile(sql, read=source, write=dialect, pretty=True)[0], f"transpiled from {name}"
+        except (SqlglotError, IndexError):
+            return sql, f"as written for {name} (could not transpile)"
+    return "", "no SQL"
+
+
+def default_dialect(engines: Sequence[dict[str, str]]) -> str:
+    return engines[0].get("dialect", "sqlite") if engines else "sqlite"
+
+
+def repair_lines(result: RunResult) -> list[str]:
+    """Each repair applied to a result, in words."""
+    lines = []
+    for repair in result.repairs:
+        rule = repair.get("rule") or "repair"
+        column = repair.get("column")
+        error = repair.get("error")
+        head = f"{rule}" + (f" on column {column!r}" if column else "")
+        if error:
+            head += f" after: {error}"
+        candidates = repair.get("candidates") or []
+        if repair.get("sql"):
+            lines.append(f"{head} -> ran the repaired SQL")
+        elif candidates:
+            verdict = "all candidates agree" if repair.get("agree") else "candidates disagree: choose one"
+            lines.append(f"{head} -> {len(candidates)} candidates, {verdict}")
+        else:
+            lines.append(head)
+    return lines

@@ -1,0 +1,76 @@
+"""Downloads: the JSON report, a Markdown summary for stakeholders, CSV per result."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from adapters import RunResult
+from adapters.results import json_value
+from checker_app.report import ReadingResult, Report
+from checker_app.ui.display import result_caption, top_answer, verdict_view
+from checker_app.ui.highlight import archetype_id
+
+
+def slug(text: str, limit: int = 40) -> str:
+    words = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    return (words[:limit].rstrip("-") or "question")
+
+
+def report_json(report: Report) -> str:
+    return json.dumps(report.to_dict(), ensure_ascii=False, indent=2, default=str)
+
+
+def result_csv(result: RunResult) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(result.columns)
+    for row in result.rows:
+        writer.writerow(["" if v is None else json_value(v) for v in row])
+    return buffer.getvalue()
+
+
+def _cell(text: Any) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def readings_markdown(readings: Sequence[ReadingResult]) -> list[str]:
+    lines = ["| # | Reading | Top answer | Engines |", "|---|---|---|---|"]
+    for n, reading in enumerate(readings, 1):
+        engines = "; ".join(f"{name}: {result_caption(r)}" for name, r in reading.results.items()) or "not run"
+        lines.append(f"| {n} | {_cell(reading.label)} | {_cell(top_answer(reading))} | {_cell(engines)} |")
+    for n, reading in enumerate(readings, 1):
+        lines += ["", f"### {n}. {reading.label}"]
+        if reading.engines_agree is False:
+            lines.append("**The engines disagree on this reading.**")
+        for name, sql in reading.sql.items():
+            lines += ["", f"SQL ({name}):", "```sql", sql, "```"]
+    return lines
+
+
+def markdown_summary(report: Report, tool_output: dict[str, Any] | None = None) -> str:
+    """A short summary a stakeholder can read: verdict, why, each reading's answer and SQL."""
+    view = verdict_view(report)
+    lines = [f"# Ambiguity check: {report.question}", "", f"**Verdict:** {view.headline}", "", view.detail, ""]
+    engines = ", ".join(f"{e['name']} ({e.get('backend', '')})" for e in report.engines)
+    lines.append(f"As of {report.as_of or '-'}; engines: {engines or '-'}.")
+    if report.answers:
+        lines.append("Anchored to: " + ", ".join(f"{k} = {v!r}" for k, v in report.answers.items()) + ".")
+    if report.archetypes:
+        lines += ["", "## Why it is ambiguous", ""]
+        for archetype in report.archetypes:
+            lines.append(f"* **{archetype_id(archetype)}**: \"{archetype.get('evidence', '')}\". "
+                         f"Ask: {archetype.get('ask', '')} Why: {archetype.get('reason', '')}")
+    if report.capped:
+        lines += ["", f"Showing {len(report.interpretations)} of {report.total_readings} readings."]
+    lines += ["", "## Readings", ""]
+    lines += readings_markdown(report.interpretations)
+    if tool_output:
+        lines += ["", "## Clarification answers", "", "```json", json.dumps(tool_output, ensure_ascii=False, indent=2),
+                  "```"]
+    if report.notes:
+        lines += ["", "## Notes", ""] + [f"* {note}" for note in report.notes]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,79 @@
+"""The question with each archetype's evidence words marked, as HTML-escaped segments."""
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+# one colour per archetype, in the order they fired (readable on light and dark themes)
+PALETTE = ("#fde68a", "#bfdbfe", "#bbf7d0", "#fbcfe8", "#ddd6fe", "#fed7aa", "#99f6e4", "#e5e7eb")
+
+
+def archetype_id(archetype: dict[str, Any]) -> str:
+    """The archetype's id in a report entry (`id`, or `archetype` in older reports)."""
+    return str(archetype.get("id") or archetype.get("archetype") or "?")
+
+
+@dataclass(frozen=True)
+class Segment:
+    text: str
+    archetypes: tuple[str, ...] = ()   # which archetypes' evidence covers this text
+
+
+def _span_of(question: str, archetype: dict[str, Any]) -> tuple[int, int] | None:
+    """The evidence span, checked against the question; falls back to finding the evidence words."""
+    span = archetype.get("span")
+    evidence = str(archetype.get("evidence") or "")
+    if isinstance(span, (list, tuple)) and len(span) == 2 and all(isinstance(v, int) for v in span):
+        start, end = span
+        if 0 <= start < end <= len(question):
+            return start, end
+    if evidence:
+        found = question.lower().find(evidence.lower())
+        if found >= 0:
+            return found, found + len(evidence)
+    return None
+
+
+def segments(question: str, archetypes: Sequence[dict[str, Any]]) -> list[Segment]:
+    """Split the question at every evidence boundary; overlapping evidence keeps every archetype."""
+    spans = [(s, archetype_id(a)) for a in archetypes if (s := _span_of(question, a))]
+    cuts = sorted({0, len(question), *(p for (start, end), _ in spans for p in (start, end))})
+    out: list[Segment] = []
+    for start, end in zip(cuts, cuts[1:]):
+        if start == end:
+            continue
+        ids = tuple(aid for (s, e), aid in spans if s <= start and end <= e)
+        if out and out[-1].archetypes == ids:
+            out[-1] = Segment(out[-1].text + question[start:end], ids)
+        else:
+            out.append(Segment(question[start:end], ids))
+    return out
+
+
+def colours(archetypes: Sequence[dict[str, Any]]) -> dict[str, str]:
+    return {archetype_id(a): PALETTE[i % len(PALETTE)] for i, a in enumerate(archetypes)}
+
+
+def highlighted_html(question: str, archetypes: Sequence[dict[str, Any]]) -> str:
+    """The question as HTML: evidence in <mark> tagged with its archetype(s); everything escaped."""
+    palette = colours(archetypes)
+    parts: list[str] = []
+    for segment in segments(question, archetypes):
+        text = html.escape(segment.text)
+        if not segment.archetypes:
+            parts.append(text)
+            continue
+        names = html.escape(", ".join(segment.archetypes), quote=True)
+        colour = palette.get(segment.archetypes[0], PALETTE[0])
+        parts.append(f'<mark class="evidence" data-archetype="{names}" title="{names}" '
+                     f'style="background:{colour};color:#111;padding:0 .2em;border-radius:.25em">{text}</mark>')
+    return "".join(parts)
+
+
+def legend_html(archetypes: Sequence[dict[str, Any]]) -> str:
+    palette = colours(archetypes)
+    return " ".join(
+        f'<span style="background:{palette[archetype_id(a)]};color:#111;padding:0 .4em;border-radius:.25em">'
+        f"{html.escape(archetype_id(a))}</span>" for a in archetypes)

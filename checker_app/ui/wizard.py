@@ -1,0 +1,240 @@
+"""The clarification wizard of the first article, as a state machine the page only draws.
+
+One question per step, taken from the report's archetypes (each detection carries a `choice` or
+`query_choice` clarification). A `query_choice` fetches its options live; a failed fetch is reported
+differently from one that found no rows. Submissions go through `checker_app.clarify.answer_question`
+(no empty submission, no "Other" without text). A malformed clarification never blocks the page: it can
+be retried, skipped, or answered in plain text.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import sqlglot
+from sqlglot.errors import SqlglotError
+
+from adapters import Database
+from adapters.results import json_value
+from checker_app.clarify import (
+    Answer, ChoiceQuestion, ClarificationError, OptionModel, QueryChoiceQuestion, answer_question, archetype_answers,
+    parse_question, tool_output,
+)
+from checker_app.ui.config import redact
+from checker_app.ui.highlight import archetype_id
+
+MAX_OPTIONS = 200
+
+Question = ChoiceQuestion | QueryChoiceQuestion
+
+
+@dataclass
+class OptionsFetch:
+    """Live options of a query_choice question."""
+
+    status: str                                   # ok | empty | failed
+    options: list[OptionModel] = field(default_factory=list)
+    message: str = ""
+    engine: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+
+def _for_engine(sql: str, db: Database, read: str | None) -> str:
+    """The options query in the engine's dialect (the rules write it in sqlglot's generic dialect)."""
+    try:
+        return sqlglot.transpile(sql, read=read, write=db.dialect)[0]
+    except (SqlglotError, IndexError):
+        return sql
+
+
+def fetch_options(sql: str, databases: Sequence[Database], secrets: Sequence[str] = (),
+                  static: Sequence[OptionModel] = (), read: str | None = None) -> OptionsFetch:
+    """Run a query_choice SELECT on the first engine that answers: first column the label, second
+    (if any) the value. Distinguishes a failed query from one that returned no rows. Options the
+    question already lists whose values the query does not return (say "all matches combined") are
+    kept after the live ones."""
+    failures: list[str] = []
+    for db in databases:
+        try:
+            result = db.run(_for_engine(sql, db, read))
+        except Exception as err:  # noqa: BLE001 - the wizard must never crash the page
+            failures.append(f"{db.name}: {type(err).__name__}")
+            continue
+        if not result.ok:
+            err = result.error
+            failures.append(f"{db.name}: {err.kind + ': ' + err.message if err else result.status}")
+            if err is not None and err.kind == "connection":
+                continue  # a dead engine: try the next one
+            break         # the SQL itself failed
+        options: list[OptionModel] = []
+        seen: set[str] = set()
+        for row in result.rows[:MAX_OPTIONS]:
+            if not row or row[0] is None:
+                continue
+            label = str(json_value(row[0])).strip()
+            value = str(json_value(row[1])) if len(row) > 1 and row[1] is not None else label
+            if label and label not in seen:
+                seen.add(label)
+                options.append(OptionModel(label=label, value=value))
+        if not options:
+            return OptionsFetch("empty", [], "The options query ran but returned no rows.", db.name)
+        live_values = {o.resolved_value for o in options}
+        extras = [o for o in static if o.resolved_value not in live_values and o.label not in seen]
+        return OptionsFetch("ok", options + extras, f"{len(options)} options from {db.name}", db.name)
+    detail = redact("; ".join(failures) or "no database to run it on", list(secrets))
+    return OptionsFetch("failed", [], f"The options query failed: {detail}")
+
+
+def steps_from_report(archetypes: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One wizard step per archetype that carries a clarification (raw dicts, validated per step)."""
+    steps = []
+    for archetype in archetypes:
+        clarification = archetype.get("clarification")
+        if clarification is None:
+            continue
+        raw = dict(clarification) if isinstance(clarification, dict) else {"invalid": clarification}
+        raw["archetype"] = archetype_id(archetype)
+        if raw.get("sql") is None:
+            raw.pop("sql", None)
+        steps.append(raw)
+    return steps
+
+
+def reading_values(archetypes: Sequence[dict[str, Any]]) -> dict[str, set[str]]:
+    """Per archetype, the values its readings accept; query_choice archetypes (entity names) take any text."""
+    values: dict[str, set[str]] = {}
+    for archetype in archetypes:
+        clarification = archetype.get("clarification") or {}
+        if isinstance(clarification, dict) and (clarification.get("type") == "query_choice" or clarification.get("sql")):
+            continue
+        readings = archetype.get("readings") or []
+        allowed = {str(r.get("value")) for r in readings if isinstance(r, dict) and r.get("value") is not None}
+        if allowed:
+            values[archetype_id(archetype)] = allowed
+    return values
+
+
+@dataclass
+class Wizard:
+    """Which step, pending or not, and the answers so far."""
+
+    steps: list[dict[str, Any]]
+    index: int = 0
+    answers: list[Answer] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # archetypes the person chose not to answer
+    status: str = "pending"                            # pending | done | dismissed
+    error: str | None = None                           # why the last submission was refused
+    fetched: dict[int, OptionsFetch] = field(default_factory=dict)
+    plain_text: bool = False                           # the current step is answered in plain text
+
+    @classmethod
+    def from_archetypes(cls, archetypes: Sequence[dict[str, Any]]) -> Wizard | None:
+        steps = steps_from_report(archetypes)
+        return cls(steps) if steps else None
+
+    @property
+    def pending(self) -> bool:
+        return self.status == "pending"
+
+    @property
+    def total(self) -> int:
+        return len(self.steps)
+
+    @property
+    def raw(self) -> dict[str, Any]:
+        return self.steps[self.index]
+
+    @property
+    def archetype(self) -> str:
+        return str(self.raw.get("archetype") or "?")
+
+    def question(self) -> Question:
+        """The current step, validated (raises ClarificationError when malformed), with live options."""
+        question = parse_question(self.raw)
+        fetch = self.fetched.get(self.index)
+        if isinstance(question, QueryChoiceQuestion) and fetch is not None:
+            question = question.model_copy(update={"options": list(fetch.options)})
+        return question
+
+    def needs_fetch(self) -> bool:
+        """True when the current step is a query_choice whose options were not fetched yet."""
+        if not self.pending or self.index in self.fetched:
+            return False
+        try:
+            return isinstance(parse_question(self.raw), QueryChoiceQuestion)
+        except ClarificationError:
+            return False
+
+    def load_options(self, databases: Sequence[Database], secrets: Sequence[str] = ()) -> OptionsFetch:
+        try:
+            static = parse_question(self.raw).options
+        except ClarificationError:
+            static = []
+        fetch = fetch_options(str(self.raw.get("sql") or ""), databases, secrets, static)
+        self.fetched[self.index] = fetch
+        return fetch
+
+    def retry(self) -> None:
+        """Forget the current step's fetched options and refusal, so it is fetched and shown again."""
+        self.fetched.pop(self.index, None)
+        self.error = None
+        self.plain_text = False
+
+    def _advance(self) -> None:
+        self.error = None
+        self.plain_text = False
+        self.index += 1
+        if self.index >= len(self.steps):
+            self.index = len(self.steps) - 1
+            self.status = "done"
+
+    def submit(self, selected: Sequence[str], other_text: str = "", notes: str = "",
+               other_checked: bool = False) -> bool:
+        """Validate and record the current step; False (with `error` set) when refused."""
+        if not self.pending:
+            return False
+        try:
+            answer = answer_question(self.question(), list(selected), other_text, notes, other_checked)
+        except ClarificationError as err:
+            self.error = str(err)
+            return False
+        self.answers.append(answer)
+        self._advance()
+        return True
+
+    def submit_plain(self, text: str, notes: str = "") -> bool:
+        """Answer the current step in plain text (also when its clarification is malformed)."""
+        if not self.pending:
+            return False
+        if not text.strip():
+            self.error = "type an answer"
+            return False
+        raw_type = self.raw.get("type")
+        kind = raw_type if raw_type in ("choice", "query_choice") else ("query_choice" if self.raw.get("sql") else "choice")
+        question = str(self.raw.get("question") or self.raw.get("header") or self.archetype)
+        self.answers.append(Answer(type=kind, question=question, freeText=text.strip(),
+                                   notes=notes.strip() or None, archetype=self.archetype))
+        self._advance()
+        return True
+
+    def skip_step(self) -> None:
+        if self.pending:
+            self.skipped.append(self.archetype)
+            self._advance()
+
+    def dismiss(self) -> None:
+        """Skip the whole clarification: the question box comes back, the readings stay as they are."""
+        self.status = "dismissed"
+        self.error = None
+
+    def output(self) -> dict[str, Any]:
+        """The tool output the article describes: answers, plus memoryHint only for user-authored text."""
+        return tool_output(self.answers)
+
+    def anchored(self, archetypes: Sequence[dict[str, Any]]) -> tuple[dict[str, str], list[str]]:
+        """({archetype: value} to anchor the SQL on, answers that stay plain text)."""
+        return archetype_answers(self.answers, reading_values(archetypes))
