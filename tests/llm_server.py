@@ -140,7 +140,8 @@ class ScriptedLLM:
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
-        threading.Thread(target=self._server.serve_forever, name="scripted-llm", daemon=True).start()
+        threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, name="scripted-llm",
+                         daemon=True).start()
         return self
 
     def stop(self) -> None:
