@@ -51,10 +51,43 @@ def _for_engine(sql: str, db: Database, read: str | None) -> str:
         return sql
 
 
+def _pick(columns: list[str], names: tuple[str, ...]) -> int | None:
+    lowered = [c.lower() for c in columns]
+    return next((lowered.index(n) for n in names if n in lowered), None)
+
+
+def options_from_rows(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[OptionModel]:
+    """Options from a live query: the `label` (or `name`) column names an option, `value` (else the
+    label) is what the answer carries; with a `key` (or `id`) column, names that repeat are told apart
+    as "name [key]", the way the entity archetype spells such readings."""
+    columns = list(columns)
+    label_at = _pick(columns, ("label", "name"))
+    if label_at is None:
+        label_at = 0 if len(columns) < 2 or _pick(columns, ("key", "id")) != 0 else 1
+    value_at = _pick(columns, ("value",))
+    key_at = _pick(columns, ("key", "id"))
+    cleaned = [[None if v is None else str(json_value(v)).strip() for v in row] for row in rows if row]
+    labels = [row[label_at] for row in cleaned if len(row) > label_at and row[label_at]]
+    repeated = {label for label in labels if labels.count(label) > 1}
+    options: list[OptionModel] = []
+    seen: set[str] = set()
+    for row in cleaned:
+        label = row[label_at] if len(row) > label_at else None
+        if not label:
+            continue
+        value = row[value_at] if value_at is not None and row[value_at] else label
+        if label in repeated and key_at is not None and row[key_at]:
+            label = value = f"{label} [{row[key_at]}]"
+        if label not in seen:
+            seen.add(label)
+            options.append(OptionModel(label=label, value=value))
+    return options
+
+
 def fetch_options(sql: str, databases: Sequence[Database], secrets: Sequence[str] = (),
                   static: Sequence[OptionModel] = (), read: str | None = None) -> OptionsFetch:
-    """Run a query_choice SELECT on the first engine that answers: first column the label, second
-    (if any) the value. Distinguishes a failed query from one that returned no rows. Options the
+    """Run a query_choice SELECT on the first engine that answers (rows become options as
+    `options_from_rows` says). Distinguishes a failed query from one that returned no rows. Options the
     question already lists whose values the query does not return (say "all matches combined") are
     kept after the live ones."""
     failures: list[str] = []
@@ -70,16 +103,8 @@ def fetch_options(sql: str, databases: Sequence[Database], secrets: Sequence[str
             if err is not None and err.kind == "connection":
                 continue  # a dead engine: try the next one
             break         # the SQL itself failed
-        options: list[OptionModel] = []
-        seen: set[str] = set()
-        for row in result.rows[:MAX_OPTIONS]:
-            if not row or row[0] is None:
-                continue
-            label = str(json_value(row[0])).strip()
-            value = str(json_value(row[1])) if len(row) > 1 and row[1] is not None else label
-            if label and label not in seen:
-                seen.add(label)
-                options.append(OptionModel(label=label, value=value))
+        options = options_from_rows(result.columns, result.rows[:MAX_OPTIONS])
+        seen = {o.label for o in options}
         if not options:
             return OptionsFetch("empty", [], "The options query ran but returned no rows.", db.name)
         live_values = {o.resolved_value for o in options}

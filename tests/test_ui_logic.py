@@ -1,0 +1,436 @@
+"""The checker page's logic without streamlit: configuration, highlighting, verdict words, exports, the
+wizard state machine, the anchored re-check, compare-SQL, sidebar data and the serve command."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from adapters import Database, Limits, RunResult, parse_db_option
+from adapters.errors import EngineErrorInfo
+from checker_app.clarify import MEMORY_HINT
+from checker_app.pipeline import CheckOptions, check
+from checker_app.report import ReadingResult, Report
+from checker_app.ui import config, display, exports, highlight
+from checker_app.ui.compare import Statement, compare, split_statements
+from checker_app.ui.sidebar import connection_health, schema_summary, where_of
+from checker_app.ui.state import PageState, finish_wizard, reopen_wizard, run_check
+from checker_app.ui.wizard import Wizard, fetch_options, options_from_rows, reading_values, steps_from_report
+from tests.support import BACKENDS
+
+TOP_PRODUCTS = {"MacBook Pro", "USB-C Cable", "Phone Case"}
+ACMES = {"Acme Corp", "Acme Industries", "ACME Logistics"}
+DEAD_PG = "pg=postgresql+psycopg://u:s3cret@127.0.0.1:1/x"
+
+
+@pytest.fixture(scope="module")
+def demo_db(tmp_path_factory) -> Database:
+    from seed_db import seed_database
+
+    url = f"sqlite:///{tmp_path_factory.mktemp('ui-demo') / 'demo.sqlite'}"
+    seed_database(url, scale=1, seed=42)
+    db = Database(parse_db_option(f"demo={url}"), Limits())
+    yield db
+    db.dispose()
+
+
+@pytest.fixture(scope="module")
+def dead_db() -> Database:
+    db = Database(parse_db_option(DEAD_PG), Limits(time_limit_s=2))
+    yield db
+    db.dispose()
+
+
+def _result(engine: str, columns: list[str], rows: list[list], status: str = "ok") -> RunResult:
+    return RunResult(engine=engine, dialect="sqlite", sql="SELECT 1", status=status, columns=columns, rows=rows,
+                     row_count=len(rows))
+
+
+def _reading(rid: str, label: str, rows: list[list], column: str = "revenue") -> ReadingResult:
+    reading = ReadingResult(id=rid, label=label, choices={"ranking_metric": rid},
+                            sql={"demo": f"SELECT name, {column} FROM t"})
+    reading.results = {"demo": _result("demo", ["product", column], rows)}
+    return reading
+
+
+def _report(readings: list[ReadingResult], archetypes: list[dict] | None = None, divergent: bool | None = True,
+            answers: dict | None = None) -> Report:
+    return Report(question="What is the top-selling product?", as_of=None,
+                  engines=[{"name": "demo", "backend": "sqlite", "dialect": "sqlite", "url": "sqlite://"}],
+                  archetypes=archetypes if archetypes is not None else [{
+                      "id": "ranking_metric", "evidence": "top-selling", "span": [12, 23],
+                      "ask": "Rank by which metric?", "reason": "They name different winners."}],
+                  interpretations=readings, divergent=divergent, distinct_answers=len(readings),
+                  answers=answers or {})
+
+
+# -- configuration --------------------------------------------------------------------------------
+
+def test_checker_db_wins_then_secrets_then_demo() -> None:
+    env = config.serve_environment(["a=sqlite:///a.db", "b=sqlite:///b.db"], 2.5, 50)
+    loaded = config.load_config(env, {"connections": {"s": {"url": "sqlite:///s.db"}}})
+    assert loaded.db_values == ("a=sqlite:///a.db", "b=sqlite:///b.db")
+    assert (loaded.source, loaded.timeout_s, loaded.max_rows) == ("--db", 2.5, 50)
+    assert loaded.limits == Limits(time_limit_s=2.5, row_cap=50)
+    from_secrets = config.load_config({}, {"connections": {"s": {"url": "sqlite:///s.db"}}})
+    assert (from_secrets.db_values, from_secrets.source) == (("s=sqlite:///s.db",), "secrets")
+    demo = config.load_config({}, {})
+    assert (demo.db_values, demo.source, demo.timeout_s, demo.max_rows) == ((), "demo", 5.0, 1000)
+
+
+def test_secrets_accept_streamlit_connection_fields_and_report_bad_entries_without_secrets() -> None:
+    secrets = {"connections": {
+        "pg": {"dialect": "postgresql", "driver": "psycopg", "host": "db.example", "port": 5432,
+               "username": "ana", "password": "hunter2", "database": "shop"},
+        "bad": {"url": "not a url with hunter3"},
+        "empty": {},
+        "scalar": "x",
+    }}
+    values, problems = config.db_values_from_secrets(secrets)
+    assert values == ["pg=postgresql+psycopg://ana:hunter2@db.example:5432/shop"]
+    assert len(problems) == 3 and all("hunter" not in p for p in problems)
+    assert any("connections.bad" in p for p in problems)
+
+
+def test_bad_environment_is_reported_and_ignored() -> None:
+    loaded = config.load_config({config.ENV_DB: "{not json", config.ENV_TIMEOUT: "soon", config.ENV_MAX_ROWS: "-3"})
+    assert loaded.source == "demo" and loaded.timeout_s == 5.0 and loaded.max_rows == 1000
+    assert len(loaded.problems) == 3
+
+
+def test_passwords_are_found_and_redacted() -> None:
+    values = ("pg=postgresql+psycopg://u:s3cret@127.0.0.1:1/x", "mysql://root@localhost/db", "sqlite:///a.db")
+    assert config.passwords_of(values) == ["s3cret"]
+    assert config.redact("could not connect as u:s3cret", ["s3cret"]) == "could not connect as u:***"
+
+
+# -- highlighting ---------------------------------------------------------------------------------
+
+def test_evidence_segments_and_escaping() -> None:
+    question = "Top <b>customers</b> last month"
+    archetypes = [{"id": "ranking_metric", "evidence": "Top", "span": [0, 3]},
+                  {"id": "timeframe", "evidence": "last month", "span": [21, 31]},
+                  {"archetype": "entity", "evidence": "customers", "span": [99, 120]}]  # bad span: found by text
+    segments = highlight.segments(question, archetypes)
+    assert "".join(s.text for s in segments) == question
+    marked = {s.text: s.archetypes for s in segments if s.archetypes}
+    assert marked == {"Top": ("ranking_metric",), "customers": ("entity",), "last month": ("timeframe",)}
+    html = highlight.highlighted_html(question, archetypes)
+    assert "<b>" not in html and "&lt;b&gt;" in html
+    assert html.count("<mark") == 3 and 'data-archetype="timeframe"' in html
+
+
+def test_overlapping_evidence_keeps_both_archetypes() -> None:
+    segments = highlight.segments("top sales recently", [
+        {"id": "a", "evidence": "top sales", "span": [0, 9]}, {"id": "b", "evidence": "sales recently", "span": [4, 18]}])
+    assert [(s.text, s.archetypes) for s in segments] == [("top ", ("a",)), ("sales", ("a", "b")), (" recently", ("b",))]
+
+
+# -- verdict words, top answers, chart, SQL per dialect ----------------------------------------------
+
+def test_verdict_words_for_a_stakeholder() -> None:
+    readings = [_reading("revenue", "Revenue", [["MacBook Pro", 9.5]]), _reading("units", "Units", [["USB-C Cable", 84]])]
+    assert display.verdict_view(_report(readings)).headline == "2 readings, 2 different answers"
+    benign = display.verdict_view(_report(readings, divergent=False))
+    assert benign.kind == "benign" and benign.headline.startswith("ambiguous wording, same answer")
+    assert display.verdict_view(_report(readings[:1], archetypes=[], divergent=None)).headline == "clear"
+    anchored = display.verdict_view(_report(readings[:1], divergent=None, answers={"ranking_metric": "units"}))
+    assert anchored.kind == "anchored" and "ranking_metric = units" in anchored.detail
+
+
+def test_top_answers_chart_rows_and_tables() -> None:
+    revenue = _reading("revenue", "Revenue", [["MacBook Pro", 1240000.0], ["iPhone", 620000.0]])
+    units = _reading("units", "Units", [["USB-C Cable", 84200], ["Phone Case", 42100]], "units")
+    assert display.top_answer(revenue) == "MacBook Pro (1,240,000)"
+    assert display.top_parts(units) == ("USB-C Cable", "units = 84,200")
+    rows = display.chart_rows([revenue, units])
+    assert {(r["reading"], r["answer"], r["share"]) for r in rows} == {
+        ("Revenue", "MacBook Pro", 100.0), ("Revenue", "iPhone", 50.0),
+        ("Units", "USB-C Cable", 100.0), ("Units", "Phone Case", 50.0)}
+    failed = ReadingResult(id="x", label="X", choices={})
+    failed.results = {"demo": _result("demo", [], [], status="error")}
+    assert display.top_answer(failed) == "no answer" and display.chart_rows([failed]) == []
+    columns, data = display.table_records(_result("demo", ["n", "n", "v"], [[1, 2, None]]))
+    assert columns == ["n", "n_2", "v"] and data == [[1, 2, None]]
+
+
+def test_engines_disagreeing_on_one_reading_are_named() -> None:
+    reading = _reading("revenue", "Revenue", [["MacBook Pro", 1]])
+    reading.results["pg"] = _result("pg", ["product", "revenue"], [["iPhone", 1]])
+    reading.engines_agree = False
+    assert display.engine_disagreement(reading) == [("demo", "MacBook Pro"), ("pg", "iPhone")]
+    reading.engines_agree = True
+    assert display.engine_disagreement(reading) == []
+
+
+def test_sql_dialect_switch_uses_the_engines_own_sql_or_transpiles() -> None:
+    reading = ReadingResult(id="r", label="R", choices={}, sql={"demo": 'SELECT "name" FROM "t" LIMIT 1'})
+    engines = [{"name": "demo", "dialect": "sqlite"}]
+    sql, origin = display.sql_in_dialect(reading, engines, "sqlite")
+    assert origin == "as run on demo" and '"name"' in sql
+    mysql, origin = display.sql_in_dialect(reading, engines, "mysql")
+    assert origin == "transpiled from demo" and "`name`" in mysql
+
+
+def test_repairs_are_described() -> None:
+    result = _result("demo", ["id"], [[1]])
+    result.repairs = [{"rule": "qualify_ambiguous_column", "column": "id", "error": "ambiguous column name: id",
+                       "sql": "SELECT o.id FROM o JOIN c ON 1=1", "candidates": []},
+                      {"rule": "qualify_ambiguous_column", "column": "id", "sql": None, "agree": False,
+                       "candidates": [{"label": "o.id"}, {"label": "c.id"}]}]
+    lines = display.repair_lines(result)
+    assert "ran the repaired SQL" in lines[0] and "'id'" in lines[0]
+    assert "2 candidates, candidates disagree" in lines[1]
+
+
+# -- exports ----------------------------------------------------------------------------------------
+
+def test_markdown_summary_csv_and_json() -> None:
+    readings = [_reading("revenue", "Revenue | gross", [["MacBook Pro", 1.5]]), _reading("units", "Units", [["Cable", 2]])]
+    report = _report(readings)
+    markdown = exports.markdown_summary(report, {"answers": [], "memoryHint": MEMORY_HINT})
+    assert "**Verdict:** 2 readings, 2 different answers" in markdown
+    assert "Revenue \\| gross" in markdown and "MacBook Pro (1.50)" in markdown
+    assert "**ranking_metric**" in markdown and "memoryHint" in markdown and "```sql" in markdown
+    rows = list(csv.reader(io.StringIO(exports.result_csv(_result("demo", ["a", "b"], [["x,y", None]])))))
+    assert rows == [["a", "b"], ["x,y", ""]]
+    assert json.loads(exports.report_json(report))["verdict"] == "material"
+    assert exports.slug("What is the top-selling product?") == "what-is-the-top-selling-product"
+
+
+# -- the wizard -----------------------------------------------------------------------------------
+
+RANKING = {"id": "ranking_metric", "evidence": "top-selling", "span": [12, 23], "ask": "Rank by which metric?",
+           "reason": "r", "clarification": {
+               "type": "choice", "header": "Metric", "question": "Rank products by which metric?",
+               "multiSelect": False, "options": [{"label": "Revenue", "value": "revenue"},
+                                                 {"label": "Units", "value": "units"}], "sql": None},
+           "readings": [{"value": "revenue", "label": "Revenue"}, {"value": "units", "label": "Units"}]}
+ENTITY = {"archetype": "entity", "evidence": "Acme", "span": [20, 24], "ask": "Which one?", "reason": "r",
+          "clarification": {"type": "query_choice", "header": "Which one", "question": "Which 'Acme' do you mean?",
+                            "options": [{"label": "All matches combined", "value": "all_matches"}],
+                            "sql": "SELECT DISTINCT name FROM customers WHERE LOWER(name) LIKE '%acme%' ORDER BY name"},
+          "readings": [{"value": "Acme Corp", "label": "Acme Corp"}]}
+
+
+def test_steps_and_reading_values_come_from_the_report() -> None:
+    steps = steps_from_report([RANKING, ENTITY, {"id": "x"}])
+    assert [s["archetype"] for s in steps] == ["ranking_metric", "entity"] and "sql" not in steps[0]
+    assert reading_values([RANKING, ENTITY]) == {"ranking_metric": {"revenue", "units"}}  # entity takes any text
+
+
+def test_wizard_refuses_empty_and_other_without_text_then_records_a_choice() -> None:
+    wizard = Wizard.from_archetypes([RANKING])
+    assert wizard.pending and wizard.total == 1
+    assert not wizard.submit([]) and wizard.error == "choose an option or type an answer" and wizard.pending
+    assert not wizard.submit(["Other"], other_text="  ") and wizard.error == '"Other" needs some text'
+    assert not wizard.submit(["Nope"]) and "not an option" in wizard.error
+    assert wizard.submit(["Units"])
+    assert wizard.status == "done" and wizard.error is None
+    assert wizard.output() == {"answers": [{"type": "choice", "question": "Rank products by which metric?",
+                                            "choice": {"label": "Units", "value": "units"}}]}
+    assert wizard.anchored([RANKING]) == ({"ranking_metric": "units"}, [])
+
+
+def test_other_text_and_notes_bring_the_memory_hint_and_stay_plain_when_no_reading_matches() -> None:
+    wizard = Wizard.from_archetypes([RANKING])
+    assert wizard.submit(["Other"], other_text="gross margin", notes="we always mean margin")
+    output = wizard.output()
+    assert output["memoryHint"] == MEMORY_HINT
+    assert output["answers"][0]["freeText"] == "gross margin"
+    assert wizard.anchored([RANKING]) == ({}, ["ranking_metric: gross margin"])
+    noted = Wizard.from_archetypes([RANKING])
+    assert noted.submit(["Revenue"], notes="net of refunds")
+    assert "memoryHint" in noted.output() and noted.anchored([RANKING])[0] == {"ranking_metric": "revenue"}
+
+
+def test_skip_dismiss_and_malformed_steps_never_dead_end() -> None:
+    malformed = {"id": "timeframe", "clarification": {"type": "choice", "question": "", "options": []}}
+    wizard = Wizard.from_archetypes([malformed, RANKING])
+    with pytest.raises(Exception, match="malformed clarification"):
+        wizard.question()
+    assert not wizard.submit_plain("  ") and wizard.error == "type an answer"
+    assert wizard.submit_plain("the last 90 days", notes="") and wizard.index == 1 and wizard.pending
+    wizard.skip_step()
+    assert wizard.status == "done" and wizard.skipped == ["ranking_metric"]
+    assert wizard.output()["answers"][0]["freeText"] == "the last 90 days" and "memoryHint" in wizard.output()
+    other = Wizard.from_archetypes([RANKING])
+    other.dismiss()
+    assert not other.pending and other.status == "dismissed" and not other.submit(["Units"])
+
+
+def test_query_choice_options_are_fetched_live(demo_db) -> None:
+    wizard = Wizard.from_archetypes([ENTITY])
+    assert wizard.needs_fetch()
+    fetch = wizard.load_options([demo_db])
+    assert fetch.status == "ok" and fetch.engine == "demo"
+    labels = [o.label for o in wizard.question().options]
+    assert ACMES <= set(labels) and labels[-1] == "All matches combined"  # the question's own extra kept last
+    assert not wizard.needs_fetch()
+    assert wizard.submit(["Acme Corp"])
+    assert wizard.anchored([ENTITY]) == ({"entity": "Acme Corp"}, [])
+
+
+def test_live_rows_become_options() -> None:
+    def labels(columns, rows):
+        return [(o.label, o.value) for o in options_from_rows(columns, rows)]
+
+    assert labels(["key", "name"], [[7, "Acme Corp"], [9, "Acme Corp"], [3, "ACME Logistics"], [4, None]]) == [
+        ("Acme Corp [7]", "Acme Corp [7]"), ("Acme Corp [9]", "Acme Corp [9]"), ("ACME Logistics", "ACME Logistics")]
+    assert labels(["label", "value"], [["United States", "US"]]) == [("United States", "US")]
+    assert labels(["country"], [["France"], ["France"], [""]]) == [("France", "France")]
+    assert labels(["id", "title"], [[1, "Intro"]]) == [("Intro", "Intro")]
+
+
+def test_query_choice_failure_is_not_the_same_as_no_rows(demo_db, dead_db) -> None:
+    empty = fetch_options("SELECT name FROM customers WHERE 1 = 0", [demo_db])
+    assert empty.status == "empty" and "returned no rows" in empty.message
+    failed = fetch_options("SELECT nope FROM missing_table", [demo_db])
+    assert failed.status == "failed" and "failed" in failed.message and "missing_table" in failed.message
+    # a dead engine is skipped for the next one; with only dead engines it fails without the password
+    assert fetch_options("SELECT name FROM customers LIMIT 2", [dead_db, demo_db]).status == "ok"
+    down = fetch_options("SELECT 1", [dead_db], secrets=["s3cret"])
+    assert down.status == "failed" and "s3cret" not in down.message
+    wizard = Wizard.from_archetypes([{**ENTITY, "clarification": {**ENTITY["clarification"], "sql": "SELECT x FROM y"}}])
+    assert wizard.load_options([demo_db]).status == "failed"
+    assert [o.label for o in wizard.question().options] == []  # only "Other" is left ...
+    assert wizard.submit(["Other"], other_text="Acme Corp")    # ... and it still anchors
+    assert wizard.anchored([ENTITY])[0] == {"entity": "Acme Corp"}
+    wizard.retry()
+
+
+# -- the page state machine and the anchored re-check ------------------------------------------------
+
+def test_question_to_pending_wizard_to_anchored_sql(demo_db) -> None:
+    state = PageState()
+    run_check(state, "What is the top-selling product?", [demo_db], CheckOptions())
+    assert state.problem is None and state.report is not None
+    assert {str(r.top_row()[0]) for r in state.report.interpretations} == TOP_PRODUCTS
+    assert state.wizard_pending and not state.show_question_box
+    assert state.wizard.submit([state.wizard.question().options[1].label])
+    finish_wizard(state, [demo_db], CheckOptions())
+    assert not state.wizard_pending and state.show_question_box
+    assert state.anchored is not None and len(state.anchored.interpretations) == 1
+    assert str(state.anchored.interpretations[0].top_row()[0]) == "USB-C Cable"
+    assert display.verdict_view(state.anchored).kind == "anchored"
+    assert "memoryHint" not in state.tool_output
+    reopen_wizard(state)
+    assert state.wizard_pending and state.anchored is None
+
+
+def test_entity_answer_is_a_quoted_literal_in_the_anchored_sql(demo_db) -> None:
+    state = PageState()
+    run_check(state, "Show me revenue for Acme", [demo_db], CheckOptions())
+    assert state.wizard_pending
+    while state.wizard.pending:
+        if state.wizard.needs_fetch():
+            state.wizard.load_options([demo_db])
+        labels = [o.label for o in state.wizard.question().options]
+        state.wizard.submit(["Acme Corp"] if "Acme Corp" in labels else labels[:1])
+    finish_wizard(state, [demo_db], CheckOptions())
+    assert state.anchored_problem is None and state.anchored is not None
+    assert state.anchored.answers["entity"] == "Acme Corp"
+    assert all("'Acme Corp'" in sql for r in state.anchored.interpretations for sql in r.sql.values())
+
+
+def test_a_clear_question_has_no_wizard_and_bad_input_is_a_problem(demo_db) -> None:
+    state = PageState()
+    run_check(state, "   ", [demo_db], CheckOptions())
+    assert state.problem is not None and state.problem.kind == "input" and state.report is None
+    assert state.show_question_box
+
+
+def test_engine_down_is_a_note_and_all_down_is_a_problem_without_the_password(demo_db, dead_db) -> None:
+    state = PageState()
+    run_check(state, "What is the top-selling product?", [demo_db, dead_db], CheckOptions(), ["s3cret"])
+    assert state.report is not None
+    assert all("pg" not in r.results for r in state.report.interpretations)
+    assert any(note.startswith("pg:") for note in state.report.notes)
+    down = PageState()
+    run_check(down, "What is the top-selling product?", [dead_db], CheckOptions(), ["s3cret"])
+    assert down.problem is not None and down.problem.actions == ("retry", "skip")
+    assert "s3cret" not in down.problem.message
+
+
+# -- compare SQL --------------------------------------------------------------------------------------
+
+def test_statements_split_on_top_level_semicolons_with_labels() -> None:
+    statements = split_statements("-- by revenue\nSELECT ';' AS a;\n\nSELECT 2 -- trailing\n;\n  ;\n-- last\nSELECT 3")
+    assert [(s.label, s.sql) for s in statements] == [
+        ("by revenue", "SELECT ';' AS a"), ("Statement 2", "SELECT 2 -- trailing"), ("last", "SELECT 3")]
+
+
+def test_compare_two_readings_and_refuse_unsafe_ones(demo_db) -> None:
+    revenue = ("SELECT p.name, SUM(oi.unit_price * oi.quantity) AS revenue FROM order_items oi "
+               "JOIN products p ON oi.product_id = p.id GROUP BY p.name ORDER BY revenue DESC LIMIT 1")
+    units = ("SELECT p.name, SUM(oi.quantity) AS units FROM order_items oi "
+             "JOIN products p ON oi.product_id = p.id GROUP BY p.name ORDER BY units DESC LIMIT 1")
+    result = compare([Statement("revenue", revenue), Statement("units", units), Statement("bad", "DELETE FROM orders")],
+                     [demo_db])
+    assert result.verdict == "material" and result.verdict_text == "3 statements, 2 different answers"
+    assert [display.top_parts(i)[0] for i in result.items[:2]] == ["MacBook Pro", "USB-C Cable"]
+    assert set(result.rejected) == {"s3"} and "read-only" in result.rejected["s3"]
+    assert result.items[2].results == {}
+    same = compare([Statement("a", revenue), Statement("b", revenue.replace("LIMIT 1", "LIMIT 1 OFFSET 0"))], [demo_db])
+    assert same.verdict == "benign" and same.verdict_text == "2 statements, same answer"
+
+
+def test_compare_repairs_an_ambiguous_column(demo_db) -> None:
+    ambiguous = "SELECT id, name FROM customers JOIN orders ON orders.customer_id = customers.id LIMIT 3"
+    result = compare([Statement("a", ambiguous), Statement("b", "SELECT 1 AS id, 'x' AS name")], [demo_db])
+    first = result.items[0].results["demo"]
+    try:
+        import adapters.repair  # noqa: F401
+    except ImportError:
+        pytest.skip("adapters.repair not installed yet")
+    assert first.repairs, first.to_dict()
+
+
+def test_compare_on_three_engines(demo_urls) -> None:
+    databases = [Database(parse_db_option(f"{b}={demo_urls[b]}"), Limits()) for b in BACKENDS]
+    try:
+        statements = split_statements(
+            "SELECT p.name, SUM(oi.quantity) AS units FROM order_items oi JOIN products p ON oi.product_id = p.id "
+            "GROUP BY p.name ORDER BY units DESC LIMIT 1; SELECT p.name, COUNT(DISTINCT oi.order_id) AS orders "
+            "FROM order_items oi JOIN products p ON oi.product_id = p.id GROUP BY p.name ORDER BY orders DESC LIMIT 1")
+        result = compare(statements, databases)
+        for item in result.items:
+            assert set(item.results) == set(BACKENDS) and all(r.ok for r in item.results.values())
+            assert item.engines_agree is True
+        assert set(result.items[0].sql) == set(BACKENDS)  # rendered per engine
+        assert result.verdict == "material"
+    finally:
+        for db in databases:
+            db.dispose()
+
+
+# -- sidebar data -----------------------------------------------------------------------------------
+
+def test_health_and_schema_never_show_a_password(demo_db, dead_db) -> None:
+    statuses = connection_health([demo_db, dead_db], ["s3cret"])
+    assert [(s.name, s.ok) for s in statuses] == [("demo", True), ("pg", False)]
+    assert "s3cret" not in repr(statuses) and statuses[1].where == "127.0.0.1:1/x"
+    assert where_of(demo_db) == "demo.sqlite"
+    tables = {t.name: t for t in schema_summary(demo_db)}
+    assert {"orders", "order_items", "products", "customers"} <= set(tables)
+    assert ("quantity", tables["order_items"].columns[-1][1]) in tables["order_items"].columns or any(
+        c[0] == "quantity" for c in tables["order_items"].columns)
+
+
+# -- the serve command ----------------------------------------------------------------------------
+
+def test_serve_command_line_and_bad_db() -> None:
+    from checker_app.commands.serve import APP, serve, streamlit_command
+
+    command = streamlit_command(8600, True, "127.0.0.1")
+    assert command[:5] == [sys.executable, "-m", "streamlit", "run", str(APP)] and APP.exists()
+    assert command[5:] == ["--server.port", "8600", "--server.headless", "true", "--browser.gatherUsageStats",
+                           "false", "--server.address", "127.0.0.1"]
+    runner = CliRunner()
+    assert "--port" in runner.invoke(serve, ["--help"]).output
+    bad = runner.invoke(serve, ["--db", "nope://u:s3cret@h/x"])
+    assert bad.exit_code == 2 and "s3cret" not in bad.output
