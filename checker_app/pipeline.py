@@ -34,6 +34,11 @@ class CheckOptions:
     model_settings: Any = None      # checker_app.llm.ModelSettings; None: read from the environment
 
 
+def _with_id(detection: dict[str, Any]) -> dict[str, Any]:
+    """A detection as the report lists it: `id` first (the contract), `archetype` kept as an alias."""
+    return {"id": detection.get("id") or detection.get("archetype"), **detection}
+
+
 def _choice_key(choices: dict[str, str]) -> tuple[tuple[str, str], ...]:
     return tuple(sorted(choices.items()))
 
@@ -91,14 +96,14 @@ def check(question: str, databases: Sequence[Database], options: CheckOptions | 
                 notes.append(f"{db.name}: no SQL for reading {interpretation.label!r} on this schema")
         readings.append(reading)
 
-    archetypes = [d.to_dict() for d in primary.detections]
+    archetypes = [_with_id(d.to_dict()) for d in primary.detections]
     capped, total = primary.capped, primary.total_readings
     rules_readings, model_readings, extra, part = readings, [], {}, None
     if options.engine != "rules":
         part, model_readings = _model_mode(question, databases, analyses, options, notes)
         extra = {"engine": options.engine, "model": part.to_dict()}
         if options.engine == "model" and model_readings:  # else: fail open to the rules' result
-            rules_readings, archetypes = [], list(part.detections)
+            rules_readings, archetypes = [], [_with_id(d) for d in part.detections]
             capped, total = part.capped, len(model_readings)
     readings = rules_readings + model_readings
 
