@@ -12,6 +12,9 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("check", "check_command"),
     ("batch", "batch"),
     ("eval", "eval_command"),
+    ("serve", "serve"),
+    ("prompt", "prompt"),
+    ("diagnose", "diagnose"),
 )
 
 
