@@ -190,7 +190,8 @@ def _walk(conv: Conversation, classify: Classifier, report: DiagnoseReport) -> N
                      "tool_call_id": call.id}
             if call.name == TOOL_NAME:
                 report.clarification_calls += 1
-                clarified = asked_here = True
+                clarified = True
+                asked_here = asked_here or not call.answered  # the next user text answers it in plain words
                 _check_clarification(call, message.index > last_user, where, report)
                 continue
             sql = sql_of(call)
