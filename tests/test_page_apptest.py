@@ -1,0 +1,339 @@
+"""The pages driven by streamlit.testing.v1.AppTest: the checker (link, question box, examples, verdict,
+readings, wizard paths), the compare-SQL page, navigation, secrets.toml connections, engines down."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from checker_app.clarify import MEMORY_HINT
+from checker_app.ui.config import ENV_DB, ENV_MAX_ROWS, ENV_TIMEOUT
+from tests.support import BACKENDS
+
+APP_DIR = Path(__file__).resolve().parent.parent / "checker_app"
+ENTRY = str(APP_DIR / "streamlit_app.py")
+CHECKER = str(APP_DIR / "pages" / "checker.py")
+COMPARE = str(APP_DIR / "pages" / "compare.py")
+TOP_SELLING = "What is the top-selling product?"
+TOP_PRODUCTS = {"MacBook Pro", "USB-C Cable", "Phone Case"}
+ACMES = {"Acme Corp", "Acme Industries", "ACME Logistics"}
+DEAD_PG = "pg=postgresql+psycopg://u:s3cret@127.0.0.1:1/x"
+TIMEOUT = 90
+
+
+@pytest.fixture(scope="module")
+def demo_sqlite(tmp_path_factory) -> str:
+    from seed_db import seed_database
+
+    url = f"sqlite:///{tmp_path_factory.mktemp('page-demo') / 'demo.sqlite'}"
+    seed_database(url, scale=1, seed=42)
+    return url
+
+
+@pytest.fixture
+def configure(monkeypatch, tmp_path):
+    """Point the page at connections, the way `serve` does (environment variables)."""
+
+    def apply(*db_values: str) -> None:
+        monkeypatch.setenv("CHECKER_HOME", str(tmp_path))
+        monkeypatch.setenv(ENV_TIMEOUT, "5")
+        monkeypatch.setenv(ENV_MAX_ROWS, "1000")
+        if db_values:
+            monkeypatch.setenv(ENV_DB, json.dumps(list(db_values)))
+        else:
+            monkeypatch.delenv(ENV_DB, raising=False)
+
+    return apply
+
+
+def app(path: str = CHECKER, q: str | None = None) -> AppTest:
+    at = AppTest.from_file(path, default_timeout=TIMEOUT)
+    if q is not None:
+        at.query_params["q"] = q
+    return at.run()
+
+
+def page_text(at: AppTest) -> str:
+    """Everything the page renders (main and sidebar), as text."""
+    parts: list[str] = []
+
+    def walk(node) -> None:  # noqa: ANN001
+        proto = getattr(node, "proto", None)
+        if proto is not None:
+            parts.append(str(proto))
+        for child in getattr(node, "children", {}).values():
+            walk(child)
+
+    walk(at._tree)
+    return "\n".join(parts)
+
+
+def button(at: AppTest, label: str):  # noqa: ANN201
+    found = [b for b in at.button if b.label == label]
+    assert found, f"no button {label!r} in {[b.label for b in at.button]}"
+    return found[0]
+
+
+def choice(at: AppTest):  # noqa: ANN201
+    found = [r for r in at.radio if r.label == "Choose one"]
+    assert found, "the wizard shows no options"
+    return found[0]
+
+
+def shown_values(at: AppTest) -> set[str]:
+    return {str(v) for frame in at.dataframe for v in frame.value.iloc[:, 0].tolist()}
+
+
+def last_block(at: AppTest):  # noqa: ANN201
+    return list(at.main.children.values())[-1]
+
+
+def tool_output(at: AppTest) -> dict:
+    return json.loads(at.json[0].value)
+
+
+def no_exception(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+
+
+# -- the checker ------------------------------------------------------------------------------------
+
+def test_a_link_runs_the_check_and_shows_three_readings(configure, demo_sqlite) -> None:
+    configure(f"demo={demo_sqlite}")
+    at = app(q=TOP_SELLING)
+    no_exception(at)
+    assert "3 readings, 3 different answers" in at.error[0].value
+    assert {m.value for m in at.metric} == TOP_PRODUCTS
+    assert TOP_PRODUCTS <= shown_values(at)
+    assert len([c for c in at.code if c.language == "sql"]) == 3
+    text = page_text(at)
+    assert 'data-archetype=\\"ranking_metric\\"' in text or 'data-archetype="ranking_metric"' in text
+    assert "Rank by which metric?" in text
+    # the wizard is pending: question box hidden, wizard at the bottom
+    assert not [t for t in at.text_input if t.key == "question_text"]
+    assert choice(at).options[-1] == "Other"
+    assert str(last_block(at).proto.id).endswith("-wizard")  # the wizard is the last thing on the page
+    assert at.query_params["q"] == TOP_SELLING and at.query_params["db"] == "demo"
+    labels = {b.label for b in at.get("download_button")}
+    assert {"Download JSON report", "Download Markdown summary", "CSV"} <= labels
+    # the dialect switch shows the SQL for another engine
+    assert at.segmented_control[0].value == "sqlite"
+    at.segmented_control[0].set_value("mysql").run()
+    assert all("`t2`.`name`" in c.value for c in at.code if c.language == "sql")
+
+
+def test_the_question_box_and_examples_run_checks(configure, demo_sqlite) -> None:
+    configure(f"demo={demo_sqlite}")
+    at = app()
+    no_exception(at)
+    box = [t for t in at.text_input if t.key == "question_text"][0]
+    box.set_value("How many orders are there?")
+    at.button(key="FormSubmitter:ask-Check").click().run()
+    no_exception(at)
+    assert at.session_state["checker"].report is not None
+    assert at.success[0].value.startswith("**clear**")
+    assert not [r for r in at.radio if r.label == "Choose one"]  # nothing to clarify
+    assert at.query_params["q"] == "How many orders are there?"
+    at = app()
+    button(at, TOP_SELLING).click().run()
+    no_exception(at)
+    assert {m.value for m in at.metric} == TOP_PRODUCTS
+
+
+def test_wizard_choice_gives_the_anchored_sql_and_brings_the_box_back(configure, demo_sqlite) -> None:
+    configure(f"demo={demo_sqlite}")
+    at = app(q=TOP_SELLING)
+    units = next(o for o in choice(at).options if o.startswith("Units"))
+    choice(at).set_value(units)
+    button(at, "Submit answer").click().run()
+    no_exception(at)
+    output = tool_output(at)
+    assert output["answers"][0]["choice"]["value"] == "units" and "memoryHint" not in output
+    assert any("anchored to your choice" in s.value for s in at.success)
+    assert any('SUM("t0"."quantity")' in c.value for c in at.code)
+    assert [t for t in at.text_input if t.key == "question_text"]  # the question box is back
+    assert not [r for r in at.radio if r.label == "Choose one"]
+
+
+def test_wizard_refuses_an_empty_submission_and_other_without_text(configure, demo_sqlite) -> None:
+    configure(f"demo={demo_sqlite}")
+    at = app(q=TOP_SELLING)
+    button(at, "Submit answer").click().run()
+    assert any(e.value == "choose an option or type an answer" for e in at.error)
+    choice(at).set_value("Other")
+    button(at, "Submit answer").click().run()
+    assert any(e.value == '"Other" needs some text' for e in at.error)
+    assert at.session_state["checker"].wizard.pending and not at.json
+
+
+def test_wizard_other_with_text_and_notes_brings_the_memory_hint(configure, demo_sqlite) -> None:
+    configure(f"demo={demo_sqlite}")
+    at = app(q=TOP_SELLING)
+    choice(at).set_value("Other")
+    at.text_input(key=f"wiz{at.session_state['checker'].generation}_0_other").set_value("gross margin")
+    at.text_area(key=f"wiz{at.session_state['checker'].generation}_0_notes").set_value("we always mean margin")
+    button(at, "Submit answer").click().run()
+    no_exception(at)
+    output = tool_output(at)
+    assert output["memoryHint"] == MEMORY_HINT
+    assert output["answers"][0]["freeText"] == "gross margin" and output["answers"][0]["notes"] == "we always mean margin"
+    assert any("Kept as plain text" in i.value and "gross margin" in i.value for i in at.info)
+
+
+def test_wizard_query_choice_fetches_live_options_and_anchors_a_quoted_literal(configure, demo_sqlite) -> None:
+    configure(f"demo={demo_sqlite}")
+    at = app(q="Show me revenue for Acme")
+    no_exception(at)
+    seen_acmes = False
+    for _ in range(6):
+        state = at.session_state["checker"]
+        if not state.wizard.pending:
+            break
+        options = choice(at).options
+        if ACMES <= set(options):
+            seen_acmes = True
+            choice(at).set_value("Acme Corp")
+        else:
+            choice(at).set_value(options[0])
+        button(at, "Submit answer").click().run()
+        no_exception(at)
+    assert seen_acmes
+    state = at.session_state["checker"]
+    assert state.anchored is not None and state.anchored.answers["entity"] == "Acme Corp"
+    assert any("'Acme Corp'" in c.value for c in at.code)
+    assert tool_output(at)["answers"][0]["type"] == "query_choice"
+
+
+def _break_first_step(at: AppTest, **changes) -> AppTest:
+    state = at.session_state["checker"]
+    state.wizard.steps[0].update(changes)
+    state.wizard.retry()
+    return at.run()
+
+
+def test_query_choice_sql_failure_and_no_rows_are_told_apart(configure, demo_sqlite) -> None:
+    configure(f"demo={demo_sqlite}")
+    at = app(q="Show me revenue for Acme")
+    at = _break_first_step(at, sql="SELECT nope FROM missing_table")
+    no_exception(at)
+    assert any("The options query failed" in e.value for e in at.error)
+    assert choice(at).options == ["Other"]
+    at = _break_first_step(at, sql="SELECT name FROM customers WHERE 1 = 0")
+    assert any("returned no rows" in w.value for w in at.warning)
+    assert not any("The options query failed" in e.value for e in at.error)
+    # "Other" with text still answers it
+    choice(at).set_value("Other")
+    at.text_input(key=f"wiz{at.session_state['checker'].generation}_0_other").set_value("Acme Corp")
+    button(at, "Submit answer").click().run()
+    no_exception(at)
+    assert at.session_state["checker"].wizard.index == 1 or not at.session_state["checker"].wizard.pending
+
+
+def test_a_malformed_clarification_can_be_retried_skipped_or_answered_in_plain_text(configure, demo_sqlite) -> None:
+    configure(f"demo={demo_sqlite}")
+    at = app(q=TOP_SELLING)
+    at = _break_first_step(at, question="", options=[])
+    no_exception(at)
+    assert any("cannot be shown" in e.value for e in at.error)
+    assert {"Submit answer", "Retry", "Skip this question", "Skip the clarification"} <= {b.label for b in at.button}
+    button(at, "Submit answer").click().run()  # an empty plain answer is refused too
+    assert any(e.value == "type an answer" for e in at.error)
+    gen = at.session_state["checker"].generation
+    at.text_area(key=f"wiz{gen}_0_plain").set_value("by margin")
+    button(at, "Submit answer").click().run()
+    no_exception(at)
+    assert tool_output(at)["answers"][0]["freeText"] == "by margin" and "memoryHint" in tool_output(at)
+    # retry re-runs the check and gives a fresh, well-formed wizard
+    button(at, "Answer the clarification again").click().run()
+    at = _break_first_step(at, question="", options=[])
+    button(at, "Retry").click().run()
+    no_exception(at)
+    assert choice(at).options[-1] == "Other"
+    button(at, "Skip the clarification").click().run()
+    assert [t for t in at.text_input if t.key == "question_text"]
+
+
+def test_an_engine_down_is_shown_and_its_password_never_is(configure, demo_sqlite) -> None:
+    configure(f"demo={demo_sqlite}", DEAD_PG)
+    at = app(q=TOP_SELLING)
+    no_exception(at)
+    text = page_text(at)
+    assert "s3cret" not in text
+    assert {m.value for m in at.metric} == TOP_PRODUCTS
+    sidebar = " ".join(m.value for m in at.sidebar.markdown)
+    assert "**pg** · postgresql" in sidebar and ":red[:material/cancel:]" in sidebar
+    assert any(w.value.startswith("pg:") for w in at.warning)
+    assert "not run (engine unavailable" in text
+    # the link names the connections to use: ?db=demo leaves the dead one out
+    at = AppTest.from_file(CHECKER, default_timeout=TIMEOUT)
+    at.query_params["q"], at.query_params["db"] = TOP_SELLING, "demo"
+    at.run()
+    no_exception(at)
+    assert at.multiselect(key="db_choice").value == ["demo"]
+    assert at.session_state["checker"].report.notes == [] and "s3cret" not in page_text(at)
+
+
+def test_every_engine_down_offers_retry_and_skip(configure) -> None:
+    configure(DEAD_PG)
+    at = app(q=TOP_SELLING)
+    no_exception(at)
+    assert "s3cret" not in page_text(at)
+    assert at.error and {"Retry", "Skip"} <= {b.label for b in at.button}
+    button(at, "Retry").click().run()
+    assert at.error and "s3cret" not in page_text(at)
+    button(at, "Skip").click().run()
+    no_exception(at)
+    assert at.session_state["checker"].problem is None
+    assert [t for t in at.text_input if t.key == "question_text"]
+
+
+def test_three_engines_side_by_side(configure, demo_urls) -> None:
+    configure(*(f"{b}={demo_urls[b]}" for b in BACKENDS))
+    at = app(q=TOP_SELLING)
+    no_exception(at)
+    assert {m.value for m in at.metric} == TOP_PRODUCTS
+    assert len(at.dataframe) == 9  # three readings x three engines
+    report = at.session_state["checker"].report
+    assert all(set(r.results) == set(BACKENDS) and r.engines_agree for r in report.interpretations)
+    assert at.query_params["db"] == "sqlite,postgresql,mysql"
+
+
+def test_secrets_toml_connections(configure, demo_sqlite) -> None:
+    configure()
+    at = AppTest.from_file(CHECKER, default_timeout=TIMEOUT)
+    at.secrets["connections"] = {"shop": {"url": demo_sqlite}}
+    at.run()
+    no_exception(at)
+    assert any("**shop** · sqlite" in m.value for m in at.sidebar.markdown)
+    assert any("secrets.toml" in c.value for c in at.sidebar.caption)
+
+
+# -- compare SQL and navigation -------------------------------------------------------------------
+
+def test_compare_page_runs_statements_side_by_side(configure, demo_sqlite) -> None:
+    configure(f"demo={demo_sqlite}")
+    at = app(COMPARE)
+    no_exception(at)
+    at.button(key="FormSubmitter:compare-Compare").click().run()
+    no_exception(at)
+    assert any("2 statements, 2 different answers" in e.value for e in at.error)
+    assert {m.value for m in at.metric} == {"MacBook Pro", "USB-C Cable"}
+    at.text_area(key="compare_sql").set_value("SELECT 1 AS one; DELETE FROM orders")
+    at.button(key="FormSubmitter:compare-Compare").click().run()
+    no_exception(at)
+    assert any("Not run" in e.value and "read-only" in e.value for e in at.error)
+    at.text_area(key="compare_sql").set_value("SELECT 1")
+    at.button(key="FormSubmitter:compare-Compare").click().run()
+    assert any("at least two statements" in w.value for w in at.warning)
+
+
+def test_navigation_has_both_pages(configure, demo_sqlite) -> None:
+    configure(f"demo={demo_sqlite}")
+    at = AppTest.from_file(ENTRY, default_timeout=TIMEOUT).run()
+    no_exception(at)
+    assert at.title[0].value == "Ambiguity checker"
+    at.switch_page("pages/compare.py").run()
+    no_exception(at)
+    assert at.title[0].value == "Compare SQL"
