@@ -195,3 +195,10 @@ def test_a_resubmit_is_not_asked_again_and_carries_the_answers(llm) -> None:
     lint = part.readings[0].lint
     assert [f.replaced_with for f in lint.findings] == ["'Acme Corp'", "'only completed orders'"]
     assert "'Acme Corp'" in lint.render("postgres")
+
+
+def test_an_internal_error_is_a_visible_failure_not_a_crash(llm) -> None:
+    part = run_model(QUESTION, object(), settings=llm.settings())  # a "profile" the prompt cannot read
+    assert part.status == "failed" and part.failure["kind"] == "internal" and part.failure["step"] == "model"
+    assert "AttributeError" in part.failure["message"]
+    assert llm.requests == []

@@ -55,8 +55,8 @@ def report_text(report: Report) -> str:
     if report.capped:
         lines.append(f"\n(showing {len(report.interpretations)} of {report.total_readings} readings)")
     for n, reading in enumerate(report.interpretations, 1):
-        lines.append(f"\n[{n}] {reading.label}")
-        first_sql = next(iter(reading.sql.values()), "")
+        lines.append(f"\n[{n}] {reading.label}" + (" (model)" if reading.source == "model" else ""))
+        first_sql = next(iter(reading.sql.values()), "") or next((r.sql for r in reading.results.values()), "")
         lines.append("    " + first_sql.replace("\n", "\n    "))
         for engine, result in reading.results.items():
             if result.ok:

@@ -5,7 +5,8 @@ from typing import Any, Literal
 
 from adapters import CheckerError
 
-FailureKind = Literal["off", "busy", "timeout", "connection", "http", "malformed", "schema", "refused", "empty"]
+FailureKind = Literal["off", "busy", "timeout", "connection", "http", "malformed", "schema", "refused", "empty",
+                      "internal"]
 
 
 class ModelFailure(CheckerError):

@@ -71,6 +71,9 @@ def run_model(question: str, profile: Any, *, settings: ModelSettings | None = N
             _interpret(client, part, system, question, profile, entries, answers, reply, cap)
     except ModelFailure as failure:  # busy, or no client
         part.fail("model", failure)
+    except Exception as err:  # noqa: BLE001 - model mode must never break the check: say so instead
+        first = (str(err).splitlines() or [""])[0][:300]
+        part.fail("model", ModelFailure("internal", f"{type(err).__name__}: {first}"))
     finally:
         part.elapsed_ms = (time.perf_counter() - started) * 1000
     return part

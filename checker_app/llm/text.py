@@ -15,6 +15,8 @@ def model_lines(extra: dict[str, Any]) -> list[str]:
              + (f": {model['off']}" if model.get("off") else "")]
     if model.get("failure"):
         for failure in model.get("failures", []):
+            if failure["step"] == "clarify" and failure["kind"] == "malformed":
+                continue  # shown with the clarification below, with its raw input and the ways on
             lines.append(f"  failed at {failure['step']} ({failure['kind']}): {failure['message']}")
             if failure.get("raw") is not None:
                 lines.append(f"    raw reply: {_short(failure['raw'])}")
@@ -40,9 +42,10 @@ def model_lines(extra: dict[str, Any]) -> list[str]:
     if comparison:
         lines.append(f"\nRules vs model: {comparison['summary']}")
         for row in comparison.get("readings", []):
-            same = ", ".join(row["same_answer_as"]) or "no rules reading"
+            same = ("same answer as " + ", ".join(row["same_answer_as"]) if row["same_answer_as"]
+                    else "no rules reading gives this answer" if row.get("answer") is not None else "no answer")
             sql = f"; same SQL as {row['same_sql_as']}" if row.get("same_sql_as") else ""
-            lines.append(f"  {row['model_reading']} {row['label']!r}: same answer as {same}{sql}")
+            lines.append(f"  {row['model_reading']} {row['label']!r}: {same}{sql}")
         if comparison.get("rules_answers_missing_from_model"):
             lines.append("  rules readings no model reading matches: "
                          + ", ".join(comparison["rules_answers_missing_from_model"]))
