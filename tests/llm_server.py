@@ -35,7 +35,8 @@ def _usage(prompt: int, completion: int) -> dict[str, int]:
     return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
 
 
-def completion(message: dict[str, Any], *, finish_reason: str = "stop", usage: tuple[int, int] = (100, 20)) -> dict[str, Any]:
+def completion(message: dict[str, Any], *, finish_reason: str = "stop",
+               usage: tuple[int, int] = (100, 20)) -> dict[str, Any]:
     return {"id": "chatcmpl-test", "object": "chat.completion", "created": int(time.time()), "model": "scripted",
             "choices": [{"index": 0, "message": {"role": "assistant", **message}, "finish_reason": finish_reason,
                          "logprobs": None}],

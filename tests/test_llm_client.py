@@ -7,8 +7,6 @@ import threading
 import time
 from types import SimpleNamespace
 
-import pytest
-
 from archetypes import ARCHETYPES
 from checker_app.clarify import MEMORY_HINT
 from checker_app.llm.client import ModelClient

@@ -95,7 +95,8 @@ def test_a_missing_type_is_inferred_and_nulls_mean_not_given() -> None:
     ({"questions": []}, "questions"),
     ({"questions": [{"type": "choice", "question": 42, "quote": "top", "options": [{"label": "A"}]}]}, "questions.0"),
     ({"questions": [{"type": "choice", "question": "Q?", "quote": "top", "options": "Revenue, Units"}]}, "options"),
-    ({"questions": [{"type": "ranking", "question": "Q?", "quote": "top", "options": [{"label": "A"}]}]}, "questions.0"),
+    ({"questions": [{"type": "ranking", "question": "Q?", "quote": "top", "options": [{"label": "A"}]}]},
+     "questions.0"),
     (["not", "an", "object"], "object"),
 ])
 def test_malformed_calls_keep_their_raw_input(arguments, fragment) -> None:

@@ -204,9 +204,10 @@ def test_diagnose_command_on_the_sample_traces(demo_urls, tmp_path) -> None:
     unasked = reports["unasked_top_selling.json"]["findings"][0]
     assert unasked["evidence"]["archetypes"] == [{"archetype": "ranking_metric", "evidence": "top-selling"}]
     clean = tmp_path / "clean.json"
+    call = {"id": "c1", "type": "function",
+            "function": {"name": "run_sql", "arguments": json.dumps({"sql": "SELECT COUNT(*) FROM customers"})}}
     clean.write_text(json.dumps([{"role": "user", "content": "How many customers do we have?"},
-                                 {"role": "assistant", "tool_calls": [{"id": "c1", "type": "function", "function": {
-                                     "name": "run_sql", "arguments": json.dumps({"sql": "SELECT COUNT(*) FROM customers"})}}]},
+                                 {"role": "assistant", "tool_calls": [call]},
                                  {"role": "tool", "tool_call_id": "c1", "content": "[[500]]"}]))
     result = CliRunner().invoke(diagnose_command, [str(clean), db])
     assert result.exit_code == 0 and "no findings" in result.output, result.output

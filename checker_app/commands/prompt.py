@@ -18,7 +18,8 @@ from checker_app.settings import databases_from_options
 @click.option("--tools", is_flag=True, help="Also print the render_ask_user_question tool and the readings schema.")
 @click.option("--json", "as_json", is_flag=True, help="Print {system, tools, response_format} as JSON.")
 @db_options
-def prompt(profile: Path | None, tools: bool, as_json: bool, db: tuple[str, ...], timeout: float, max_rows: int) -> None:
+def prompt(profile: Path | None, tools: bool, as_json: bool, db: tuple[str, ...], timeout: float,
+           max_rows: int) -> None:
     """Print the model-mode system prompt for the first --db (default: the demo database)."""
     from checker_app.llm.prompt import archetype_ids, system_prompt
     from checker_app.llm.readings import response_format

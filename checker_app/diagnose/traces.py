@@ -64,7 +64,8 @@ def _text_of(content: Any) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return "\n".join(b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") in ("text", "input_text", "output_text"))
+        return "\n".join(b.get("text", "") for b in content
+                         if isinstance(b, dict) and b.get("type") in ("text", "input_text", "output_text"))
     return ""
 
 

@@ -49,8 +49,8 @@ class ModelClient:
         finally:
             self._slots.release()
 
-    def chat(self, step: str, messages: list[dict[str, Any]], usage: Usage, *, tools: list[dict[str, Any]] | None = None,
-             tool_choice: Any = None, response_format: dict[str, Any] | None = None) -> Reply:
+    def chat(self, step: str, messages: list[dict[str, Any]], usage: Usage, *,
+             tools: list[dict[str, Any]] | None = None, tool_choice: Any = None, response_format: dict[str, Any] | None = None) -> Reply:
         kwargs: dict[str, Any] = {"model": self.settings.model, "messages": messages}
         if tools:
             kwargs["tools"] = tools
@@ -75,8 +75,9 @@ class ModelClient:
         try:
             return self._sdk.chat.completions.create(**kwargs)
         except openai.APITimeoutError:
+            retries = self.settings.max_retries
             raise ModelFailure("timeout", f"no answer within {timeout:g} s "
-                                          f"({self.settings.max_retries} retr{'y' if self.settings.max_retries == 1 else 'ies'})") from None
+                                          f"({retries} retr{'y' if retries == 1 else 'ies'})") from None
         except openai.APIConnectionError as err:
             raise ModelFailure("connection", f"cannot reach {self.settings.base_url or 'the OpenAI API'}: "
                                              f"{_first_line(_cause(err))}") from None
@@ -86,7 +87,8 @@ class ModelClient:
         except openai.APIError as err:  # a 2xx body the SDK cannot read
             raise ModelFailure("malformed", f"unreadable reply: {_first_line(str(err))}") from None
         except Exception as err:  # noqa: BLE001 - fail open on anything the SDK raises
-            raise ModelFailure("malformed", f"unreadable reply ({type(err).__name__}): {_first_line(str(err))}") from None
+            raise ModelFailure("malformed",
+                               f"unreadable reply ({type(err).__name__}): {_first_line(str(err))}") from None
 
 
 def _cause(err: BaseException) -> str:

@@ -113,7 +113,8 @@ def _summary(comp: dict[str, Any], part: ModelPart, n_rules: int, n_model: int) 
         found = "the same archetypes" if arch["both"] else "no archetype"
         bits = [f"rules and model found {found}"]
     else:
-        bits = [f"rules only: {', '.join(arch['rules_only']) or '-'}; model only: {', '.join(arch['model_only']) or '-'}"]
+        rules_only, model_only = ", ".join(arch["rules_only"]) or "-", ", ".join(arch["model_only"]) or "-"
+        bits = [f"rules only: {rules_only}; model only: {model_only}"]
     bits.append(f"{n_rules} rules reading(s), {n_model} model reading(s)")
     if comp["results_differ"] is True:
         bits.append("their answers differ")

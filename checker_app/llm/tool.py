@@ -20,7 +20,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from adapters import CheckerError, parse_query
-from checker_app.clarify import AskUserQuestionInput, ChoiceQuestion, ClarificationError, QueryChoiceQuestion, parse_question
+from checker_app.clarify import (
+    AskUserQuestionInput, ChoiceQuestion, ClarificationError, QueryChoiceQuestion, parse_question,
+)
 from checker_app.llm.strict import strict_schema
 
 TOOL_NAME = "render_ask_user_question"
