@@ -1,0 +1,126 @@
+"""Run a statement; on an engine's ambiguous-column error, repair it and run the repair(s).
+
+Has the signature of `adapters.runner.RunOne`: `run_side_by_side(jobs, dbs, run_one=run_with_repair)`.
+
+* A safe fix (equi_join_key, using_column) is rerun; the result is the rerun's, with the log in `repairs`.
+* Candidates are all run. If their answers agree, the result is the first candidate's run and the log
+  says they agree. If they differ, the result stays the original error: the log holds every candidate's
+  SQL and answer and a clarification question. Never one silent pick.
+* Anything else (schema unreadable, column in no table...): the original error, with the log's `problem`.
+"""
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from sqlglot import exp
+
+from adapters.database import Database, Limits, cap_rows
+from adapters.errors import CheckerError
+from adapters.repair.log import RepairLog, clarification
+from adapters.repair.names import sqlglot_dialect
+from adapters.repair.problems import SchemaUnavailable
+from adapters.repair.recognise import original_offset, recognise
+from adapters.repair.statement import RepairOutcome, repair_statement
+from adapters.results import RunResult
+from adapters.safety import parse_query
+from adapters.schema import SchemaInfo, introspect
+
+MAX_PARALLEL = 4
+
+
+def schema_of(db: Database) -> SchemaInfo:
+    """The connection's schema, read once and shared with everything else that caches it."""
+    try:
+        return db.cached("schema", lambda: introspect(db.engine, dialect=db.dialect))
+    except CheckerError as err:
+        raise SchemaUnavailable(str(err)) from None
+    except Exception as err:  # a driver error outside SQLAlchemy's wrapping
+        raise SchemaUnavailable(f"cannot read the schema: {str(err).splitlines()[0] if str(err) else err}") from None
+
+
+def run_with_repair(db: Database, sql: str, limits: Limits) -> RunResult:
+    result = db.run(sql, limits)
+    if result.status != "error" or recognise(result.error) is None:
+        return result
+    try:
+        schema = schema_of(db)
+    except SchemaUnavailable as err:
+        record = RepairLog(original_sql=sql, dialect=sqlglot_dialect(db.dialect), error=result.error,
+                           column=recognise(result.error).column or None, problem=str(err),
+                           note=f"nothing rewritten: {err}")
+        result.repairs = [record.to_dict()]
+        return result
+    outcome = repair_statement(sql, schema, db.dialect, error=result.error)
+    if outcome.record is not None and result.error is not None and result.error.position:
+        outcome.record.error_offset = original_offset(sql, _ran_text(sql, db.dialect, limits), result.error.position,
+                                                      sqlglot_dialect(db.dialect))
+    return apply_outcome(db, sql, limits, result, outcome)
+
+
+def _ran_text(sql: str, dialect: str, limits: Limits) -> str:
+    """The text `Database.run` sent for `sql` (the row cap may have regenerated it)."""
+    try:
+        query = parse_query(sql, dialect)
+    except CheckerError:
+        return sql
+    capped = cap_rows(query, limits.row_cap)
+    return sql if capped is query else capped.sql(dialect=dialect)
+
+
+def apply_outcome(db: Database, sql: str, limits: Limits, original: RunResult, outcome: RepairOutcome) -> RunResult:
+    record = outcome.record
+    assert record is not None
+    if outcome.sql is not None:
+        rerun = db.run(outcome.sql, limits)
+        rerun.repairs = [record.to_dict()]
+        return rerun
+    if not outcome.candidates:
+        original.repairs = [record.to_dict()]
+        return original
+    runs = _run_all(db, [c.sql for c in outcome.candidates], limits)
+    for attempt, run in zip(record.candidates, runs):
+        attempt.record(run)
+    all_ok = all(run.ok for run in runs)
+    record.agree = all_ok and len({_answer(run, sql, db.dialect) for run in runs}) == 1 if all_ok else None
+    options = [(a.label, a.value) for a in record.candidates]
+    if record.agree:
+        record.sql = outcome.candidates[0].sql
+        record.clarification = None
+        record.note += f"; all {len(runs)} candidates give the same answer on this data: ran {record.candidates[0].value}"
+        chosen = runs[0]
+        chosen.repairs = [record.to_dict()]
+        return chosen
+    if record.agree is False:
+        record.clarification = clarification(record.subject or record.column or "", options, True)
+        record.note += "; the answers differ: the user must choose"
+    else:
+        failed = [a.label for a, run in zip(record.candidates, runs) if not run.ok]
+        record.note += f"; could not compare the answers ({', '.join(failed)} failed)"
+    original.repairs = [record.to_dict()]
+    return original
+
+
+def _run_all(db: Database, statements: list[str], limits: Limits) -> list[RunResult]:
+    if len(statements) == 1:
+        return [db.run(statements[0], limits)]
+    with ThreadPoolExecutor(max_workers=min(MAX_PARALLEL, len(statements)), thread_name_prefix="repair") as pool:
+        return list(pool.map(lambda text: db.run(text, limits), statements))
+
+
+def _answer(run: RunResult, sql: str, dialect: str) -> Any:
+    """Rows to compare: in order when the statement orders them, else as a multiset."""
+    rows = run.answer()
+    if _ordered(sql, dialect):
+        return (tuple(run.columns), rows)
+    return (tuple(run.columns), tuple(sorted(rows, key=repr)))
+
+
+def _ordered(sql: str, dialect: str) -> bool:
+    try:
+        import sqlglot
+
+        tree = sqlglot.parse_one(sql, read=sqlglot_dialect(dialect) or None)
+    except Exception:
+        return False
+    return isinstance(tree, exp.Query) and tree.args.get("order") is not None
