@@ -11,6 +11,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("run", "run"),
     ("check", "check_command"),
     ("batch", "batch"),
+    ("repair", "repair"),
     ("eval", "eval_command"),
     ("serve", "serve"),
     ("prompt", "prompt"),
