@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy.engine import Connection, Engine
@@ -125,7 +126,7 @@ class Database:
                 conn.rollback()
         except (SQLAlchemyError, self._driver_error()) as err:
             info = classify(err, self.backend)
-            info = EngineErrorInfo(info.kind, info.code, scrub(info.message, self.config.url), info.position)
+            info = EngineErrorInfo(info.kind, info.code, scrub(self._explain(info), self.config.url), info.position)
             result.status = "timeout" if info.kind == "timeout" else "error"
             result.error = info
             result.elapsed_ms = (time.perf_counter() - started) * 1000
@@ -136,6 +137,15 @@ class Database:
         result.rows = rows[: limits.row_cap]
         result.row_count = len(result.rows)
         return result
+
+    def _explain(self, info: EngineErrorInfo) -> str:
+        """SQLite says only "unable to open database file"; say which file is missing."""
+        database = self.config.url.database or ""
+        if self.backend == "sqlite" and info.kind == "connection" and database not in ("", ":memory:"):
+            path = Path(database).expanduser().resolve()
+            if not path.exists():
+                return f"no SQLite file at {path}"
+        return info.message
 
     def _driver_error(self) -> type[Exception]:
         return self.engine.dialect.loaded_dbapi.Error

@@ -245,6 +245,14 @@ def test_introspection_works_on_chinook(chinook_urls, backend) -> None:
     db.dispose()
 
 
+def test_a_missing_sqlite_file_is_named_not_created(tmp_path) -> None:
+    missing = tmp_path / "nope.sqlite"
+    result = Database(parse_db_option(f"sqlite:///{missing}")).run("SELECT 1")
+    assert result.status == "error" and result.error.kind == "connection"
+    assert result.error.message == f"no SQLite file at {missing}"
+    assert not missing.exists()
+
+
 def test_sqlite_connections_are_read_only_files(tmp_path) -> None:
     path = tmp_path / "x.sqlite"
     _create_items(f"sqlite:///{path}")
