@@ -1,0 +1,82 @@
+"""Per-table checksums that are equal across engines when the stored rows are equal.
+
+Drivers return different Python types for the same stored value (SQLite gives REAL/INTEGER and
+text for money and timestamps, PostgreSQL and MySQL give ``Decimal`` and ``datetime``), so each
+value is normalised by its column's declared type before hashing: NUMERIC -> ``f"{float(v):.6f}"``,
+INTEGER -> decimal digits, DATE -> ``YYYY-MM-DD``, TIMESTAMP -> ``YYYY-MM-DD HH:MM:SS``, NULL -> "",
+text as is. Rows are read in primary-key order, unit-separated and newline-terminated, and streamed
+into SHA-256 so a million-row table is never held in memory.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from datetime import date, datetime
+
+import sqlalchemy as sa
+from sqlalchemy.engine import URL
+
+from .connect import display_url, make_engine, parse_url
+from .errors import SeedError, translate_errors
+from .schema import SEED_TABLES, build_metadata, primary_key_columns
+
+_FETCH_ROWS = 10_000
+
+
+def table_checksums(url: str | URL) -> dict[str, str]:
+    """SHA-256 hex digest per seed table (in ``SEED_TABLES`` order) of its normalised rows."""
+    target = parse_url(url)
+    shown = display_url(target)
+    with translate_errors(f"cannot checksum {shown}", [target.password], shown):
+        engine = make_engine(target)
+        try:
+            with engine.connect() as conn:
+                present = set(sa.inspect(conn).get_table_names())
+                missing = [name for name in SEED_TABLES if name not in present]
+                if missing:
+                    raise SeedError(f"{shown} is not seeded: missing tables {', '.join(missing)}")
+                md = build_metadata()
+                return {name: _table_digest(conn, md.tables[name]) for name in SEED_TABLES}
+        finally:
+            engine.dispose()
+
+
+def _table_digest(conn: sa.Connection, table: sa.Table) -> str:
+    # Untyped columns: no SQLAlchemy result processing, so normalisation sees the driver's values.
+    columns = [sa.column(c.name) for c in table.columns]
+    order = [sa.column(name) for name in primary_key_columns(table)]
+    query = sa.select(*columns).select_from(sa.table(table.name)).order_by(*order)
+    normalisers = [_normaliser(c.type) for c in table.columns]
+    digest = hashlib.sha256()
+    result = conn.execution_options(stream_results=True).execute(query)
+    for rows in result.partitions(_FETCH_ROWS):
+        for row in rows:
+            line = "\x1f".join("" if v is None else f(v) for f, v in zip(normalisers, row))
+            digest.update(line.encode())
+            digest.update(b"\n")
+    return digest.hexdigest()
+
+
+def _normaliser(column_type: sa.types.TypeEngine) -> Callable[[object], str]:
+    if isinstance(column_type, sa.Numeric):
+        return lambda v: f"{float(v):.6f}"  # type: ignore[arg-type]
+    if isinstance(column_type, sa.Integer):
+        return lambda v: str(int(v))  # type: ignore[call-overload]
+    if isinstance(column_type, sa.DateTime):
+        return _timestamp_text
+    if isinstance(column_type, sa.Date):
+        return _date_text
+    return str
+
+
+def _timestamp_text(value: object) -> str:
+    if isinstance(value, datetime):
+        return value.strftime("%Y-%m-%d %H:%M:%S")
+    return str(value).replace("T", " ")[:19]
+
+
+def _date_text(value: object) -> str:
+    if isinstance(value, (date, datetime)):
+        return value.strftime("%Y-%m-%d")
+    return str(value)[:10]

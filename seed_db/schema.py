@@ -1,0 +1,139 @@
+"""SQLAlchemy Core schema of the demo orders database.
+
+The table and column names are a contract: archetype tests and the ambiguous-column repair pass
+are written against them. Every table has an ``id``-style primary key on purpose, so a join of any
+two tables has an ambiguous ``id`` column. ``build_metadata()`` returns a fresh ``MetaData`` each
+call (no shared mutable module state); ``SEED_TABLES`` is the creation order, parents first.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+import sqlalchemy as sa
+
+SCHEMA_VERSION = 1
+
+SEED_TABLES: tuple[str, ...] = (
+    "countries",
+    "currencies",
+    "exchange_rates",
+    "stores",
+    "categories",
+    "products",
+    "customers",
+    "orders",
+    "order_items",
+    "fiscal_periods",
+    "seed_info",
+)
+
+# Named constraints let the loaders add foreign keys after a bulk load (ALTER TABLE ... ADD CONSTRAINT).
+NAMING_CONVENTION = MappingProxyType({
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+})
+
+# MySQL/MariaDB only: InnoDB for foreign keys, utf8mb4 so names round-trip whatever the server default.
+_MYSQL = MappingProxyType({"mysql_engine": "InnoDB", "mysql_charset": "utf8mb4"})
+
+
+def _pk() -> sa.Column:
+    # autoincrement=False: ids are explicit and deterministic; no SERIAL/AUTO_INCREMENT to drift.
+    return sa.Column("id", sa.Integer, primary_key=True, autoincrement=False)
+
+
+def build_metadata() -> sa.MetaData:
+    """Return a new MetaData holding all seed tables, with FK indexes and ``orders.ordered_at`` indexed."""
+    md = sa.MetaData(naming_convention=dict(NAMING_CONVENTION))
+    sa.Table(
+        "countries", md, _pk(),
+        sa.Column("code", sa.String(2), nullable=False),
+        sa.Column("name", sa.String(80), nullable=False),
+        **_MYSQL,
+    )
+    sa.Table(
+        "currencies", md,
+        sa.Column("code", sa.CHAR(3), primary_key=True),
+        sa.Column("name", sa.String(40), nullable=False),
+        **_MYSQL,
+    )
+    sa.Table(
+        "exchange_rates", md, _pk(),
+        sa.Column("currency_code", sa.CHAR(3), sa.ForeignKey("currencies.code"), nullable=False),
+        sa.Column("rate_date", sa.Date, nullable=False),
+        sa.Column("usd_per_unit", sa.Numeric(14, 6), nullable=False),
+        sa.UniqueConstraint("currency_code", "rate_date"),
+        **_MYSQL,
+    )
+    sa.Table(
+        "stores", md, _pk(),
+        sa.Column("name", sa.String(80), nullable=False),
+        sa.Column("country_id", sa.Integer, sa.ForeignKey("countries.id"), nullable=False, index=True),
+        sa.Column("time_zone", sa.String(64), nullable=False),
+        sa.Column("currency_code", sa.CHAR(3), sa.ForeignKey("currencies.code"), nullable=False, index=True),
+        **_MYSQL,
+    )
+    sa.Table(
+        "categories", md, _pk(),
+        sa.Column("name", sa.String(60), nullable=False),
+        **_MYSQL,
+    )
+    sa.Table(
+        "products", md, _pk(),
+        sa.Column("name", sa.String(120), nullable=False),
+        sa.Column("category_id", sa.Integer, sa.ForeignKey("categories.id"), nullable=False, index=True),
+        sa.Column("list_price", sa.Numeric(10, 2), nullable=False),
+        **_MYSQL,
+    )
+    sa.Table(
+        "customers", md, _pk(),
+        sa.Column("name", sa.String(120), nullable=False),
+        sa.Column("email", sa.String(120), nullable=False),
+        sa.Column("country_id", sa.Integer, sa.ForeignKey("countries.id"), nullable=False, index=True),
+        sa.Column("created_at", sa.DateTime, nullable=False),
+        **_MYSQL,
+    )
+    sa.Table(
+        "orders", md, _pk(),
+        sa.Column("customer_id", sa.Integer, sa.ForeignKey("customers.id"), nullable=False, index=True),
+        sa.Column("store_id", sa.Integer, sa.ForeignKey("stores.id"), nullable=False, index=True),
+        sa.Column("ordered_at", sa.DateTime, nullable=False, index=True),
+        sa.Column("currency_code", sa.CHAR(3), sa.ForeignKey("currencies.code"), nullable=False, index=True),
+        sa.Column("status", sa.String(16), nullable=False),
+        **_MYSQL,
+    )
+    sa.Table(
+        "order_items", md, _pk(),
+        sa.Column("order_id", sa.Integer, sa.ForeignKey("orders.id"), nullable=False, index=True),
+        sa.Column("product_id", sa.Integer, sa.ForeignKey("products.id"), nullable=False, index=True),
+        sa.Column("unit_price", sa.Numeric(10, 2), nullable=False),
+        sa.Column("quantity", sa.Integer, nullable=False),
+        **_MYSQL,
+    )
+    sa.Table(
+        "fiscal_periods", md, _pk(),
+        sa.Column("fiscal_year", sa.Integer, nullable=False),
+        sa.Column("fiscal_quarter", sa.Integer, nullable=False),
+        sa.Column("fiscal_period", sa.Integer, nullable=False),
+        sa.Column("period_name", sa.String(20), nullable=False),
+        sa.Column("start_date", sa.Date, nullable=False),
+        sa.Column("end_date", sa.Date, nullable=False),
+        **_MYSQL,
+    )
+    sa.Table(
+        "seed_info", md, _pk(),
+        sa.Column("seed", sa.Integer, nullable=False),
+        sa.Column("scale", sa.Integer, nullable=False),
+        sa.Column("schema_version", sa.Integer, nullable=False),
+        **_MYSQL,
+    )
+    assert tuple(md.tables) == SEED_TABLES, "SEED_TABLES must list every table in creation order"
+    return md
+
+
+def primary_key_columns(table: sa.Table) -> list[str]:
+    """Names of the table's primary-key columns (the ORDER BY of checksums and counts)."""
+    return [c.name for c in table.primary_key.columns]
