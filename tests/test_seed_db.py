@@ -7,7 +7,6 @@ when CHECKER_STRICT_TESTS=1.
 
 from __future__ import annotations
 
-import os
 import re
 import uuid
 from collections.abc import Iterator
@@ -29,19 +28,9 @@ from seed_db import (
     table_checksums,
 )
 from seed_db.fiscal import fiscal_periods, fiscal_year_start
+from tests.support import BACKENDS, MYSQL_ADMIN_URL, PG_ADMIN_URL, server_reachable, unavailable
 
-BACKENDS = ("sqlite", "postgresql", "mysql")
-SERVER_URLS = {
-    "postgresql": os.environ.get("CHECKER_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"),
-    "mysql": os.environ.get("CHECKER_MYSQL_URL", "mysql+pymysql://root@127.0.0.1:3306"),
-}
-
-
-def unavailable(reason: str) -> None:
-    """Skip, or fail under CHECKER_STRICT_TESTS=1 (to move into conftest later)."""
-    if os.environ.get("CHECKER_STRICT_TESTS") == "1":
-        pytest.fail(reason)
-    pytest.skip(reason)
+SERVER_URLS = {"postgresql": PG_ADMIN_URL, "mysql": MYSQL_ADMIN_URL}
 
 
 def _server_engine(backend: str) -> sa.Engine:
@@ -52,12 +41,8 @@ def _server_engine(backend: str) -> sa.Engine:
 
 def _probe(backend: str) -> str | None:
     """None if the server answers, else the reason it does not."""
-    try:
-        with _server_engine(backend).connect() as conn:
-            conn.execute(sa.text("SELECT 1"))
-    except Exception as exc:  # noqa: BLE001
-        return f"{backend} server unreachable: {type(exc).__name__}"
-    return None
+    problem = server_reachable(SERVER_URLS[backend])
+    return f"{backend} server unreachable: {problem}" if problem else None
 
 
 def _drop_database(backend: str, name: str) -> None:
