@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from adapters import CheckerError, Database, InputError, Limits, parse_db_option
+from adapters import Database, InputError, Limits, parse_db_option
 from checker_app.pipeline import CheckOptions, check
 from tests.support import BACKENDS
 
