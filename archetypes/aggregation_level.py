@@ -11,7 +11,7 @@ WHEN = ("The request groups by month, quarter, year or week, and the business ha
         "a fiscal calendar (e.g. 4-4-5 periods) next to the calendar one, or ISO (Monday) against Sunday weeks.")
 ASK = "Calendar or fiscal periods?"
 REASON = ("Fiscal periods start and end on different days than calendar months, so each bucket holds different "
-          "orders; week conventions shift every week's boundary by a day.")
+          "sales; week conventions shift every week's boundary by a day.")
 
 
 def detect(ctx: Context) -> Detection | None:
@@ -27,7 +27,7 @@ def detect(ctx: Context) -> Detection | None:
         return ARCHETYPE.detection(span, readings, question="Which week convention?")
     if unit not in ("month", "quarter", "year") or not (profile.fiscal or profile.fiscal_year_start):
         return None
-    fiscal = {"month": "fiscal_period", "quarter": "fiscal_quarter", "year": "fiscal_year"}[unit]
+    fiscal = {"month": "fy_period", "quarter": "fy_quarter", "year": "fy_year"}[unit]
     where = f" ({profile.fiscal.table})" if profile.fiscal else f" (year starting month {profile.fiscal_year_start})"
     readings = [Reading("calendar", f"Calendar {unit}s", _apply(unit)),
                 Reading("fiscal", f"Fiscal {'period' if unit == 'month' else unit}s{where}", _apply(fiscal))]

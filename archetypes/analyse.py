@@ -161,8 +161,10 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
         unit = intent.grain[0]
         if unit == "week":
             spec.grain = "week_iso"
+        elif unit in ("weekday", "hour"):
+            spec.grain = unit
         elif intent.grain_fiscal and (profile.fiscal or profile.fiscal_year_start):
-            spec.grain = {"month": "fiscal_period", "quarter": "fiscal_quarter", "year": "fiscal_year"}.get(unit, unit)
+            spec.grain = {"month": "fy_period", "quarter": "fy_quarter", "year": "fy_year"}.get(unit, unit)
         else:
             spec.grain = unit
     return spec

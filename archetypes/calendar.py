@@ -35,6 +35,8 @@ class Window:
 
 @dataclass(frozen=True)
 class Period:
+    """Local [start, end): dates, or datetimes for hours. Several periods may share a label (every Monday)."""
+
     label: str
     start: dt.date
     end: dt.date
@@ -64,10 +66,11 @@ def preset_window(value: str, as_of: dt.date) -> Window | None:
 
 
 def utc_instant(day: dt.date, zone: str | None) -> dt.datetime:
-    """The naive UTC datetime at which local `day` begins in `zone` (None or UTC: midnight UTC)."""
+    """The naive UTC datetime at which local `day` (or local datetime) begins in `zone` (None or UTC: as is)."""
+    moment = day if isinstance(day, dt.datetime) else dt.datetime.combine(day, dt.time())
     if not zone or zone == "UTC":
-        return dt.datetime.combine(day, dt.time())
-    local = dt.datetime.combine(day, dt.time(), tzinfo=ZoneInfo(zone))
+        return moment
+    local = moment.replace(tzinfo=ZoneInfo(zone))
     return local.astimezone(dt.timezone.utc).replace(tzinfo=None)
 
 
@@ -75,11 +78,22 @@ def periods(grain: str, start: dt.date, end: dt.date, *, fiscal: FiscalCalendar 
             fiscal_year_start: int | None = None) -> list[Period]:
     """Periods of `grain` covering local dates [start, end), clipped to it.
 
-    grain: day | week_iso | week_sunday | month | quarter | year | fiscal_period | fiscal_quarter | fiscal_year
+    grain: day | week_iso | week_sunday | month | quarter | year | fy_period | fy_quarter | fy_year |
+    weekday (every day, labelled by its weekday) | hour (every hour, labelled by its hour of day)
     """
-    if grain.startswith("fiscal_") and fiscal is not None:
+    if grain == "weekday":
+        days = (end - start).days
+        return [Period(f"{(start + DAY * i).isoweekday()} {(start + DAY * i).strftime('%A')}", start + DAY * i,
+                       start + DAY * (i + 1)) for i in range(days)]
+    if grain == "hour":
+        first = dt.datetime.combine(start, dt.time())
+        hours = (end - start).days * 24
+        step = dt.timedelta(hours=1)
+        return [Period(f"{(first + step * i).hour:02d}:00", first + step * i, first + step * (i + 1))
+                for i in range(hours)]
+    if grain.startswith("fy_") and fiscal is not None:
         return _fiscal_periods(grain, start, end, fiscal)
-    if grain.startswith("fiscal_") and fiscal_year_start:
+    if grain.startswith("fy_") and fiscal_year_start:
         return _shifted_periods(grain, start, end, fiscal_year_start)
     found: list[Period] = []
     cursor = _period_start(grain, start)
@@ -97,9 +111,9 @@ def _period_start(grain: str, day: dt.date) -> dt.date:
         return day - dt.timedelta(days=day.weekday())
     if grain == "week_sunday":
         return day - dt.timedelta(days=(day.weekday() + 1) % 7)
-    if grain in ("month", "fiscal_period"):
+    if grain in ("month", "fy_period"):
         return day.replace(day=1)
-    if grain in ("quarter", "fiscal_quarter"):
+    if grain in ("quarter", "fy_quarter"):
         return quarter_start(day)
     return dt.date(day.year, 1, 1)
 
@@ -109,9 +123,9 @@ def _next(grain: str, day: dt.date) -> dt.date:
         return day + DAY
     if grain.startswith("week"):
         return day + dt.timedelta(days=7)
-    if grain in ("month", "fiscal_period"):
+    if grain in ("month", "fy_period"):
         return add_months(day, 1)
-    if grain in ("quarter", "fiscal_quarter"):
+    if grain in ("quarter", "fy_quarter"):
         return add_months(day, 3)
     return dt.date(day.year + 1, 1, 1)
 
@@ -136,9 +150,9 @@ def _fiscal_periods(grain: str, start: dt.date, end: dt.date, fiscal: FiscalCale
     for item in fiscal.periods:
         if item.end <= start or item.start >= end:
             continue
-        if grain == "fiscal_period":
+        if grain == "fy_period":
             key = f"{item.year} {item.label}" if item.year not in item.label else item.label
-        elif grain == "fiscal_quarter":
+        elif grain == "fy_quarter":
             key = f"{item.year} {item.quarter}".strip()
         else:
             key = item.year
@@ -152,20 +166,20 @@ def _shifted_periods(grain: str, start: dt.date, end: dt.date, first_month: int)
     """A fiscal year starting on the first of `first_month` (from the profile overrides)."""
     offset = first_month - 1
     found: list[Period] = []
-    step = {"fiscal_period": 1, "fiscal_quarter": 3, "fiscal_year": 12}[grain]
+    step = {"fy_period": 1, "fy_quarter": 3, "fy_year": 12}[grain]
     cursor = start.replace(day=1)
     months_into_year = (cursor.month - 1 - offset) % 12
     cursor = add_months(cursor, -(months_into_year % step))
     while cursor < end:
         following = add_months(cursor, step)
-        fiscal_year = cursor.year + (1 if offset and cursor.month > offset else 0)
+        fy = cursor.year if cursor.month >= first_month else cursor.year - 1  # named by its first year
         index = (cursor.month - 1 - offset) % 12
-        if grain == "fiscal_period":
-            label = f"FY{fiscal_year} P{index + 1:02d}"
-        elif grain == "fiscal_quarter":
-            label = f"FY{fiscal_year} Q{index // 3 + 1}"
+        if grain == "fy_period":
+            label = f"FY{fy} P{index + 1:02d}"
+        elif grain == "fy_quarter":
+            label = f"FY{fy} Q{index // 3 + 1}"
         else:
-            label = f"FY{fiscal_year}"
+            label = f"FY{fy}"
         found.append(Period(label, max(cursor, start), min(following, end)))
         cursor = following
     return found

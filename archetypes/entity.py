@@ -1,4 +1,4 @@
-"""A name that matches several distinct rows: 'revenue for Acme' (three customers), 'the Music playlist'
+"""A name that matches several distinct rows: 'revenue for Acme' (three clients), 'the Music playlist'
 (two playlists of that name), 'Santana' (the artist and every 'Santana Feat. ...'). Options are live rows."""
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from archetypes.query import EntityFilter, QuerySpec, col, literal, name_express
 
 ID = "entity"
 HEADER = "Which one"
-WHEN = ("A name in the request matches several distinct records: three customers contain 'Acme', two playlists "
+WHEN = ("A name in the request matches several distinct records: three clients contain 'Acme', two playlists "
         "are called 'Music', 'Santana' is an artist and part of several other artists' names.")
 ASK = "Which one do you mean?"
 REASON = ("Each match is a different set of rows; adding them up or picking one silently gives a number for "
@@ -103,7 +103,7 @@ def name_matches(ctx: Context) -> list[tuple[Span, list[Match]]]:
     found = []
     for span in ctx.intent.names:
         term = clean_term(span.text)
-        if len(term) < 2 or _known_value(ctx.profile, term):
+        if len(term) < 2 or known_value(ctx.profile, term):
             continue
         matches = _matches(ctx.profile, term, ctx.lookup)
         pool = _resolve(matches, term, _adjacent_tables(ctx, span))
@@ -140,7 +140,7 @@ def _resolve(matches: list[Match], term: str, adjacent: tuple[set[str], set[str]
         pool = [m for m in pool if m.entity.table in exact]
     seen: set[tuple[str, str | None, str]] = set()
     unique = []
-    for match in pool:
+    for match in sorted(pool, key=_order):
         marker = (match.entity.table, match.key, match.name)
         if marker not in seen:
             seen.add(marker)
@@ -148,7 +148,13 @@ def _resolve(matches: list[Match], term: str, adjacent: tuple[set[str], set[str]
     return unique
 
 
-def _known_value(profile: SchemaProfile, term: str) -> bool:
+def _order(match: Match) -> tuple:
+    """Engine-independent order (collations differ): name case-insensitively, then key numerically."""
+    key = match.key or ""
+    return (match.name.lower(), match.name, int(key) if key.isdigit() else 0, key)
+
+
+def known_value(profile: SchemaProfile, term: str) -> bool:
     """The term is a value of a plain text column ('Brazil' in a country column): a filter, not a name."""
     values = profile.cache.get("plain_values")
     if values is None:

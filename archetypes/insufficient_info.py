@@ -15,7 +15,7 @@ REASON = ("Guessing a subject spends a full run on a question nobody asked; one 
 
 
 def detect(ctx: Context) -> Detection | None:
-    from archetypes.entity import name_matches
+    from archetypes.entity import clean_term, known_value, name_matches
 
     intent = ctx.intent
     span: Span | None = None
@@ -23,7 +23,8 @@ def detect(ctx: Context) -> Detection | None:
                                                                           and intent.how_many is None)):
         span = intent.unknown_subject
         question = f"This database has no '{span.text}'. What should this run on?"
-    elif intent.schema_hits == 0 and not intent.key_refs and not name_matches(ctx):
+    elif intent.schema_hits == 0 and not intent.key_refs and not name_matches(ctx) and not any(
+            known_value(ctx.profile, clean_term(n.text)) for n in intent.names):
         text = ctx.question
         span = Span(0, len(text), text)
         question = ASK

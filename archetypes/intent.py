@@ -41,6 +41,8 @@ RE_GRAIN = re.compile(
     r"(day|week|month|quarter|year|period)s?\b|(daily|weekly|monthly|quarterly|yearly|annually|annual)\b|"
     r"(day|week|month|quarter|year)[- ]over[- ](?:day|week|month|quarter|year)\b|"
     r"(day|week|month|quarter|year)[- ]by[- ](?:day|week|month|quarter|year)\b)")
+RE_CYCLE = re.compile(r"\b(days? of (?:the )?week|weekdays?|(?:what|which) day\b|hours? of (?:the )?day|hourly|"
+                      r"by hour|per hour|each hour|(?:what|which) hour|time of (?:the )?day)\b")
 RE_FISCAL = re.compile(r"\bfiscal\b|\bfy\s?\d{2,4}\b")
 RE_WEEK_CONVENTION = re.compile(r"\biso\b|\bmonday[- ]start|\bsunday[- ]start|\bweeks? start")
 RE_CALENDAR_WORD = re.compile(r"\bcalendar\s+(?:month|quarter|year|week)")
@@ -153,7 +155,7 @@ class Intent:
     vague_time: Span | None = None
     day_boundary: Span | None = None
     currency: Span | None = None
-    currency_code: str | None = None
+    currency_named: str | None = None
     money: Span | None = None
     viz: Span | None = None
     names: list[Span] = field(default_factory=list)
@@ -198,6 +200,18 @@ class Vocabulary:
     longest: int
     tables: dict[tuple[str, ...], str] = field(default_factory=dict)   # singular phrase -> any table
     rate_words: frozenset[str] = frozenset()
+    stems: frozenset[str] = frozenset()
+
+
+_SUFFIXES = ("ments", "ment", "ings", "ing", "ers", "er", "ed", "es", "s")
+
+
+def stem(word: str) -> str:
+    """A crude stem, only to recognise 'shipments' next to 'shipped' as schema words."""
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)]
+    return word
 
 
 def vocabulary(profile: SchemaProfile) -> Vocabulary:
@@ -269,7 +283,8 @@ def vocabulary(profile: SchemaProfile) -> Vocabulary:
             tables[(word,)] = tables[(canonical,)]
     rate_words = frozenset(words(profile.rate_table.table)) if profile.rate_table else frozenset()
     longest = max([len(k) for k in phrases] + [len(k) for k in measure_words] + [1])
-    vocab = Vocabulary(phrases, measure_words, frozenset(known), longest, tables, rate_words)
+    stems = frozenset(stem(w) for w in known if len(w) > 3)
+    vocab = Vocabulary(phrases, measure_words, frozenset(known), longest, tables, rate_words, stems)
     profile.cache["vocabulary"] = vocab
     return vocab
 
@@ -341,8 +356,8 @@ def _schema_words(intent: Intent, vocab: Vocabulary) -> None:
                 index += size
                 break
         if not matched:
-            if singles[index] in vocab.known and singles[index] not in STOPWORDS or \
-                    intent.tokens[index][0] in _GENERIC_DATA:
+            if (singles[index] in vocab.known or stem(singles[index]) in vocab.stems) and \
+                    singles[index] not in STOPWORDS or intent.tokens[index][0] in _GENERIC_DATA:
                 intent.schema_hits += 1
             index += 1
 
@@ -487,6 +502,11 @@ def _minus_months(day: dt.date, months: int) -> dt.date:
 
 def _grain(intent: Intent) -> None:
     lower = intent.lower
+    cycle = RE_CYCLE.search(lower)
+    if cycle is not None:
+        unit = "hour" if "hour" in cycle.group(0) or "time of" in cycle.group(0) else "weekday"
+        intent.grain = (unit, Span(cycle.start(), cycle.end(), intent.question[cycle.start():cycle.end()]))
+        return
     m = RE_GRAIN.search(lower)
     if m is None:
         return
@@ -508,15 +528,15 @@ def _money(intent: Intent) -> None:
         intent.currency = Span(m.start(), m.end(), text[m.start():m.end()])
         token = m.group(0).strip().lower()
         if "dollar" in token or token in ("usd", "$"):
-            intent.currency_code = "USD"
+            intent.currency_named = "USD"
         elif "eur" in token or token == "€":
-            intent.currency_code = "EUR"
+            intent.currency_named = "EUR"
         elif token in ("gbp", "£") or "pound" in token or "sterling" in token:
-            intent.currency_code = "GBP"
+            intent.currency_named = "GBP"
         elif token in ("yen", "jpy", "¥"):
-            intent.currency_code = "JPY"
+            intent.currency_named = "JPY"
         elif token in ("cad", "aud"):
-            intent.currency_code = token.upper()
+            intent.currency_named = token.upper()
     for m in RE_MONEY.finditer(lower):
         if RE_MONEY_AS_CRITERION.search(lower[:m.start()]):
             continue

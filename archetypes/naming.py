@@ -49,7 +49,7 @@ def plural(word: str) -> str:
 
 
 def phrase(identifier: str) -> str:
-    """Human words for an identifier, singular head: 'order_items' -> 'order item'."""
+    """Human words for an identifier, singular head: 'line_items' -> 'line item'."""
     parts = list(words(identifier))
     if parts:
         parts[-1] = singular(parts[-1])

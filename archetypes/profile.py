@@ -1,7 +1,7 @@
 """The schema profile: what the archetypes know about a database, inferred from introspection.
 
 Fact tables and their measures, entity tables and their name columns, foreign-key paths, timestamps,
-currencies and rate tables, time-zone columns, a fiscal calendar, the data's time range. Nothing here
+currency columns and rate tables, time-zone columns, a fiscal calendar, the data's time range. Nothing here
 knows any particular schema: every role is recognised from names, types, keys and sampled values.
 """
 from __future__ import annotations
@@ -84,7 +84,7 @@ class Fact:
     measures: list[Measure]
     time: TimeColumn | None = None
     time_path: tuple[Edge, ...] = ()
-    header: bool = False           # another fact points at it (orders for order lines)
+    header: bool = False           # another fact points at it (a header for its line rows)
     row_count: int = 0
 
 
@@ -117,7 +117,7 @@ class RateTable:
     currency_column: str
     date_column: str
     rate_column: str
-    target: str                    # currency the rate converts into ('USD' for usd_per_unit)
+    target: str                    # currency the rate converts into ('USD' for a column named like usd_rate)
     date_only: bool = True
 
 
@@ -253,7 +253,7 @@ class SchemaProfile:
             "entities": [{"table": e.table, "name": list(e.name_columns), "noun": e.noun}
                          for e in self.entities.values()],
             "zones": self.business_zones(),
-            "currencies": sorted({c for col in self.currency_columns for c in col.codes}),
+            "currency_codes": sorted({c for col in self.currency_columns for c in col.codes}),
             "rate_table": self.rate_table.table if self.rate_table else None,
             "fiscal_calendar": self.fiscal.table if self.fiscal else None,
             "as_of": self.as_of.isoformat() if self.as_of else None,
@@ -522,8 +522,8 @@ def _currency_columns(tables: dict[str, TableInfo]) -> list[CurrencyColumn]:
     return found
 
 
-def _rate_table(tables: dict[str, TableInfo], currencies: list[CurrencyColumn]) -> RateTable | None:
-    for column in currencies:
+def _rate_table(tables: dict[str, TableInfo], money: list[CurrencyColumn]) -> RateTable | None:
+    for column in money:
         table = tables[column.table]
         dates = _time_columns(table)
         rates = [c for c in table.columns if c.family == "numeric" and not _is_key(table, c)
@@ -586,14 +586,14 @@ def _read_fiscal(found: tuple[TableInfo, dict[str, str]], lookup: Lookup,
     built = []
     for index, (first, last, year, quarter, label) in enumerate(periods):
         end = last + dt.timedelta(days=1) if inclusive else last
-        year_text = _fiscal_year(year, first)
+        year_text = _fy_label(year, first)
         quarter_text = f"Q{quarter}" if isinstance(quarter, int) or str(quarter).isdigit() else str(quarter or "")
         built.append(FiscalPeriod(year_text, quarter_text, str(label) if label is not None else
                                   f"{year_text} P{index + 1:02d}", first, end))
     return FiscalCalendar(table.name, tuple(built))
 
 
-def _fiscal_year(value: Any, start: dt.date) -> str:
+def _fy_label(value: Any, start: dt.date) -> str:
     if value is None:
         return f"FY{start.year}"
     text = str(value)

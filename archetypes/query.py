@@ -18,7 +18,10 @@ from archetypes.naming import slug
 from archetypes.profile import Edge, Entity, Fact, Measure, SchemaProfile, TimeColumn
 
 RANKING_LIMIT = 10
-DAILY_DEFAULT_DAYS = 30
+# a series with no window asked covers the last N days to the as-of date (grain -> days)
+DEFAULT_SPAN_DAYS = {"day": 30, "weekday": 28, "hour": 7}
+MAX_CALENDAR_ROWS = 250  # rows of the calendar CTE (SQLite allows 500 compound terms; keeps range joins quick)
+_PERIOD_STEP = {"weekday": 7, "hour": 24}
 
 
 @dataclass
@@ -47,7 +50,7 @@ class QuerySpec:
     zone: str | None = None                  # 'UTC' | IANA name | 'local' (each row's own zone)
     filters: list[EntityFilter] = field(default_factory=list)
     currency_mode: str | None = None         # only | convert | per
-    currency_code: str | None = None
+    currency_target: str | None = None
     notes: list[str] = field(default_factory=list)
 
     def copy(self) -> QuerySpec:
@@ -168,8 +171,8 @@ def build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp
         found = profile.currency_for(fact)
         if found:
             currency_expr = col(found[0].column, source.alias_for(found[1]))
-            if spec.currency_mode == "only" and spec.currency_code:
-                where.append(exp.EQ(this=currency_expr.copy(), expression=literal(spec.currency_code)))
+            if spec.currency_mode == "only" and spec.currency_target:
+                where.append(exp.EQ(this=currency_expr.copy(), expression=literal(spec.currency_target)))
 
     zone_expr = None
     zone = spec.zone or profile.business_time_zone or "UTC"
@@ -202,6 +205,14 @@ def build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp
                                        fiscal_year_start=profile.fiscal_year_start)
         if not periods:
             spec.notes.append("no periods of that kind cover the data; showing the total instead")
+        zone_count = max(1, len(profile.zone_for(fact)[0].zones)) if zone == "local" and profile.zone_for(fact) else 1
+        limit = MAX_CALENDAR_ROWS // zone_count
+        if len(periods) > limit:
+            step = _PERIOD_STEP.get(spec.grain or "", 1)
+            keep = max(step, limit - limit % step)
+            periods = periods[-keep:]
+            spec.notes.append(f"the {spec.grain} series is limited to its last {keep} periods "
+                              f"(from {periods[0].label}, {str(periods[0].start)[:16]})")
     if window is not None and time_expr is not None:
         if zone_expr is not None:
             where.append(_local_range(time_expr, zone_expr, zones, window.start, window.end, fact.time))
@@ -287,9 +298,11 @@ def _data_span(spec: QuerySpec, fact: Fact, as_of: dt.date | None) -> calendar.W
     end_day = min(time.latest.date(), as_of) if as_of else time.latest.date()
     end = end_day + calendar.DAY
     start = time.earliest.date()
-    if spec.grain == "day" and (end - start).days > DAILY_DEFAULT_DAYS:
-        start = end - dt.timedelta(days=DAILY_DEFAULT_DAYS)
-        spec.notes.append(f"a daily series with no window covers the last {DAILY_DEFAULT_DAYS} days to the as-of date")
+    days = DEFAULT_SPAN_DAYS.get(spec.grain or "")
+    if days and (end - start).days > days:
+        start = end - dt.timedelta(days=days)
+        spec.notes.append(f"with no window asked, the {spec.grain} series covers the last {days} days to "
+                          f"{end_day.isoformat()}")
     return calendar.Window(start, end, "all time")
 
 
@@ -300,10 +313,13 @@ def _periods_query(source: _From, where: list[exp.Expression], value: exp.Expres
                    spec: QuerySpec) -> exp.Query:
     # the calendar CTE: one row per period (and per zone when each row keeps its own zone)
     rows: list[exp.Select] = []
+    first_index: dict[str, int] = {}
     for period in periods:
+        index = first_index.setdefault(period.label, len(first_index))
         for z in (zones if zone_expr is not None else [zone]):
             tz = None if column.date_only else z
             parts = [exp.alias_(literal(period.label), "period", quoted=True),
+                     exp.alias_(exp.Literal.number(index), "period_index", quoted=True),
                      exp.alias_(time_literal(calendar.utc_instant(period.start, tz), column), "period_start",
                                 quoted=True),
                      exp.alias_(time_literal(calendar.utc_instant(period.end, tz), column), "period_end",
@@ -313,7 +329,7 @@ def _periods_query(source: _From, where: list[exp.Expression], value: exp.Expres
             rows.append(exp.select(*parts))
     union: exp.Query = rows[0]
     for row in rows[1:]:
-        union = exp.union(union, row, distinct=False)
+        union = exp.Union(this=union, expression=row, distinct=False)  # left-deep, no copies
 
     # the rows to aggregate, restricted to the calendar's overall range
     inner = source.select.select(exp.alias_(value, "v", quoted=True), exp.alias_(time_expr.copy(), "ts", quoted=True))
@@ -348,6 +364,6 @@ def _periods_query(source: _From, where: list[exp.Expression], value: exp.Expres
              .from_(table_ref("periods", "p"))
              .join(exp.Subquery(this=inner, alias=exp.TableAlias(this=ident("s"))), on=on, join_type="left")
              .group_by(*groups)
-             .order_by(exp.Min(this=col("period_start", "p")), *[g.copy() for g in groups[1:]])
+             .order_by(exp.Min(this=col("period_index", "p")), *[g.copy() for g in groups[1:]])
              .with_(ident("periods"), as_=union))
     return query

@@ -13,7 +13,7 @@ WHEN = ("Ranking language like top / best / most / leading / popular / active is
         "and the schema has several measures that can rank the thing asked about.")
 ASK = "Rank by which metric?"
 REASON = ("Each measure is a defensible reading of 'top' and they often name different winners (highest revenue, "
-          "most units and most distinct orders can each be a different product).")
+          "most units and most distinct purchases can each be a different product).")
 
 
 def detect(ctx: Context) -> Detection | None:

@@ -13,7 +13,7 @@ ARCHETYPES: tuple[Archetype, ...] = (
     entity.ARCHETYPE,                # a name matching several rows or columns
     timezone.ARCHETYPE,              # day boundaries over several zones
     aggregation_level.ARCHETYPE,     # calendar vs fiscal, week conventions
-    unit.ARCHETYPE,                  # several currencies
+    unit.ARCHETYPE,                  # amounts in several currency codes
 )
 
 BY_ID = {a.id: a for a in ARCHETYPES}

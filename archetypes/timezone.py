@@ -11,7 +11,7 @@ WHEN = ("The request draws day or date boundaries ('yesterday', 'daily', 'on Mar
         "data spans several business time zones.")
 ASK = "Whose day: UTC, or a business time zone?"
 REASON = ("A local day starts hours apart in different zones, so 'yesterday' in UTC and 'yesterday' in New York "
-          "cover different orders and give different totals.")
+          "cover different sales and give different totals.")
 
 LOCAL = "local"
 
@@ -27,12 +27,12 @@ def detect(ctx: Context) -> Detection | None:
     if not zones:
         return None
     readings = [Reading("UTC", "UTC days", _apply("UTC"))]
-    readings.extend(Reading(zone, f"Days in {zone}", _apply(zone)) for zone in zones)
     found = profile.zone_for(fact)
     if found is not None and len(found[0].zones) > 1:
         column, route = found
         where = route[-1].ref_table if route else column.table
-        readings.append(Reading(LOCAL, f"Each row's own zone ({where}.{column.column})", _apply(LOCAL)))
+        readings.append(Reading(LOCAL, f"Each row's own local day ({where}.{column.column})", _apply(LOCAL)))
+    readings.extend(Reading(zone, f"Days in {zone}", _apply(zone)) for zone in zones)
     return ARCHETYPE.detection(intent.day_boundary, readings)
 
 

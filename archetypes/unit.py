@@ -1,4 +1,4 @@
-"""Money asked for or summed across several currencies ('in dollars', 'total revenue')."""
+"""Money asked for or summed across several currency codes ('in dollars', 'total revenue')."""
 from __future__ import annotations
 
 from archetypes.archetype import Archetype, Context
@@ -8,9 +8,9 @@ from archetypes.query import QuerySpec, build
 ID = "unit"
 HEADER = "Currency"
 WHEN = ("Money is asked for ('in dollars') or summed ('total revenue') while the amounts are recorded in several "
-        "currencies.")
+        "currency codes.")
 ASK = "Which currency treatment?"
-REASON = ("Adding amounts in different currencies gives a number in no currency; keeping one currency, converting "
+REASON = ("Adding amounts in different currency codes gives a number in no currency; keeping one currency, converting "
           "at the rate of the day, or reporting per currency each give a different, defensible answer.")
 
 
@@ -31,32 +31,32 @@ def detect(ctx: Context) -> Detection | None:
     present = _currencies_in_scope(ctx)
     if present is not None and len(present) <= 1:
         # the rows asked about are in one currency: ambiguous only if another currency is asked for
-        if not present or intent.currency_code in (None, present[0]):
+        if not present or intent.currency_named in (None, present[0]):
             return None
     rate = profile.rate_table
-    target = intent.currency_code or (rate.target if rate else None) or codes[0]
+    target = intent.currency_named or (rate.target if rate else None) or codes[0]
     readings = [Reading(f"only_{target.lower()}", f"Only amounts recorded in {target}", _apply("only", target))]
     if rate is not None and fact.time is not None:
         readings.append(Reading(f"converted_to_{rate.target.lower()}",
-                                f"All currencies converted to {rate.target} at the rate of the day ({rate.table})",
+                                f"Every currency converted to {rate.target} at the rate of the day ({rate.table})",
                                 _apply("convert", rate.target)))
     readings.append(Reading("per_currency", f"One total per currency ({', '.join(codes)})", _apply("per", None)))
-    return ARCHETYPE.detection(span, readings, question=f"Amounts are in {len(codes)} currencies: which treatment?")
+    return ARCHETYPE.detection(span, readings, question=f"Amounts are in {len(codes)} currency codes: which treatment?")
 
 
 def _currencies_in_scope(ctx: Context) -> list[str] | None:
-    """The currencies of the rows the question is restricted to (a store, a customer), via one cached
+    """The currency codes of the rows the question is restricted to (a store, a customer), via one cached
     lookup; None when the question is not restricted or no lookup is available."""
     base = ctx.base
     if not base.filters or ctx.lookup is None or base.fact is None or base.measure is None:
         return None
-    key = ("currencies", base.fact.table, tuple((f.entity.table, f.column, f.values) for f in base.filters),
+    key = ("currency scope", base.fact.table, tuple((f.entity.table, f.column, f.values) for f in base.filters),
            base.window)
     if key in ctx.profile.cache:
         return ctx.profile.cache[key]
     spec = base.copy()
     spec.group, spec.grain, spec.limit, spec.notes = None, None, None, []
-    spec.currency_mode, spec.currency_code = "per", None
+    spec.currency_mode, spec.currency_target = "per", None
     query = build(spec, ctx.profile, ctx.as_of)
     present = None
     if query is not None:
@@ -70,7 +70,7 @@ def _currencies_in_scope(ctx: Context) -> list[str] | None:
 
 def _apply(mode: str, code: str | None):
     def apply(spec: QuerySpec) -> None:
-        spec.currency_mode, spec.currency_code = mode, code
+        spec.currency_mode, spec.currency_target = mode, code
     return apply
 
 
