@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from sqlglot import exp
 
@@ -64,7 +65,7 @@ def _detection(span: Span, pool: list[Match]) -> Detection:
         reading.custom = lambda value, e=entity: Reading(value, f"{value} ({e.noun})",
                                                           _apply(EntityFilter(e, (value,))))
     return ARCHETYPE.detection(span, readings, kind="query_choice", question=f"Which '{span.text}' do you mean?",
-                               sql=lookup_query(entity, span.text).sql())
+                               sql=_lookup_sql(entity, span.text))
 
 
 def _filter(match: Match, by_key: bool = False) -> EntityFilter:
@@ -94,6 +95,11 @@ def lookup_query(entity: Entity, term: str) -> exp.Select:
             .where(exp.Like(this=exp.Lower(this=name.copy()), expression=literal(f"%{clean_term(term)}%")))
             .order_by(exp.column("name", quoted=True), exp.column("key", quoted=True))
             .limit(MAX_OPTIONS * 3))
+
+
+@lru_cache(maxsize=1024)
+def _lookup_sql(entity: Entity, term: str) -> str:
+    return lookup_query(entity, term).sql()
 
 
 def name_matches(ctx: Context) -> list[tuple[Span, list[Match]]]:

@@ -178,7 +178,7 @@ SYNONYMS = {"client": "customer", "buyer": "customer", "shopper": "customer", "p
             "good": "product", "merchandise": "product", "vendor": "supplier", "shop": "store", "outlet": "store",
             "branch": "store", "location": "store", "carrier": "shipper", "courier": "shipper", "nation": "country",
             "purchase": "order", "sale": "order", "transaction": "order", "bill": "invoice", "genre": "category",
-            "category": "genre", "seller": "employee", "manager": "employee"}
+            "category": "genre", "manager": "employee"}
 
 # subjects analysts ask about that many schemas lack; asked of a schema without them -> insufficient_info
 ABSENT_SUBJECTS = frozenset("""

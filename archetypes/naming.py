@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
@@ -25,6 +26,7 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", folded).strip("_") or "x"
 
 
+@lru_cache(maxsize=8192)
 def singular(word: str) -> str:
     word = word.lower()
     if word in _IRREGULAR:

@@ -88,7 +88,7 @@ class Fact:
     row_count: int = 0
 
 
-@dataclass
+@dataclass(frozen=True)
 class Entity:
     table: str
     name_columns: tuple[str, ...]  # one column, or first + last name concatenated
@@ -211,7 +211,7 @@ class SchemaProfile:
                 rank = steps * 10 + (0 if measure.kind != "count" else 1)
                 if measure.value not in found or rank < found[measure.value][0]:
                     found[measure.value] = (rank, fact, measure)
-        order = {"product": 0, "expression": 1, "sum": 2, "count_distinct": 3, "count": 3}
+        order = {"product": 0, "expression": 1, "sum": 2, "count": 3, "count_distinct": 4}
         ranked = sorted(found.values(), key=lambda item: (order.get(item[2].kind, 9), item[0]))
         return [(fact, measure) for _, fact, measure in ranked]
 
