@@ -1,0 +1,128 @@
+"""Archetypes on SQLite, PostgreSQL and MariaDB side by side: every candidate statement runs on its engine,
+and the same question gives the same readings (matched by `choices`) and the same top rows everywhere."""
+from __future__ import annotations
+
+import pytest
+
+from adapters.results import comparable
+from tests.support import BACKENDS
+from tests.test_archetypes import Connected, connect
+
+DEMO_QUESTIONS = [
+    "What is the top-selling product?",
+    "Show me revenue for Acme",
+    "How are sales trending?",
+    "Revenue by month",
+    "What were sales yesterday?",
+    "Total revenue in dollars",
+    "Build me an interactive sankey of customer journeys",
+    "Show daily order counts for June 2025",
+    "How many orders per week in the first half of 2025?",
+    "Top product by revenue in 2025",
+    "Revenue in dollars for the Toronto store in 2024",
+]
+
+
+@pytest.fixture(scope="session")
+def demo(demo_urls) -> dict[str, Connected]:
+    return {backend: connect(url) for backend, url in demo_urls.items()}
+
+
+@pytest.fixture(scope="session")
+def chinook(chinook_urls) -> dict[str, Connected]:
+    return {backend: connect(url) for backend, url in chinook_urls.items()}
+
+
+def _answers(connected: Connected, question: str, **kwargs) -> dict[str, tuple]:
+    """{interpretation id: normalised rows}, after checking every statement runs on its engine."""
+    analysis = connected.analyse(question, **kwargs)
+    assert analysis.interpretations, (connected.dialect, question, analysis.notes)
+    return {i.id: connected.run(i).answer() for i in analysis.interpretations}
+
+
+def test_profiles_agree_across_engines(demo, chinook) -> None:
+    for engines in (demo, chinook):
+        shapes = {b: {f.table.lower(): [m.value for m in f.measures] for f in c.profile.facts.values()}
+                  for b, c in engines.items()}
+        snake = {b: {t.replace("_", ""): v for t, v in s.items()} for b, s in shapes.items()}
+        assert len({repr(sorted(s.items())) for s in snake.values()}) == 1, shapes
+        assert len({c.profile.as_of for c in engines.values()}) == 1
+
+
+@pytest.mark.parametrize("question", DEMO_QUESTIONS)
+def test_demo_candidates_run_and_agree_on_every_engine(demo, question: str) -> None:
+    results = {backend: _answers(demo[backend], question) for backend in BACKENDS}
+    ids = {backend: list(answers) for backend, answers in results.items()}
+    assert ids["sqlite"] == ids["postgresql"] == ids["mysql"], ids
+    for interpretation in ids["sqlite"]:
+        first = {backend: results[backend][interpretation][:3] for backend in BACKENDS}
+        assert first["sqlite"] == first["postgresql"] == first["mysql"], (question, interpretation, first)
+
+
+def test_top_selling_product_on_every_engine(demo) -> None:
+    for backend in BACKENDS:
+        analysis = demo[backend].analyse("What is the top-selling product?")
+        tops = {i.choices["ranking_metric"]: demo[backend].run(i).rows[0][0] for i in analysis.interpretations}
+        assert tops == {"revenue": "MacBook Pro", "units": "USB-C Cable", "orders": "Phone Case"}, backend
+
+
+def test_acme_options_are_live_rows_on_every_engine(demo) -> None:
+    for backend in BACKENDS:
+        detection = next(d for d in demo[backend].analyse("Show me revenue for Acme").detections
+                         if d.archetype == "entity")
+        assert detection.clarification.type == "query_choice"
+        assert [o.value for o in detection.clarification.options] == [
+            "Acme Corp", "Acme Industries", "ACME Logistics", "all_matches"], backend
+        totals = _answers(demo[backend], "Show me revenue for Acme", answers={"unit": "only_usd"})
+        assert len(totals) == 4
+
+
+@pytest.mark.parametrize("value", ["O'Brien & Sons", "Acme'; DROP TABLE customers;--"])
+def test_literals_are_quoted_on_every_engine(demo, value: str) -> None:
+    for backend in BACKENDS:
+        connected = demo[backend]
+        analysis = connected.analyse("Show me revenue for Acme", answers={"entity": value, "unit": "per_currency"})
+        (only,) = analysis.interpretations
+        rows = connected.run(only).rows
+        assert bool(rows) == value.startswith("O'Brien"), (backend, rows)
+        assert connected.db.run("SELECT COUNT(*) FROM customers").rows[0][0] == 500
+    for backend in BACKENDS:  # the string as a whole question: no crash, every statement runs
+        for interpretation in demo[backend].analyse(value).interpretations:
+            demo[backend].run(interpretation)
+
+
+def test_chinook_top_selling_artist_on_every_engine(chinook) -> None:
+    readings = {}
+    tops = {}
+    for backend in BACKENDS:
+        connected = chinook[backend]
+        analysis = connected.analyse("Who is the top-selling artist?")
+        assert [d.archetype for d in analysis.detections] == ["ranking_metric"], backend
+        assert len(analysis.interpretations) >= 2
+        readings[backend] = [i.choices["ranking_metric"] for i in analysis.interpretations]
+        tops[backend] = {i.choices["ranking_metric"]: comparable(connected.run(i).rows[0][0])
+                         for i in analysis.interpretations}
+        revenue = next(i for i in analysis.interpretations if i.choices["ranking_metric"] == "revenue")
+        sql = revenue.sql(connected.dialect).lower().replace("_", "")
+        for table in ("invoiceline", "track", "album", "artist"):
+            assert table in sql, (backend, table)
+    assert readings["sqlite"] == readings["postgresql"] == readings["mysql"] == ["revenue", "units", "invoices"]
+    assert tops["sqlite"] == tops["postgresql"] == tops["mysql"]
+    assert tops["sqlite"]["revenue"] == "Iron Maiden"
+
+
+def test_chinook_time_questions_on_every_engine(chinook) -> None:
+    for question in ("How are invoice totals trending?", "Invoice totals by week in 2024",
+                     "How many invoices were issued yesterday?"):
+        results = {backend: _answers(chinook[backend], question) for backend in BACKENDS}
+        assert results["sqlite"] == results["postgresql"] == results["mysql"], question
+
+
+def test_northwind_on_postgres(northwind_urls) -> None:
+    connected = connect(northwind_urls["postgresql"])
+    for question in ("Which products are our top sellers?", "Orders per week in 1997",
+                     "How much Queso did we sell in 1997?"):
+        analysis = connected.analyse(question)
+        assert analysis.detections, question
+        for interpretation in analysis.interpretations:
+            connected.run(interpretation)
