@@ -6,10 +6,10 @@ from archetypes.errors import ArchetypeError, ProfileOverrideError, UnknownAnswe
 from archetypes.model import Analysis, Clarification, Detection, Interpretation, Option, Reading
 from archetypes.profile import Lookup, SchemaProfile, build_profile, load_profile_overrides
 from archetypes.query import render
-from archetypes.registry import ARCHETYPES
+from archetypes.registry import ARCHETYPES, BY_ID, guardrails
 
 __all__ = [
-    "ARCHETYPES", "Analysis", "Archetype", "ArchetypeError", "Clarification", "Context", "Detection",
+    "ARCHETYPES", "BY_ID", "Analysis", "Archetype", "ArchetypeError", "Clarification", "Context", "Detection",
     "Interpretation", "Lookup", "Option", "ProfileOverrideError", "Reading", "SchemaProfile", "UnknownAnswerError",
-    "analyse", "build_profile", "detect", "load_profile_overrides", "render",
+    "analyse", "build_profile", "detect", "guardrails", "load_profile_overrides", "render",
 ]

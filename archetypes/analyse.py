@@ -12,8 +12,9 @@ from archetypes.intent import Intent, read
 from archetypes.model import Analysis, Detection, Interpretation, Reading
 from archetypes.naming import phrase, plural, slug
 from archetypes.profile import Fact, Lookup, Measure, SchemaProfile
-from archetypes.query import QuerySpec, build
+from archetypes.query import RANKING_LIMIT, QuerySpec, build
 from archetypes.registry import ARCHETYPES
+from archetypes.unit import mixed_note
 
 MAX_QUESTION_BYTES = 20_000
 DEFAULT_CAP = 8
@@ -60,6 +61,9 @@ def analyse(question: str, profile: SchemaProfile, lookup: Lookup | None = None,
             if reading.apply is not None:
                 reading.apply(spec)
         query = build(spec, profile, anchor)
+        money = mixed_note(spec, profile)
+        if money:
+            spec.notes.append(money)
         for note in spec.notes:
             if note not in seen_notes:
                 seen_notes.add(note)
@@ -121,10 +125,10 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
     spec = QuerySpec(window=intent.window)
     if intent.group is not None:
         spec.group = intent.group.entity
-    if intent.ranking is not None:
-        spec.limit = intent.top_n
+    if intent.ranking is not None or (intent.explicit_measure and intent.group is not None):
+        spec.limit = intent.top_n or RANKING_LIMIT
     group_table = spec.group.table if spec.group else None
-    if intent.how_many is not None:
+    if intent.how_many is not None and not (intent.group is not None and intent.explicit_measure):
         table = intent.how_many[0]
         if table in profile.facts:
             fact = profile.facts[table]

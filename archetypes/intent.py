@@ -94,6 +94,7 @@ RE_ALL_MATCHES = re.compile(r"\b(?:contain(?:s|ing)?|like|matching|match(?:es)?|
 RE_KEY_REF = re.compile(r"^\s*(?:#|no\.?\s*|number\s+|id\s+)?(\d{1,9})\b")
 RE_CHILD_COUNT = re.compile(r"\b(?:most|fewest|least|number of|count of|how many)\s+(?:distinct\s+|unique\s+|different\s+)?"
                             r"([a-z][a-z ]{1,30})")
+RE_SUPERLATIVE = re.compile(r"\b(?:the )?(most|fewest|least|highest|lowest|largest|smallest|biggest)\b(?! recent)")
 RE_TOP_N = re.compile(r"\b(?:top|best|worst|bottom)\s+(\d{1,3})\b")
 
 _NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "ten": 10, "twelve": 12,
@@ -163,6 +164,7 @@ class Intent:
     unknown_subject: Span | None = None
     key_refs: list[tuple[Entity, str, Span]] = field(default_factory=list)
     rate_subject: bool = False
+    superlative: Span | None = None               # 'the most albums': a ranking whose metric is named
     absent_subject: bool = False                  # unknown_subject is a usual business subject the schema lacks
     money_context: bool = False
 
@@ -246,7 +248,7 @@ def vocabulary(profile: SchemaProfile) -> Vocabulary:
                 if key in phrases and any(e.table != name for e in phrases[key]):
                     continue  # a table of that name exists: that is the entity
                 pseudo = Entity(table=name, name_columns=(column.name,), noun=" ".join(key),
-                                key=tuple(table.primary_key), row_count=table.row_count)
+                                key=tuple(table.primary_key), row_count=table.row_count, column_only=True)
                 if tuple(key) not in phrases or all(e.table != name for e in phrases[tuple(key)]):
                     add(tuple(key), pseudo)
                 if len(key) > 1 and key[-1] not in ("name", "title", "type"):
@@ -269,10 +271,11 @@ def vocabulary(profile: SchemaProfile) -> Vocabulary:
             if measure:
                 measure_words[key] = measure
     known.update(singular(w) for w in list(known))
-    tables = {}
+    tables: dict[tuple[str, ...], str] = {}
+    for name in profile.tables:  # whole names first, then the last word of multi-word names
+        tables.setdefault(tuple(singular(w) for w in phrase(name).split()), name)
     for name in profile.tables:
         key = tuple(singular(w) for w in phrase(name).split())
-        tables.setdefault(key, name)
         if len(key) > 1:
             tables.setdefault(key[-1:], name)
     for word, canonical in SYNONYMS.items():
@@ -366,8 +369,12 @@ def _ranking(intent: Intent, vocab: Vocabulary) -> None:
     lower = intent.lower
     m = RE_RANKING.search(lower)
     if m is None:
-        return
-    intent.ranking = Span(m.start(), m.end(), intent.question[m.start():m.end()])
+        m = RE_SUPERLATIVE.search(lower)
+        if m is None:
+            return
+        intent.superlative = Span(m.start(), m.end(), intent.question[m.start():m.end()])
+    else:
+        intent.ranking = Span(m.start(), m.end(), intent.question[m.start():m.end()])
     if (n := RE_TOP_N.search(lower)) is not None:
         intent.top_n = int(n.group(1))
     for criterion in RE_EXPLICIT_METRIC.finditer(lower):
@@ -619,6 +626,9 @@ def _group(intent: Intent, vocab: Vocabulary) -> None:
         if target is not None:
             intent.group = target
             return
+    if intent.superlative is not None and intent.explicit_measure and intent.targets:
+        before = [t for t in intent.targets if t.span.end <= intent.superlative.start]
+        intent.group = before[0] if before else intent.targets[0]
 
 
 _NOT_NAMES = frozenset({"i", "what", "which", "who", "how", "show", "give", "list", "tell", "find", "build",

@@ -95,6 +95,7 @@ class Entity:
     noun: str                      # singular phrase: 'product', 'invoice line'
     key: tuple[str, ...] = ()
     row_count: int = 0
+    column_only: bool = False      # a text column used like an entity ('country'): grouped by its value
 
 
 @dataclass
@@ -208,12 +209,21 @@ class SchemaProfile:
                     continue
                 steps = len(route)
             for measure in fact.measures:
+                if table is not None and self._counts(measure, table):
+                    continue  # counting the ranked rows themselves gives 1 each
                 rank = steps * 10 + (0 if measure.kind != "count" else 1)
                 if measure.value not in found or rank < found[measure.value][0]:
                     found[measure.value] = (rank, fact, measure)
         order = {"product": 0, "expression": 1, "sum": 2, "count": 3, "count_distinct": 4}
         ranked = sorted(found.values(), key=lambda item: (order.get(item[2].kind, 9), item[0]))
         return [(fact, measure) for _, fact, measure in ranked]
+
+    def _counts(self, measure: Measure, table: str) -> bool:
+        if measure.kind == "count":
+            return measure.table == table
+        if measure.kind == "count_distinct":
+            return any(e.ref_table == table and e.columns == measure.columns for e in self.edges.get(measure.table, ()))
+        return False
 
     def measure(self, value: str, table: str | None = None) -> tuple[Fact, Measure] | None:
         return next(((f, m) for f, m in self.measures_reaching(table) if m.value == value), None)
@@ -337,18 +347,19 @@ def _entity(table: TableInfo) -> Entity | None:
     noun = phrase(table.name)
     chosen: tuple[str, ...] = ()
     own = set(head) | {singular(w) for w in head}
+    first = next((c.name for c in text if words(c.name)[:2] in (("first", "name"),)), None)
+    last = next((c.name for c in text if words(c.name)[:2] in (("last", "name"),)), None)
     for column in text:
         parts = words(column.name)
         if parts and parts[-1] in _NAME_WORDS and (len(parts) == 1 or set(parts[:-1]) <= own | _NAME_PREFIXES):
-            # prefer 'name', then '<table>_name' / 'company_name', before titles
+            # prefer 'name', then '<table>_name' / 'company_name'; a person's title is a job, not a name
+            if parts[-1] != "name" and first and last:
+                continue
             chosen = (column.name,)
             if parts[-1] == "name":
                 break
-    if not chosen:
-        first = next((c.name for c in text if words(c.name)[:2] in (("first", "name"),)), None)
-        last = next((c.name for c in text if words(c.name)[:2] in (("last", "name"),)), None)
-        if first and last:
-            chosen = (first, last)
+    if not chosen and first and last:
+        chosen = (first, last)
     if not chosen:
         return None
     return Entity(table=table.name, name_columns=chosen, noun=noun, key=tuple(table.primary_key),
@@ -621,6 +632,8 @@ def _read_time_ranges(profile: SchemaProfile, lookup: Lookup) -> None:
             continue
         if rows:
             low, high = rows[0][0], rows[0][1]
+            if isinstance(high, dt.datetime) and high.tzinfo is not None:
+                fact.time.with_zone = True  # e.g. PostgreSQL timestamptz: compare with UTC-offset literals
             fact.time.earliest, fact.time.latest = _as_datetime(low), _as_datetime(high)
             if isinstance(high, str) and len(high.strip()) == 10:
                 fact.time.date_only = True

@@ -95,6 +95,8 @@ def literal(value: str) -> exp.Literal:
 def time_literal(moment: dt.datetime, column: TimeColumn) -> exp.Expression:
     if column.date_only:
         return exp.cast(literal(moment.date().isoformat()), "DATE")
+    if column.with_zone:
+        return exp.cast(literal(moment.strftime("%Y-%m-%d %H:%M:%S+00:00")), "TIMESTAMPTZ")
     return exp.cast(literal(moment.strftime("%Y-%m-%d %H:%M:%S")), "TIMESTAMP")
 
 
@@ -152,12 +154,16 @@ def build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp
         time_expr = col(fact.time.column, source.alias_for(fact.time_path))
 
     group_expr = None
+    group_key: exp.Expression | None = None
     if spec.group is not None:
         route = profile.path(fact.table, spec.group.table)
         if route is None:
             spec.notes.append(f"{spec.group.noun} cannot be reached from {fact.table}; not grouped")
         else:
-            group_expr = name_expression(spec.group, source.alias_for(route))
+            group_alias = source.alias_for(route)
+            group_expr = name_expression(spec.group, group_alias)
+            if not spec.group.column_only and len(spec.group.key) == 1:
+                group_key = col(spec.group.key[0], group_alias)  # namesakes stay apart
 
     for flt in spec.filters:
         route = profile.path(fact.table, flt.entity.table)
@@ -222,7 +228,7 @@ def build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp
     metric_name = measure.value
     if periods:
         return _periods_query(source, where, value, measure, metric_name, time_expr, periods, zone,
-                              zone_expr, zones if zone_expr is not None else [], fact.time, group_expr,
+                              zone_expr, zones if zone_expr is not None else [], fact.time, group_expr, group_key,
                               currency_expr if spec.currency_mode == "per" else None, spec)
 
     select = source.select
@@ -232,6 +238,8 @@ def build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp
     if group_expr is not None:
         outputs.append(exp.alias_(group_expr.copy(), slug(spec.group.noun), quoted=True))
         groups.append(group_expr.copy())
+        if group_key is not None:
+            groups.append(group_key.copy())
     if spec.currency_mode == "per" and currency_expr is not None:
         outputs.append(exp.alias_(currency_expr.copy(), "currency", quoted=True))
         groups.append(currency_expr.copy())
@@ -240,10 +248,11 @@ def build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp
         select = select.where(condition)
     if groups:
         select = select.group_by(*groups)
-    if group_expr is not None:
+    if group_expr is not None and spec.limit:
         select = select.order_by(exp.Ordered(this=exp.column(metric_name, quoted=True), desc=True),
-                                 exp.Ordered(this=group_expr.copy()))
-        select = select.limit(spec.limit or RANKING_LIMIT)
+                                 exp.Ordered(this=group_expr.copy()),
+                                 *([exp.Ordered(this=group_key.copy())] if group_key is not None else []))
+        select = select.limit(spec.limit)
     elif groups:
         select = select.order_by(*[g.copy() for g in groups])
     return select
@@ -309,7 +318,8 @@ def _data_span(spec: QuerySpec, fact: Fact, as_of: dt.date | None) -> calendar.W
 def _periods_query(source: _From, where: list[exp.Expression], value: exp.Expression, measure: Measure,
                    metric_name: str, time_expr: exp.Expression, periods: list[calendar.Period], zone: str,
                    zone_expr: exp.Expression | None, zones: list[str], column: TimeColumn,
-                   group_expr: exp.Expression | None, currency_expr: exp.Expression | None,
+                   group_expr: exp.Expression | None, group_key: exp.Expression | None,
+                   currency_expr: exp.Expression | None,
                    spec: QuerySpec) -> exp.Query:
     # the calendar CTE: one row per period (and per zone when each row keeps its own zone)
     rows: list[exp.Select] = []
@@ -337,6 +347,8 @@ def _periods_query(source: _From, where: list[exp.Expression], value: exp.Expres
         inner = inner.select(exp.alias_(zone_expr.copy(), "zone", quoted=True))
     if group_expr is not None:
         inner = inner.select(exp.alias_(group_expr.copy(), "grp", quoted=True))
+    if group_key is not None:
+        inner = inner.select(exp.alias_(group_key.copy(), "grp_key", quoted=True))
     if currency_expr is not None:
         inner = inner.select(exp.alias_(currency_expr.copy(), "currency", quoted=True))
     for condition in where:
@@ -356,6 +368,8 @@ def _periods_query(source: _From, where: list[exp.Expression], value: exp.Expres
     if group_expr is not None:
         outputs.append(exp.alias_(col("grp", "s"), slug(spec.group.noun), quoted=True))
         groups.append(col("grp", "s"))
+        if group_key is not None:
+            groups.append(col("grp_key", "s"))
     if currency_expr is not None:
         outputs.append(exp.alias_(col("currency", "s"), "currency", quoted=True))
         groups.append(col("currency", "s"))

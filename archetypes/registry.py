@@ -17,3 +17,9 @@ ARCHETYPES: tuple[Archetype, ...] = (
 )
 
 BY_ID = {a.id: a for a in ARCHETYPES}
+
+
+def guardrails() -> str:
+    """The archetypes as when / ask / reason entries, in registry order (for a model prompt or the docs)."""
+    blocks = [f"{a.id}:\n  when: {a.when}\n  ask: {a.ask}\n  reason: {a.reason}" for a in ARCHETYPES]
+    return "\n\n".join(blocks)

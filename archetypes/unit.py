@@ -75,3 +75,15 @@ def _apply(mode: str, code: str | None):
 
 
 ARCHETYPE = Archetype(ID, HEADER, WHEN, ASK, REASON, detect)
+
+
+def mixed_note(spec: QuerySpec, profile) -> str | None:
+    """A note when a reading sums money across several currency codes without the unit archetype firing
+    (e.g. ranking by revenue): the number is still shown, but people should know what it adds up."""
+    if spec.currency_mode or spec.fact is None or spec.measure is None or not spec.measure.money:
+        return None
+    found = profile.currency_for(spec.fact)
+    if found is None or len(found[0].codes) < 2:
+        return None
+    return (f"{spec.measure.value} adds amounts recorded in {len(found[0].codes)} currency codes "
+            f"({', '.join(found[0].codes)}) without conversion")

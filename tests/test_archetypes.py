@@ -159,6 +159,13 @@ def test_every_archetype_is_documented(archetype) -> None:
     assert callable(archetype.detect)
 
 
+def test_guardrails_text_covers_every_archetype() -> None:
+    text = archetypes.guardrails()
+    for archetype in ARCHETYPES:
+        assert f"{archetype.id}:" in text and archetype.when in text and archetype.ask in text
+    assert archetypes.BY_ID["unit"].id == "unit"
+
+
 def test_package_never_names_the_demo_schema() -> None:
     from seed_db import build_metadata
 

@@ -126,3 +126,30 @@ def test_northwind_on_postgres(northwind_urls) -> None:
         assert analysis.detections, question
         for interpretation in analysis.interpretations:
             connected.run(interpretation)
+
+
+def test_timestamptz_on_postgres_whatever_the_session_zone(servers) -> None:
+    """A timestamptz column compared with UTC-offset literals: the session's TimeZone does not shift days."""
+    import sqlalchemy as sa
+
+    url = servers.create("postgresql")
+    engine = sa.create_engine(url, isolation_level="AUTOCOMMIT")
+    with engine.connect() as conn:
+        name = conn.exec_driver_sql("SELECT current_database()").scalar()
+        conn.exec_driver_sql(f"ALTER DATABASE {name} SET timezone TO 'Asia/Tokyo'")
+        conn.exec_driver_sql("CREATE TABLE shop (shop_id INTEGER PRIMARY KEY, shop_name TEXT, tz TEXT)")
+        conn.exec_driver_sql("CREATE TABLE sale (sale_id INTEGER PRIMARY KEY, shop_id INTEGER REFERENCES shop, "
+                             "sold_at TIMESTAMPTZ NOT NULL, amount NUMERIC NOT NULL)")
+        conn.exec_driver_sql("INSERT INTO shop VALUES (1, 'Harbour', 'America/New_York'), (2, 'Ginza', 'Asia/Tokyo')")
+        conn.exec_driver_sql("INSERT INTO sale VALUES "
+                             "(1, 1, '2025-06-29 02:00:00+00', 10),"   # 28 Jun in New York, 29 Jun UTC
+                             "(2, 2, '2025-06-29 16:00:00+00', 20),"   # 30 Jun in Tokyo, 29 Jun UTC
+                             "(3, 1, '2025-06-30 12:00:00+00', 40)")
+    engine.dispose()
+    connected = connect(url)
+    assert next(iter(connected.profile.facts.values())).time.with_zone
+    analysis = connected.analyse("What was the total amount yesterday?")
+    totals = {i.choices["timezone"]: comparable(connected.run(i).rows[0][0]) for i in analysis.interpretations}
+    assert totals["UTC"] == 30.0 and totals["America/New_York"] == 20.0 and totals["local"] == 0.0
+    assert "+00:00" in analysis.interpretations[0].sql("postgres")
+    connected.db.dispose()
