@@ -53,7 +53,7 @@ def analyse(question: str, profile: SchemaProfile, lookup: Lookup | None = None,
         analysis.notes.append(f"{total} combinations of readings; showing the first {cap}")
     if ctx.base.fact is None and ctx.base.count_table is None:
         analysis.notes.append("no fact table in this schema matches the question; nothing to run")
-    combos = itertools.islice(itertools.product(*[readings for _, readings in axes]), cap)
+    combos = _combinations([readings for _, readings in axes], total, cap)
     seen_notes = set(analysis.notes)
     for combo in combos:
         spec = ctx.base.copy()
@@ -79,6 +79,17 @@ def analyse(question: str, profile: SchemaProfile, lookup: Lookup | None = None,
     if not analysis.interpretations and not any("nothing to run" in n for n in analysis.notes):
         analysis.notes.append("no candidate SQL could be built for this question")
     return analysis
+
+
+def _combinations(axes: list[list[Reading]], total: int, cap: int) -> list[tuple[Reading, ...]]:
+    """The first `cap` combinations, coverage first: the first reading of every archetype together, then
+    each other reading once (the rest at their first), then pairs of changes, ... So a capped set still shows
+    every reading of every archetype whenever 1 + sum(len - 1) <= cap."""
+    if total > 20_000:
+        return list(itertools.islice(itertools.product(*axes), cap))
+    indexes = sorted(itertools.product(*[range(len(a)) for a in axes]),
+                     key=lambda combo: (sum(1 for i in combo if i), combo))
+    return [tuple(axis[i] for axis, i in zip(axes, combo)) for combo in indexes[:cap]]
 
 
 def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of: dt.date | None) -> Context:
