@@ -158,7 +158,7 @@ def test_busy_when_every_slot_is_taken_skips_instead_of_queueing(llm) -> None:
     assert llm.requests, "the first check never reached the server"
     started = time.perf_counter()
     second = run_model(QUESTION, PROFILE, client=client)
-    assert time.perf_counter() - started < 0.5          # not queued behind the slow call
+    assert time.perf_counter() - started < 1.4          # not queued behind the 1.5 s call
     assert second.failure["kind"] == "busy" and second.status == "failed"
     worker.join(10)
     assert first["part"].status == "ok" and len(first["part"].readings) == 2
