@@ -149,8 +149,11 @@ def build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp
     source = _From(fact.table)
     where: list[exp.Expression] = []
 
+    # join the table holding the time column only when a window, a series or a daily rate needs it:
+    # an unused join costs a scan of that table on every engine
     time_expr = None
-    if fact.time is not None:
+    needs_time = spec.window is not None or bool(spec.grain) or spec.currency_mode == "convert"
+    if fact.time is not None and needs_time:
         time_expr = col(fact.time.column, source.alias_for(fact.time_path))
 
     group_expr = None
