@@ -167,14 +167,17 @@ class Database:
                 conn.exec_driver_sql(f"SET SESSION max_execution_time = {ms}")
                 yield lambda text: text
         else:
+            # a timer calling interrupt(), not a progress handler: a Python callback every few
+            # thousand VM steps must take the GIL each time, which stalls every other engine's thread
             raw = conn.connection.driver_connection
-            deadline = time.monotonic() + limits.time_limit_s
-            raw.set_progress_handler(lambda: 1 if time.monotonic() > deadline else 0, 1000)
             conn.exec_driver_sql("PRAGMA query_only = ON")
+            timer = threading.Timer(limits.time_limit_s, raw.interrupt)
+            timer.daemon = True
+            timer.start()
             try:
                 yield lambda text: text
             finally:
-                raw.set_progress_handler(None, 0)
+                timer.cancel()
 
     def ping(self) -> EngineErrorInfo | None:
         """None when the engine answers `SELECT 1`, else what went wrong."""
