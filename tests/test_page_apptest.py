@@ -83,7 +83,7 @@ def choice(at: AppTest):  # noqa: ANN201
 
 
 def shown_values(at: AppTest) -> set[str]:
-    return {str(v) for frame in at.dataframe for v in frame.value.iloc[:, 0].tolist()}
+    return {str(v) for frame in [*at.dataframe, *at.table] for v in frame.value.iloc[:, 0].tolist()}
 
 
 def last_block(at: AppTest):  # noqa: ANN201
@@ -91,7 +91,7 @@ def last_block(at: AppTest):  # noqa: ANN201
 
 
 def tool_output(at: AppTest) -> dict:
-    return json.loads(at.json[0].value)
+    return json.loads(next(c.value for c in at.code if c.language == "json"))
 
 
 def no_exception(at: AppTest) -> None:
@@ -119,9 +119,10 @@ def test_a_link_runs_the_check_and_shows_three_readings(configure, demo_sqlite) 
     labels = {b.label for b in at.get("download_button")}
     assert {"Download JSON report", "Download Markdown summary", "CSV"} <= labels
     # the dialect switch shows the SQL for another engine
-    assert at.segmented_control[0].value == "sqlite"
-    at.segmented_control[0].set_value("mysql").run()
-    assert all("`t2`.`name`" in c.value for c in at.code if c.language == "sql")
+    switch = [r for r in at.radio if r.label == "SQL dialect"][0]
+    assert switch.value == "sqlite"
+    switch.set_value("mysql").run()
+    assert all("`name`" in c.value and '"' not in c.value for c in at.code if c.language == "sql")
 
 
 def test_the_question_box_and_examples_run_checks(configure, demo_sqlite) -> None:
@@ -165,7 +166,7 @@ def test_wizard_refuses_an_empty_submission_and_other_without_text(configure, de
     choice(at).set_value("Other")
     button(at, "Submit answer").click().run()
     assert any(e.value == '"Other" needs some text' for e in at.error)
-    assert at.session_state["checker"].wizard.pending and not at.json
+    assert at.session_state["checker"].wizard.pending and not [c for c in at.code if c.language == "json"]
 
 
 def test_wizard_other_with_text_and_notes_brings_the_memory_hint(configure, demo_sqlite) -> None:
@@ -272,7 +273,9 @@ def test_an_engine_down_is_shown_and_its_password_never_is(configure, demo_sqlit
     at.run()
     no_exception(at)
     assert at.multiselect(key="db_choice").value == ["demo"]
-    assert at.session_state["checker"].report.notes == [] and "s3cret" not in page_text(at)
+    report = at.session_state["checker"].report
+    assert [e["name"] for e in report.engines] == ["demo"] and not any(n.startswith("pg:") for n in report.notes)
+    assert "s3cret" not in page_text(at)
 
 
 def test_every_engine_down_offers_retry_and_skip(configure) -> None:
@@ -294,7 +297,8 @@ def test_three_engines_side_by_side(configure, demo_urls) -> None:
     at = app(q=TOP_SELLING)
     no_exception(at)
     assert {m.value for m in at.metric} == TOP_PRODUCTS
-    assert len(at.dataframe) == 9  # three readings x three engines
+    assert len(at.table) == 9  # three readings x three engines (two of each in "same rows" expanders)
+    assert sum("same rows on" in m.value for m in at.markdown) == 3
     report = at.session_state["checker"].report
     assert all(set(r.results) == set(BACKENDS) and r.engines_agree for r in report.interpretations)
     assert at.query_params["db"] == "sqlite,postgresql,mysql"

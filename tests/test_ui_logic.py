@@ -151,6 +151,11 @@ def test_top_answers_chart_rows_and_tables() -> None:
     assert {(r["reading"], r["answer"], r["share"]) for r in rows} == {
         ("Revenue", "MacBook Pro", 100.0), ("Revenue", "iPhone", 50.0),
         ("Units", "USB-C Cable", 100.0), ("Units", "Phone Case", 50.0)}
+    # readings that return one number each: one bar per reading
+    acme = [_reading("a", "Acme Corp", [[8305.799999999997]]), _reading("b", "Acme Industries", [[16611.6]])]
+    assert display.top_parts(acme[0]) == ("8,305.80", "product, revenue")
+    assert [(r["answer"], r["share"]) for r in display.chart_rows(acme)] == [("Acme Corp", 50.0), ("Acme Industries", 100.0)]
+    assert display.chart_rows(acme[:1]) == []
     failed = ReadingResult(id="x", label="X", choices={})
     failed.results = {"demo": _result("demo", [], [], status="error")}
     assert display.top_answer(failed) == "no answer" and display.chart_rows([failed]) == []
@@ -163,8 +168,11 @@ def test_engines_disagreeing_on_one_reading_are_named() -> None:
     reading.results["pg"] = _result("pg", ["product", "revenue"], [["iPhone", 1]])
     reading.engines_agree = False
     assert display.engine_disagreement(reading) == [("demo", "MacBook Pro"), ("pg", "iPhone")]
+    assert display.engines_to_show(reading, ["demo", "pg", "down"]) == (["demo", "pg"], [])
     reading.engines_agree = True
     assert display.engine_disagreement(reading) == []
+    reading.results["my"] = _result("my", ["product", "revenue"], [], status="error")
+    assert display.engines_to_show(reading, ["demo", "pg", "my", "down"]) == (["demo", "my"], ["pg"])
 
 
 def test_sql_dialect_switch_uses_the_engines_own_sql_or_transpiles() -> None:
@@ -429,7 +437,7 @@ def test_serve_command_line_and_bad_db() -> None:
     command = streamlit_command(8600, True, "127.0.0.1")
     assert command[:5] == [sys.executable, "-m", "streamlit", "run", str(APP)] and APP.exists()
     assert command[5:] == ["--server.port", "8600", "--server.headless", "true", "--browser.gatherUsageStats",
-                           "false", "--server.address", "127.0.0.1"]
+                           "false", "--server.fileWatcherType", "none", "--server.address", "127.0.0.1"]
     runner = CliRunner()
     assert "--port" in runner.invoke(serve, ["--help"]).output
     bad = runner.invoke(serve, ["--db", "nope://u:s3cret@h/x"])

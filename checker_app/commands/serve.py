@@ -25,7 +25,7 @@ APP = Path(__file__).resolve().parent.parent / "streamlit_app.py"
 def streamlit_command(port: int, headless: bool, address: str | None = None) -> list[str]:
     command = [sys.executable, "-m", "streamlit", "run", str(APP),
                "--server.port", str(port), "--server.headless", "true" if headless else "false",
-               "--browser.gatherUsageStats", "false"]
+               "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
     if address:
         command += ["--server.address", address]
     return command

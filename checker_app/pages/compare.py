@@ -29,7 +29,6 @@ if submitted:
 
 comparison = st.session_state.get("comparison")
 if comparison is not None:
-    box = {"material": st.error, "benign": st.success}.get(comparison.verdict, st.info)
-    box(f"**{comparison.verdict_text}**")
+    draw.verdict(comparison.view(), comparison.items)
     draw.readings(ctx, comparison.items, comparison.engines, "cmp", comparison.rejected)
     draw.chart(comparison.items)

@@ -7,6 +7,7 @@ top of the next run, so a result never appears one click late and nothing needs 
 from __future__ import annotations
 
 import datetime as dt
+import json
 import os
 import threading
 from collections.abc import Sequence
@@ -25,8 +26,9 @@ from checker_app.ui.sidebar import ConnectionStatus, connection_health, schema_s
 
 STATUS_ICON = {"ok": ":green[:material/check_circle:]", "error": ":red[:material/error:]",
                "timeout": ":orange[:material/timer_off:]", "rejected": ":red[:material/block:]"}
+SMALL_TABLE = 25  # results up to this many rows are plain tables; longer ones get the scrolling grid
 VERDICT_BOX = {"material": st.error, "benign": st.warning, "clear": st.success, "unanswered": st.info,
-               "anchored": st.success}
+               "anchored": st.success, "same": st.success}
 
 
 # -- connections (cached across sessions) -------------------------------------------------------
@@ -146,8 +148,14 @@ def _bump_health() -> None:
 
 # -- reports ----------------------------------------------------------------------------------
 
-def verdict(view: display.VerdictView) -> None:
-    VERDICT_BOX.get(view.kind, st.info)(f"**{view.headline}**  \n{view.detail}")
+def verdict(view: display.VerdictView, items: Sequence[ReadingResult] = ()) -> None:
+    """The verdict in stakeholder words, with each reading's answer (the first results on the page)."""
+    lines = [f"**{view.headline}**", view.detail]
+    glance = display.at_a_glance(items) if len(items) > 1 else []
+    lines += [f"- {label}: **{name}**" + (f" ({measure})" if measure else "") for label, name, measure in glance]
+    if len(items) > len(glance) > 0:
+        lines.append(f"- … {len(items) - len(glance)} more readings below")
+    VERDICT_BOX.get(view.kind, st.info)("  \n".join(lines[:2]) + ("\n\n" + "\n".join(lines[2:]) if lines[2:] else ""))
 
 
 def archetypes(report: Report) -> None:
@@ -174,7 +182,11 @@ def _engine_cell(ctx: Context, name: str, result: Any, key: str) -> None:
         st.info(ctx.say(f"Repair applied: {line}"), icon=":material/build:")
     if result.ok and result.columns:
         columns, rows = display.table_records(result)
-        st.dataframe(pd.DataFrame(rows, columns=columns), hide_index=True, height="auto")
+        frame = pd.DataFrame(rows, columns=columns)
+        if len(rows) <= SMALL_TABLE:
+            st.table(frame, hide_index=True)  # plain HTML: shows at once, no grid to load
+        else:
+            st.dataframe(frame, hide_index=True, height="auto")
         st.download_button("CSV", exports.result_csv(result), file_name=f"{key}.csv", mime="text/csv",
                            key=f"csv_{key}", on_click="ignore")
 
@@ -198,13 +210,21 @@ def reading_panel(ctx: Context, reading: ReadingResult, engines: Sequence[dict[s
         st.warning("Engines disagree on this reading: " +
                    "; ".join(f"{name}: {ctx.say(answer)}" for name, answer in disagreement), icon=":material/warning:")
     configured = [e["name"] for e in engines]
+    shown, same = display.engines_to_show(reading, configured)
     for name in configured:
         result = reading.results.get(name)
         if result is None:
             if not rejected:
-                st.markdown(f":gray[:material/remove_circle:] **{name}** · not run (engine unavailable or no SQL for its schema)")
-            continue
-        _engine_cell(ctx, name, result, f"{key}_{name}")
+                st.markdown(f":gray[:material/remove_circle:] **{name}** · not run (engine unavailable or no SQL "
+                            "for its schema)")
+        elif name in shown:
+            _engine_cell(ctx, name, result, f"{key}_{name}")
+    if same:
+        st.markdown(":green[:material/check_circle:] same rows on " + ", ".join(
+            f"**{name}** ({display.result_caption(reading.results[name])})" for name in same))
+        with st.expander(f"Rows on {', '.join(same)}"):
+            for name in same:
+                _engine_cell(ctx, name, reading.results[name], f"{key}_{name}")
 
 
 def readings(ctx: Context, items: Sequence[ReadingResult], engines: Sequence[dict[str, str]], key: str,
@@ -215,8 +235,9 @@ def readings(ctx: Context, items: Sequence[ReadingResult], engines: Sequence[dic
         return
     labels = [code for code, _ in display.DIALECTS]
     names = dict(display.DIALECTS)
-    dialect = st.segmented_control("SQL dialect", labels, format_func=names.get, key=f"dialect_{key}",
-                                   default=display.default_dialect(engines)) or display.default_dialect(engines)
+    default = display.default_dialect(engines)
+    dialect = st.radio("SQL dialect", labels, format_func=names.get, key=f"dialect_{key}", horizontal=True,
+                       index=labels.index(default) if default in labels else 0) or default
     if len(items) <= display.COLUMNS_BEFORE_TABS:
         containers = st.columns(len(items), border=True)
     else:
@@ -228,10 +249,14 @@ def readings(ctx: Context, items: Sequence[ReadingResult], engines: Sequence[dic
 
 def chart(items: Sequence[ReadingResult]) -> None:
     rows = display.chart_rows(items)
-    if len({r["reading"] for r in rows}) < 2:
+    if not rows:
+        return
+    frame = pd.DataFrame(rows)
+    if all(r["answer"] == r["reading"] for r in rows):
+        st.markdown("**What each reading returns**")
+        st.bar_chart(frame, x="reading", y="value", height=300, x_label="", y_label="")
         return
     st.markdown("**How each reading ranks the answers** (share of that reading's leader)")
-    frame = pd.DataFrame(rows)
     st.bar_chart(frame, x="answer", y="share", color="reading", stack=False, height=340,
                  x_label="", y_label="% of the reading's top value")
 
@@ -256,7 +281,7 @@ def downloads(report: Report, key: str, tool_output: dict[str, Any] | None = Non
 
 def report_header(ctx: Context, report: Report) -> None:
     """Verdict, the question with its evidence marked, each archetype's ask and reason."""
-    verdict(display.verdict_view(report))
+    verdict(display.verdict_view(report), report.interpretations)
     archetypes(report)
     notes(ctx, report)
     st.caption(f"As of {report.as_of or '-'} · checked in {report.elapsed_ms:.0f} ms on "
@@ -400,7 +425,7 @@ def answers(ctx: Context, state: Any) -> None:
     if state.tool_output is not None:
         with st.expander("Tool output (what a model receives: answers, plus memoryHint only when you typed "
                          "text or notes)", expanded=True):
-            st.json(state.tool_output, expanded=True)
+            st.code(json.dumps(state.tool_output, ensure_ascii=False, indent=2), language="json")
     for plain in state.plain_answers:
         st.info(ctx.say(f"Kept as plain text (no reading matches it, so nothing was anchored): {plain}"))
     if state.anchored_problem is not None:

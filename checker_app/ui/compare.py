@@ -17,6 +17,7 @@ from adapters.runner import RunOne
 from checker_app.commands.run import render_for
 from checker_app.report import ReadingResult
 from checker_app.ui.config import redact
+from checker_app.ui.display import VerdictView
 from checker_app.verdict import engines_agree, readings_divergent
 
 MAX_STATEMENTS = 12
@@ -55,6 +56,14 @@ class Comparison:
         if self.divergent is False:
             return "benign"
         return "unanswered"
+
+    def view(self) -> VerdictView:
+        """The verdict as the pages show it."""
+        detail = {"material": "The statements give different answers: decide which one answers the question.",
+                  "benign": "Every statement gives the same answer on this data."}.get(
+            self.verdict, "Not enough statements ran to compare them.")
+        kind = "same" if self.verdict == "benign" else self.verdict  # same SQL answer: good news here
+        return VerdictView(kind, self.verdict_text, detail)
 
     @property
     def verdict_text(self) -> str:

@@ -37,7 +37,8 @@ def verdict_view(report: Report) -> VerdictView:
     if report.answers and n == 1:
         chosen = ", ".join(f"{k} = {v}" for k, v in report.answers.items())
         return VerdictView("anchored", "answered: one reading, anchored to your choice",
-                           f"The SQL below embeds your answer ({chosen}) as a literal.")
+                           f"The SQL below follows your answer ({chosen}); chosen names and values are "
+                           "embedded as quoted literals, never as parameters.")
     kind = report.verdict
     if kind == "material":
         return VerdictView(kind, report.verdict_text,
@@ -57,10 +58,16 @@ def _numeric(value: Any) -> bool:
 
 
 def row_label(columns: Sequence[str], row: Sequence[Any]) -> str:
-    """Who a row names: its non-numeric values joined (or the row itself when all are numbers)."""
+    """Who a row names: its non-numeric values joined (or its numbers, formatted, when it has no names)."""
     values = [json_value(v) for v in row]
     labels = [str(v) for v in values if not _numeric(v) and v is not None]
-    return " / ".join(labels) if labels else ", ".join(str(v) for v in values)
+    if labels:
+        return " / ".join(labels)
+    return ", ".join("NULL" if v is None else format_number(float(v)) for v in values)
+
+
+def _labelled(row: Sequence[Any]) -> bool:
+    return any(not _numeric(json_value(v)) and v is not None for v in row)
 
 
 def row_measure(row: Sequence[Any]) -> float | None:
@@ -80,6 +87,11 @@ def format_number(value: float | None) -> str:
     return f"{value:,.2f}"
 
 
+def at_a_glance(readings: Sequence[ReadingResult], limit: int = 8) -> list[tuple[str, str, str]]:
+    """(reading, who its first row names, the number) for the verdict box: the answers in one look."""
+    return [(r.label, *top_parts(r)) for r in readings[:limit]]
+
+
 def top_answer(reading: ReadingResult) -> str:
     """The reading's headline answer: what its first row names, with the number."""
     result = reading.first_ok()
@@ -89,8 +101,7 @@ def top_answer(reading: ReadingResult) -> str:
         return "no rows"
     row = result.rows[0]
     label, measure = row_label(result.columns, row), row_measure(row)
-    has_label = any(not _numeric(json_value(v)) and v is not None for v in row)
-    return f"{label} ({format_number(measure)})" if has_label and measure is not None else label
+    return f"{label} ({format_number(measure)})" if _labelled(row) and measure is not None else label
 
 
 def top_parts(reading: ReadingResult) -> tuple[str, str]:
@@ -102,30 +113,43 @@ def top_parts(reading: ReadingResult) -> tuple[str, str]:
         return "no rows", ""
     row = result.rows[0]
     label = row_label(result.columns, row)
+    if not _labelled(row):
+        return label, ", ".join(result.columns)
     for column, value in zip(result.columns, row):
         value = json_value(value)
-        if _numeric(value) and any(not _numeric(json_value(v)) and v is not None for v in row):
+        if _numeric(value):
             return label, f"{column} = {format_number(float(value))}"
     return label, ""
 
 
 def chart_rows(readings: Sequence[ReadingResult], top_n: int = CHART_TOP_N) -> list[dict[str, Any]]:
-    """Each reading's top rows as a share of its own leader (readings measure different things, so a
-    share of the top value is what compares them): [{reading, answer, value, share}]."""
-    rows: list[dict[str, Any]] = []
+    """What the chart compares: [{reading, answer, value, share}].
+
+    Readings whose rows name things (products, currencies) give their top rows, each as a share of that
+    reading's leader (the readings measure different things, so shares are what compare). When fewer
+    than two readings name things but several return one number each, each reading is one bar
+    (answer = the reading, share of the largest). Fewer than two readings to compare: no chart."""
+    named: list[dict[str, Any]] = []
+    single: list[dict[str, Any]] = []
     for reading in readings:
         result = reading.first_ok()
         if result is None or not result.rows:
             continue
-        picked = [(row_label(result.columns, r), row_measure(r)) for r in result.rows[:top_n]]
-        picked = [(label, value) for label, value in picked if value is not None]
-        if not picked:
-            continue
-        leader = max(abs(v) for _, v in picked) or 1.0
-        for label, value in picked:
-            rows.append({"reading": reading.label, "answer": label, "value": value,
-                         "share": round(100.0 * value / leader, 1)})
-    return rows
+        if _labelled(result.rows[0]):
+            picked = [(row_label(result.columns, r), row_measure(r)) for r in result.rows[:top_n]]
+            picked = [(label, value) for label, value in picked if value is not None]
+            if picked:
+                leader = max(abs(v) for _, v in picked) or 1.0
+                named += [{"reading": reading.label, "answer": label, "value": value,
+                           "share": round(100.0 * value / leader, 1)} for label, value in picked]
+        elif len(result.rows) == 1 and (value := row_measure(result.rows[0])) is not None:
+            single.append({"reading": reading.label, "answer": reading.label, "value": value})
+    if len({r["reading"] for r in named}) >= 2:
+        return named
+    if len(single) >= 2:
+        leader = max(abs(r["value"]) for r in single) or 1.0
+        return [{**r, "share": round(100.0 * r["value"] / leader, 1)} for r in single]
+    return []
 
 
 def engine_disagreement(reading: ReadingResult) -> list[tuple[str, str]]:
@@ -137,6 +161,19 @@ def engine_disagreement(reading: ReadingResult) -> list[tuple[str, str]]:
         if result.ok:
             out.append((name, row_label(result.columns, result.rows[0]) if result.rows else "no rows"))
     return out
+
+
+def engines_to_show(reading: ReadingResult, engines: Sequence[str]) -> tuple[list[str], list[str]]:
+    """(engines whose rows are shown in full, engines that returned the same rows as the first).
+
+    When every engine that answered agrees, one table says it all; the others get a line. Engines that
+    failed, or that disagree, are always shown in full."""
+    ran = [name for name in engines if name in reading.results]
+    ok = [name for name in ran if reading.results[name].ok]
+    if reading.engines_agree is True and len(ok) > 1:
+        first = ok[0]
+        return [name for name in ran if name == first or name not in ok], ok[1:]
+    return ran, []
 
 
 def result_caption(result: RunResult) -> str:
