@@ -1,14 +1,18 @@
-"""Entry of the Streamlit app (`ambiguity-checker serve`): the checker page and the compare-SQL page."""
+"""Entry of the Streamlit app (`ambiguity-checker serve`): the checker page, compare SQL, diagnose traces."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import streamlit as st
 
-HERE = Path(__file__).resolve().parent
+PAGES = Path(__file__).resolve().parent / "pages"
 
 st.set_page_config(page_title="Ambiguity checker", page_icon=":material/alt_route:", layout="wide")
-st.navigation([
-    st.Page(HERE / "pages" / "checker.py", title="Check a question", icon=":material/alt_route:", default=True),
-    st.Page(HERE / "pages" / "compare.py", title="Compare SQL", icon=":material/compare_arrows:", url_path="compare"),
-]).run()
+pages = [
+    st.Page(PAGES / "checker.py", title="Check a question", icon=":material/alt_route:", default=True),
+    st.Page(PAGES / "compare.py", title="Compare SQL", icon=":material/compare_arrows:", url_path="compare"),
+]
+if (PAGES / "diagnose.py").exists():  # the trace diagnostic's page, when installed
+    pages.append(st.Page(PAGES / "diagnose.py", title="Diagnose traces", icon=":material/troubleshoot:",
+                         url_path="diagnose"))
+st.navigation(pages).run()

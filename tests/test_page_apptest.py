@@ -341,3 +341,7 @@ def test_navigation_has_both_pages(configure, demo_sqlite) -> None:
     at.switch_page("pages/compare.py").run()
     no_exception(at)
     assert at.title[0].value == "Compare SQL"
+    if (APP_DIR / "pages" / "diagnose.py").exists():
+        at.switch_page("pages/diagnose.py").run()
+        no_exception(at)
+        assert at.title[0].value == "Diagnose traces"
