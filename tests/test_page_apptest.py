@@ -278,6 +278,24 @@ def test_an_engine_down_is_shown_and_its_password_never_is(configure, demo_sqlit
     assert "s3cret" not in page_text(at)
 
 
+def test_a_time_limit_hit_is_shown_with_a_way_to_run_again(configure, demo_sqlite) -> None:
+    configure(f"demo={demo_sqlite}")
+    at = app(q=TOP_SELLING)  # profile built with the normal limit
+    at.number_input(key="limit_timeout").set_value(0.01)
+    button(at, "Skip the clarification").click().run()
+    at.button(key="FormSubmitter:ask-Check").click().run()
+    no_exception(at)
+    statuses = {r.status for item in at.session_state["checker"].report.interpretations for r in item.results.values()}
+    if statuses == {"ok"}:
+        pytest.skip("this machine ran the demo readings within 10 ms")
+    assert "timeout" in statuses
+    assert any("did not answer" in w.value for w in at.warning)
+    at.number_input(key="limit_timeout").set_value(5.0)
+    button(at, "Run again").click().run()
+    no_exception(at)
+    assert {m.value for m in at.metric} == TOP_PRODUCTS
+
+
 def test_every_engine_down_offers_retry_and_skip(configure) -> None:
     configure(DEAD_PG)
     at = app(q=TOP_SELLING)

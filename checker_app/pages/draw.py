@@ -120,10 +120,11 @@ def sidebar(ctx: Context) -> None:
             chosen = st.multiselect("Run on", names, default=wanted, key="db_choice")
             ctx.databases = [db for db in ctx.all_databases if db.name in chosen] or ctx.all_databases
         st.header("Limits")
-        timeout = st.number_input("Time limit per statement (s)", min_value=0.1, max_value=600.0,
-                                  value=float(ctx.config.timeout_s), step=1.0, key="limit_timeout")
-        max_rows = st.number_input("Row cap", min_value=1, max_value=1_000_000, value=int(ctx.config.max_rows),
-                                   step=100, key="limit_rows")
+        timeout = st.number_input("Time limit per statement (s)", min_value=0.01, max_value=600.0,
+                                  value=min(max(float(ctx.config.timeout_s), 0.01), 600.0), step=1.0,
+                                  key="limit_timeout")
+        max_rows = st.number_input("Row cap", min_value=1, max_value=1_000_000,
+                                   value=min(max(int(ctx.config.max_rows), 1), 1_000_000), step=100, key="limit_rows")
         as_of = st.date_input("As of", value=None, key="as_of",
                               help="Anchor for relative windows such as 'last quarter'. Empty: the latest date "
                                    "in the data.")
@@ -286,6 +287,12 @@ def report_header(ctx: Context, report: Report) -> None:
     notes(ctx, report)
     st.caption(f"As of {report.as_of or '-'} · checked in {report.elapsed_ms:.0f} ms on "
                f"{', '.join(e['name'] for e in report.engines)}")
+    failed, runs = display.unanswered(report.interpretations)
+    if failed:
+        st.warning(f"{failed} of {runs} runs did not answer (error or time limit): each engine's status is below. "
+                   "Run again, raise the time limit in the sidebar, or answer the clarification.",
+                   icon=":material/timer_off:")
+        st.button("Run again", key="run_again", on_click=queue, args=("retry",))
 
 
 def report_body(ctx: Context, report: Report, key: str, tool_output: dict[str, Any] | None = None) -> None:

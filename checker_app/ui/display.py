@@ -182,8 +182,17 @@ def result_caption(result: RunResult) -> str:
         more = " (row cap reached)" if result.truncated else ""
         return f"{result.row_count} row{'s' if result.row_count != 1 else ''}{more} in {result.elapsed_ms:.0f} ms"
     err = result.error
-    what = f"{err.kind}: {err.message}" if err else result.status
-    return f"{result.status}: {what}"
+    if err is None:
+        return result.status
+    kind = "" if err.kind in (result.status, "other") else f"{err.kind}: "
+    return f"{result.status} after {result.elapsed_ms:.0f} ms: {kind}{err.message}" if result.elapsed_ms else \
+        f"{result.status}: {kind}{err.message}"
+
+
+def unanswered(items: Sequence[ReadingResult]) -> tuple[int, int]:
+    """(runs that did not answer: error or timeout, all runs) over every reading and engine."""
+    runs = [r for item in items for r in item.results.values()]
+    return sum(1 for r in runs if not r.ok), len(runs)
 
 
 def table_records(result: RunResult) -> tuple[list[str], list[list[Any]]]:
