@@ -63,10 +63,10 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def serving(home: Path, *db_values: str) -> Iterator[str]:
-    """`ambiguity-checker serve` on a free port; yields its base URL and stops the whole process group."""
+    """`ambiguity-checker serve` (as `python -m checker_app serve`) on a free port; yields its base URL and
+    stops the process group it started (serve and its Streamlit child)."""
     port = free_port()
-    command = [sys.executable, "-c", "from checker_app.commands.serve import serve; serve(prog_name='ambiguity-checker serve')",
-               "--port", str(port), "--address", "127.0.0.1"]
+    command = [sys.executable, "-m", "checker_app", "serve", "--port", str(port), "--address", "127.0.0.1"]
     for value in db_values:
         command += ["--db", value]
     log_path = home / f"serve-{port}.log"
