@@ -124,6 +124,11 @@ def test_evidence_segments_and_escaping() -> None:
     assert html.count("<mark") == 3 and 'data-archetype="timeframe"' in html
 
 
+def test_question_text_is_shown_as_typed_in_markdown() -> None:
+    assert highlight.md("What's top_selling *now*? $5 :red[x]") == (
+        "What's top\\_selling \\*now\\*? \\$5 \\:red\\[x\\]")
+
+
 def test_overlapping_evidence_keeps_both_archetypes() -> None:
     segments = highlight.segments("top sales recently", [
         {"id": "a", "evidence": "top sales", "span": [0, 9]}, {"id": "b", "evidence": "sales recently", "span": [4, 18]}])

@@ -139,8 +139,9 @@ def sidebar(ctx: Context) -> None:
                     st.caption(ctx.say(f"schema unavailable: {err}"))
                     continue
                 for table in tables:
-                    columns = ", ".join(f"{name} ({kind.lower()})" for name, kind in table.columns)
-                    st.markdown(f"**{table.name}** · {table.row_count:,} rows  \n{columns}")
+                    columns = ", ".join(f"{highlight.md(name)} ({highlight.md(kind.lower())})"
+                                        for name, kind in table.columns)
+                    st.markdown(f"**{highlight.md(table.name)}** · {table.row_count:,} rows  \n{columns}")
 
 
 def _bump_health() -> None:
@@ -168,12 +169,9 @@ def archetypes(report: Report) -> None:
     for archetype in report.archetypes:
         aid = highlight.archetype_id(archetype)
         swatch = (f'<span style="background:{palette[aid]};color:#111;padding:0 .4em;border-radius:.25em">'
-                  f"{highlight.html.escape(aid)}</span>")
-        evidence = highlight.html.escape(str(archetype.get("evidence", "")))
-        ask = highlight.html.escape(str(archetype.get("ask", "")))
-        reason = highlight.html.escape(str(archetype.get("reason", "")))
-        st.markdown(f"{swatch} on “{evidence}”: **{ask}**  \n<small>Why: {reason}</small>",
-                    unsafe_allow_html=True)
+                  f"{highlight.md(aid)}</span>")
+        evidence, ask, reason = (highlight.md(archetype.get(k, "")) for k in ("evidence", "ask", "reason"))
+        st.markdown(f"{swatch} on “{evidence}”: **{ask}**  \n<small>Why: {reason}</small>", unsafe_allow_html=True)
 
 
 def _engine_cell(ctx: Context, name: str, result: Any, key: str) -> None:

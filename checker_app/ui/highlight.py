@@ -10,6 +10,16 @@ from typing import Any
 PALETTE = ("#fde68a", "#bfdbfe", "#bbf7d0", "#fbcfe8", "#ddd6fe", "#fed7aa", "#99f6e4", "#e5e7eb")
 
 
+_MARKDOWN_SPECIALS = set("\\`*_{}[]()#+-.!|~$:>")
+
+
+def md(text: str) -> str:
+    """Text safe inside Streamlit markdown with HTML allowed: HTML-escaped, markdown punctuation
+    backslash-escaped (so a question's `*`, `_`, `$` or `:red[` shows as typed)."""
+    escaped = html.escape(str(text), quote=False)
+    return "".join("\\" + ch if ch in _MARKDOWN_SPECIALS else ch for ch in escaped)
+
+
 def archetype_id(archetype: dict[str, Any]) -> str:
     """The archetype's id in a report entry (`id`, or `archetype` in older reports)."""
     return str(archetype.get("id") or archetype.get("archetype") or "?")
@@ -57,11 +67,12 @@ def colours(archetypes: Sequence[dict[str, Any]]) -> dict[str, str]:
 
 
 def highlighted_html(question: str, archetypes: Sequence[dict[str, Any]]) -> str:
-    """The question as HTML: evidence in <mark> tagged with its archetype(s); everything escaped."""
+    """The question for st.markdown: evidence in <mark> tagged with its archetype(s); the text escaped
+    for HTML and markdown alike."""
     palette = colours(archetypes)
     parts: list[str] = []
     for segment in segments(question, archetypes):
-        text = html.escape(segment.text)
+        text = md(segment.text)
         if not segment.archetypes:
             parts.append(text)
             continue
@@ -76,4 +87,4 @@ def legend_html(archetypes: Sequence[dict[str, Any]]) -> str:
     palette = colours(archetypes)
     return " ".join(
         f'<span style="background:{palette[archetype_id(a)]};color:#111;padding:0 .4em;border-radius:.25em">'
-        f"{html.escape(archetype_id(a))}</span>" for a in archetypes)
+        f"{md(archetype_id(a))}</span>" for a in archetypes)
