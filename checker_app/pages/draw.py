@@ -131,8 +131,12 @@ def sidebar(ctx: Context) -> None:
         ctx.options = CheckOptions(limits=Limits(time_limit_s=float(timeout), row_cap=int(max_rows)),
                                    as_of=as_of if isinstance(as_of, dt.date) else None)
         st.header("Schema")
+        down = {status.name for status in statuses if not status.ok}
         for db in ctx.databases:
             with st.expander(f"{db.name} ({db.backend})"):
+                if db.name in down:  # do not wait for a dead server's connect timeout on every click
+                    st.caption("schema unavailable: the connection is down (Recheck connections)")
+                    continue
                 try:
                     tables = schema_summary(db)
                 except Exception as err:  # noqa: BLE001 - a down engine has no schema to show
