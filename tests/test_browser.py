@@ -252,7 +252,6 @@ def test_first_results_on_the_embedded_database(browser, tmp_path) -> None:
 def test_an_engine_down_in_the_browser_hides_its_password(page, demo_urls, tmp_path) -> None:
     with serving(tmp_path, f"sqlite={demo_urls['sqlite']}", DEAD_PG) as base:
         open_link(page, base, TOP_SELLING)
-        body = main(page)
         visible_text(page, "MacBook Pro").wait_for()
         sidebar = page.locator('[data-testid="stSidebar"]')
         sidebar.get_by_text("127.0.0.1:1/x").wait_for()

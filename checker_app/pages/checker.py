@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from checker_app.pages import draw
+from checker_app.pages import draw, wizard_view
 from checker_app.ui.display import EXAMPLES
 from checker_app.ui.state import PageState, finish_wizard, reopen_wizard, run_check
 
@@ -66,14 +66,14 @@ else:
                "question.")
 
 if state.problem is not None:
-    draw.problem(ctx, state.problem)
+    wizard_view.problem(ctx, state.problem)
 if state.report is not None:
     draw.report_header(ctx, state.report)
 if state.wizard is not None and not state.wizard.pending:
     with st.container(border=True, key="answers"):
-        draw.answers(ctx, state)
+        wizard_view.answers(ctx, state)
     st.subheader("Every reading")
 if state.report is not None:
     draw.report_body(ctx, state.report, f"r{state.generation}")
 if state.wizard_pending:
-    draw.wizard(ctx, state)
+    wizard_view.wizard(ctx, state)
