@@ -131,9 +131,12 @@ def main(page):  # noqa: ANN001, ANN201 - the app's own content, not the toolbar
     return page.locator('[data-testid="stMain"]')
 
 
-def metric_values(page, scope: str = '[data-testid="stMain"]') -> list[str]:  # noqa: ANN001
-    """The readings' headline answers (st.metric values) shown in `scope`."""
-    return [t.strip() for t in page.locator(f'{scope} [data-testid="stMetricValue"]').all_inner_texts()]
+def metric_values(page, n: int, scope: str = '[data-testid="stMain"]') -> list[str]:  # noqa: ANN001
+    """The readings' headline answers (st.metric values) in `scope`, once at least `n` are drawn (elements
+    after the verdict load lazily)."""
+    css = f'{scope} [data-testid="stMetricValue"]'
+    page.wait_for_function("([css, n]) => document.querySelectorAll(css).length >= n", arg=[css, n])
+    return [t.strip() for t in page.locator(css).all_inner_texts()]
 
 
 def settle(page) -> None:  # noqa: ANN001
@@ -175,9 +178,11 @@ def test_a_link_shows_three_products_on_three_engines_and_the_wizard_anchors_the
         wizard.wait_for()
         body = main(page)
         body.get_by_text("3 readings, 3 different answers").wait_for()
-        assert set(TOP_PRODUCTS) <= set(metric_values(page))
+        assert set(metric_values(page, 3)) == set(TOP_PRODUCTS)
         assert body.locator('[data-testid="stColumn"]').count() >= 3
         # each reading ran on the three engines; they agree, so one table each and "same rows on" the others
+        body.get_by_text("same rows on", exact=False).nth(2).wait_for()
+        settle(page)
         for engine in BACKENDS:
             assert body.get_by_text(engine, exact=True).count() >= 3, engine
         assert body.get_by_text("same rows on", exact=False).count() == 3
@@ -191,7 +196,7 @@ def test_a_link_shows_three_products_on_three_engines_and_the_wizard_anchors_the
         tool = anchored.locator("code").filter(has_text='"answers"').first.inner_text()
         assert '"value": "units"' in tool and "memoryHint" not in tool
         assert "SUM(" in code and '"quantity"' in code
-        assert metric_values(page, ".st-key-answers") == ["USB-C Cable"]
+        assert metric_values(page, 1, ".st-key-answers") == ["USB-C Cable"]
         assert body.get_by_label("Your data question").count() == 1    # the box is back
         shot(page, tmp_path / "2-anchored-units.png")
 
@@ -213,6 +218,14 @@ def test_a_link_shows_three_products_on_three_engines_and_the_wizard_anchors_the
         page.wait_for_function(
             "() => [...document.querySelectorAll('.st-key-answers code')].some(c => c.innerText.includes(\"'Acme Corp'\"))")
         shot(page, tmp_path / "4-acme-anchored.png")
+
+        # compare SQL: the example's two statements, side by side on the three engines
+        page.goto(f"{base}/compare")
+        main(page).get_by_role("heading", name="Compare SQL").wait_for()
+        main(page).get_by_role("button", name="Compare").click()
+        main(page).get_by_text("2 statements, 2 different answers").wait_for()
+        assert set(metric_values(page, 2)) == {"MacBook Pro", "USB-C Cable"}
+        shot(page, tmp_path / "5-compare-sql.png")
     print(f"\nscreenshots: {tmp_path}")
 
 
