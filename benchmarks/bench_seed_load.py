@@ -20,26 +20,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import sqlalchemy as sa  # noqa: E402
-from sqlalchemy.pool import NullPool  # noqa: E402
-
+from benchmarks.throwaway import drop, url_for  # noqa: E402
 from seed_db import SEED_TABLES, Dataset, seed_database, table_checksums  # noqa: E402
 
-SERVERS = {
-    "postgresql": "postgresql+psycopg://postgres@127.0.0.1:5432/postgres",
-    "mysql": "mysql+pymysql://root@127.0.0.1:3306",
-}
 ENGINES = ("generate", "sqlite", "postgresql", "mysql")
-
-
-def _drop(engine_name: str, db_name: str) -> None:
-    admin = sa.create_engine(SERVERS[engine_name], poolclass=NullPool, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        if engine_name == "postgresql":
-            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{db_name}" WITH (FORCE)'))
-        else:
-            conn.execute(sa.text(f"DROP DATABASE IF EXISTS `{db_name}`"))
-    admin.dispose()
 
 
 def _generate_only(scale: int, seed: int) -> tuple[float, int]:
@@ -60,10 +44,7 @@ def run(scales: list[int], engines: list[str], seed: int, checksums: bool) -> No
                     print(f"{scale:>5} {engine_name:<11} {rows:>10,} {seconds:>8.2f} {rows / seconds:>10,.0f} {'':>10}")
                     continue
                 db_name = f"ac_bench_{uuid.uuid4().hex[:10]}"
-                if engine_name == "sqlite":
-                    url = f"sqlite:///{Path(tmp) / f'{db_name}.sqlite'}"
-                else:
-                    url = sa.make_url(SERVERS[engine_name]).set(database=db_name).render_as_string(hide_password=False)
+                url = url_for(engine_name, db_name, Path(tmp))
                 try:
                     report = seed_database(url, scale=scale, seed=seed, force=True)
                     rows = sum(report.rows.values())
@@ -78,8 +59,7 @@ def run(scales: list[int], engines: list[str], seed: int, checksums: bool) -> No
                         flush=True,
                     )
                 finally:
-                    if engine_name != "sqlite":
-                        _drop(engine_name, db_name)
+                    drop(engine_name, db_name)
             if len(digests) > 1:
                 agree = all(d == next(iter(digests.values())) for d in digests.values())
                 print(f"{scale:>5} checksums identical across {', '.join(digests)}: {agree}")

@@ -11,20 +11,14 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import tempfile
 import time
-import uuid
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import sqlalchemy as sa  # noqa: E402
-
 from adapters import Database, Job, Limits, parse_db_option, run_side_by_side  # noqa: E402
-from seed_db import seed_database  # noqa: E402
+from benchmarks.throwaway import seeded_demo  # noqa: E402
 
-PG_ADMIN = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
-MYSQL_ADMIN = "mysql+pymysql://root@127.0.0.1:3306/"
 STATEMENTS = {
     "revenue": "SELECT p.name, SUM(i.unit_price * i.quantity) AS revenue FROM order_items i "
                "JOIN products p ON p.id = i.product_id GROUP BY p.name ORDER BY revenue DESC LIMIT 5",
@@ -40,16 +34,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--scale", type=int, default=1)
     args = parser.parse_args()
-    name = f"ac_bench_{uuid.uuid4().hex[:8]}"
-    tmp = Path(tempfile.mkdtemp())
-    urls = {
-        "sqlite": f"sqlite:///{tmp / 'bench.sqlite'}",
-        "postgres": sa.make_url(PG_ADMIN).set(database=name).render_as_string(hide_password=False),
-        "mysql": sa.make_url(MYSQL_ADMIN).set(database=name).render_as_string(hide_password=False),
-    }
-    try:
-        for url in urls.values():
-            seed_database(url, scale=args.scale)
+    with seeded_demo(args.scale) as urls:
         databases = [Database(parse_db_option(f"{n}={u}"), Limits()) for n, u in urls.items()]
         jobs = [Job(key, {db.name: sql for db in databases}) for key, sql in STATEMENTS.items()]
         run_side_by_side(jobs, databases)  # warm-up: pools connected, caches warm
@@ -74,13 +59,6 @@ def main() -> None:
         print(f"  side by side (wall)  {statistics.median(walls) * 1000:8.1f} ms")
         for db in databases:
             db.dispose()
-    finally:
-        for admin in (PG_ADMIN, MYSQL_ADMIN):
-            engine = sa.create_engine(admin, isolation_level="AUTOCOMMIT")
-            with engine.connect() as conn:
-                suffix = " WITH (FORCE)" if admin.startswith("postgresql") else ""
-                conn.exec_driver_sql(f"DROP DATABASE IF EXISTS {name}{suffix}")
-            engine.dispose()
 
 
 if __name__ == "__main__":
