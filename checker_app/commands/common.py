@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -33,7 +33,7 @@ def limits_from(timeout: float, max_rows: int) -> Limits:
     return Limits(time_limit_s=timeout, row_cap=max_rows)
 
 
-def fail(message: str, code: int = EXIT_USAGE) -> None:
+def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
     """One line on stderr, then exit."""
     click.echo(f"error: {message}", err=True)
     sys.exit(code)
@@ -41,12 +41,3 @@ def fail(message: str, code: int = EXIT_USAGE) -> None:
 
 def emit_json(payload: Any) -> None:
     click.echo(json.dumps(payload, ensure_ascii=False, default=str))
-
-
-def guard(fn: Callable[[], int]) -> int:
-    """Run a command body; a CheckerError becomes a one-line message and exit code 2."""
-    try:
-        return fn()
-    except CheckerError as err:
-        fail(str(err))
-    return EXIT_USAGE

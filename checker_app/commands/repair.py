@@ -12,15 +12,11 @@ from typing import Any
 
 import click
 
-from adapters import Job, UnsafeStatementError, run_side_by_side
 from adapters.repair import run_with_repair
 from adapters.results import RunResult
-from checker_app.commands.common import (
-    EXIT_ENGINE_ERROR, EXIT_OK, EXIT_REJECTED, db_options, emit_json, fail, limits_from,
-)
+from checker_app.commands.common import EXIT_ENGINE_ERROR, EXIT_OK, EXIT_REJECTED, db_options, emit_json
 from checker_app.commands.render import table_text
-from checker_app.commands.run import render_for
-from checker_app.settings import databases_from_options
+from checker_app.commands.run import run_everywhere
 
 CANDIDATE_ROWS_SHOWN = 10
 
@@ -83,17 +79,7 @@ def repair_text(result: RunResult) -> str:
 @db_options
 def repair(sql: str, read: str | None, as_json: bool, db: tuple[str, ...], timeout: float, max_rows: int) -> None:
     """Run SQL on every engine; repair "ambiguous column" errors (qualify, or one SQL per candidate)."""
-    limits = limits_from(timeout, max_rows)
-    try:
-        databases = databases_from_options(db, limits)
-        rendered = render_for(sql, read, databases)
-    except UnsafeStatementError as err:
-        fail(f"rejected: {err}", EXIT_REJECTED)
-        return
-    except Exception as err:  # ConfigError, InputError, seeding the demo database
-        fail(str(err))
-        return
-    results = list(run_side_by_side([Job("sql", rendered)], databases, limits, run_one=run_with_repair)["sql"].values())
+    results = run_everywhere(sql, read, db, timeout, max_rows, run_one=run_with_repair)
     if as_json:
         emit_json({"sql": sql, "results": {r.engine: r.to_dict() for r in results}})
     else:

@@ -7,6 +7,7 @@ from sqlglot.errors import SqlglotError
 
 from adapters import Database, Job, UnsafeStatementError, parse_query, run_side_by_side
 from adapters.results import RunResult
+from adapters.runner import RunOne
 from checker_app.commands.common import (
     EXIT_ENGINE_ERROR, EXIT_OK, EXIT_REJECTED, db_options, emit_json, fail, limits_from,
 )
@@ -32,6 +33,21 @@ def exit_code(results: list[RunResult]) -> int:
     return EXIT_OK if all(r.ok for r in results) else EXIT_ENGINE_ERROR
 
 
+def run_everywhere(sql: str, read: str | None, db: tuple[str, ...], timeout: float, max_rows: int,
+                   run_one: RunOne | None = None) -> list[RunResult]:
+    """One statement rendered per engine and run side by side; exits with a one-line error on bad input."""
+    limits = limits_from(timeout, max_rows)
+    try:
+        databases = databases_from_options(db, limits)
+        rendered = render_for(sql, read, databases)
+    except UnsafeStatementError as err:
+        fail(f"rejected: {err}", EXIT_REJECTED)
+    except Exception as err:  # ConfigError, InputError, seeding the demo database
+        fail(str(err))
+    extra = {"run_one": run_one} if run_one else {}
+    return list(run_side_by_side([Job("sql", rendered)], databases, limits, **extra)["sql"].values())
+
+
 @click.command("run")
 @click.argument("sql")
 @click.option("--dialect", "read", default=None, help="Dialect the SQL is written in (default: generic).")
@@ -39,17 +55,7 @@ def exit_code(results: list[RunResult]) -> int:
 @db_options
 def run(sql: str, read: str | None, as_json: bool, db: tuple[str, ...], timeout: float, max_rows: int) -> None:
     """Run one read-only SQL statement on every configured engine at once."""
-    limits = limits_from(timeout, max_rows)
-    try:
-        databases = databases_from_options(db, limits)
-        rendered = render_for(sql, read, databases)
-    except UnsafeStatementError as err:
-        fail(f"rejected: {err}", EXIT_REJECTED)
-        return
-    except Exception as err:  # ConfigError, InputError, seeding the demo database
-        fail(str(err))
-        return
-    results = list(run_side_by_side([Job("sql", rendered)], databases, limits)["sql"].values())
+    results = run_everywhere(sql, read, db, timeout, max_rows)
     if as_json:
         emit_json({"sql": sql, "results": {r.engine: r.to_dict() for r in results}})
     else:
