@@ -8,7 +8,7 @@ from typing import Any, NoReturn
 
 import click
 
-from adapters import CheckerError, Limits
+from adapters import Limits
 
 # Exit codes (documented in the README)
 EXIT_OK = 0            # ran; for run/check: every engine answered
