@@ -105,7 +105,7 @@ class Database:
             query = parse_query(sql, self.dialect)
         except UnsafeStatementError as err:
             result.status = "rejected"
-            result.error = EngineErrorInfo("read_only" if "read-only" in err.reason else "syntax", None, err.reason)
+            result.error = EngineErrorInfo("syntax" if err.reason.startswith("cannot parse") else "read_only", None, err.reason)
             return result
         except Exception as err:  # InputError
             result.status = "rejected"
