@@ -31,7 +31,11 @@ def decode_input(raw: bytes | str, *, what: str = "input", limit: int = MAX_SQL_
             raw = raw.decode("utf-8")
         except UnicodeDecodeError as err:
             raise InputError(f"{what} is not valid UTF-8 (byte {err.start})") from None
-    size = len(raw.encode("utf-8", "surrogatepass"))
+    try:
+        size = len(raw.encode("utf-8"))
+    except UnicodeEncodeError as err:
+        # lone surrogates: bytes that were not UTF-8 (a command-line argument decoded with surrogateescape)
+        raise InputError(f"{what} is not valid UTF-8 (character {err.start})") from None
     if size > limit:
         raise InputError(f"{what} is {size:,} bytes; the limit is {limit:,}")
     if "\x00" in raw:

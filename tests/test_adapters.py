@@ -98,6 +98,8 @@ def test_engine_itself_refuses_writes_inside_the_guard(item_dbs, backend) -> Non
 def test_input_that_is_not_text_or_too_large() -> None:
     with pytest.raises(InputError, match="not valid UTF-8"):
         decode_input(b"SELECT '\xff\xfe'")
+    with pytest.raises(InputError, match="not valid UTF-8"):
+        decode_input(b"SELECT '\xff'".decode("utf-8", "surrogateescape"))  # how argv carries bad bytes
     with pytest.raises(InputError, match="limit"):
         decode_input("SELECT 1 " + "-" * 200_000)
     with pytest.raises(InputError, match="empty"):
