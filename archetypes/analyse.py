@@ -8,6 +8,7 @@ from adapters.errors import InputError
 from adapters.safety import decode_input
 from archetypes.archetype import Context
 from archetypes.errors import UnknownAnswerError
+from archetypes.expand import apply_mappings
 from archetypes.intent import Intent, read
 from archetypes.model import Analysis, Detection, Interpretation, Reading
 from archetypes.naming import phrase, plural, slug
@@ -51,7 +52,7 @@ def analyse(question: str, profile: SchemaProfile, lookup: Lookup | None = None,
     analysis.capped = total > cap
     if analysis.capped:
         analysis.notes.append(f"{total} combinations of readings; showing the first {cap}")
-    if ctx.base.fact is None and ctx.base.count_table is None:
+    if ctx.base.fact is None and ctx.base.count_table is None and ctx.base.query is None:
         analysis.notes.append("no fact table in this schema matches the question; nothing to run")
     combos = _combinations([readings for _, readings in axes], total, cap)
     seen_notes = set(analysis.notes)
@@ -61,6 +62,8 @@ def analyse(question: str, profile: SchemaProfile, lookup: Lookup | None = None,
             if reading.apply is not None:
                 reading.apply(spec)
         query = build(spec, profile, anchor)
+        if query is not None and spec.mappings:
+            query = apply_mappings(query, spec.mappings, profile.tables) or query
         money = mixed_note(spec, profile)
         if money:
             spec.notes.append(money)
@@ -108,6 +111,9 @@ def _detect(ctx: Context) -> list[Detection]:
         detection = archetype.detect(ctx)
         if detection is not None:
             found.append(detection)
+    if any(d.archetype == "schema_mapping" for d in found):
+        # a word of the question maps onto the schema (twice): there is something to run it on
+        found = [d for d in found if d.archetype != "insufficient_info"]
     if any(d.archetype == "insufficient_info" for d in found):
         # nothing known to run on: the other shapes are about data the question does not have
         found = [d for d in found if d.archetype in SURVIVES_INSUFFICIENT]

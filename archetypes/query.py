@@ -52,9 +52,11 @@ class QuerySpec:
     currency_mode: str | None = None         # only | convert | per
     currency_target: str | None = None
     notes: list[str] = field(default_factory=list)
+    query: exp.Query | None = None           # a whole statement given by an archetype (schema_mapping's plain one)
+    mappings: list = field(default_factory=list)  # schema mappings the built statement is read through
 
     def copy(self) -> QuerySpec:
-        return replace(self, filters=list(self.filters), notes=list(self.notes))
+        return replace(self, filters=list(self.filters), notes=list(self.notes), mappings=list(self.mappings))
 
 
 # -- rendering ---------------------------------------------------------------------------------
@@ -136,6 +138,8 @@ class _From:
 
 def build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp.Query | None:
     """The candidate query for `spec`, or None when there is nothing to compute (notes say why)."""
+    if spec.query is not None:
+        return spec.query.copy()
     if spec.fact is None or spec.measure is None:
         if spec.count_table:
             select = exp.select(exp.alias_(exp.Count(this=exp.Star()), "count", quoted=True)).from_(

@@ -27,7 +27,7 @@ from archetypes.naming import slug, words
 FIXTURES = Path(__file__).parent / "fixtures" / "archetypes"
 PACKAGE = Path(archetypes.__file__).parent
 SPEC_ORDER = ("ranking_metric", "timeframe", "insufficient_info", "custom_visualization", "entity", "timezone",
-              "aggregation_level", "unit")
+              "aggregation_level", "unit", "schema_mapping")
 
 
 # -- helpers shared with test_archetypes_engines.py --------------------------------------------------

@@ -1,0 +1,240 @@
+"""Where a schema offers a second way to the same data: the mappings behind the schema_mapping archetype.
+
+Found from the schema alone (names, keys, types), never from any one database:
+
+* split      a table whose columns all repeat another table's (`singer_country(singer_id, country)` next to
+             `singer(singer_id, name, country, ...)`): the value is read from the base row or through a join
+             on the key.
+* aggregate  a table with columns named `max_x`, `min_x`, `avg_x`, `total_x` (also `sum_`, `mean_`,
+             `average_`) for a numeric column `x` of another table it is named after, points at or shares
+             columns with: `AVG(t.x)` or the precomputed `a.avg_x`.
+* twin       two tables with the same columns: either can answer.
+* column     two or more columns of one table a question word fits ('customer name': a company name and a
+             contact name). These depend on the question; `schema_mapping` finds them, `expand_sql` takes them
+             as extra mappings.
+
+Each mapping is a `Mapping`: the named side (table, column) and the other side (other_table, other_column),
+with the join key (split) or the aggregate function (aggregate).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from adapters.schema import ColumnInfo, TableInfo
+from archetypes.naming import slug, words
+
+AGG_PREFIXES = {"max": "max", "maximum": "max", "min": "min", "minimum": "min", "avg": "avg", "average": "avg",
+                "mean": "avg", "total": "sum", "sum": "sum"}
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
+_ID_WORDS = {"id", "key", "pk", "code", "no", "num", "number", "uuid"}
+
+
+@dataclass(frozen=True)
+class Mapping:
+    kind: str                          # split | aggregate | twin | column
+    table: str                         # the named side: T
+    column: str | None                 # T.c (None for a whole-table twin)
+    other_table: str                   # S / A / T2 / T
+    other_column: str | None           # S.c / A.avg_c / None / T.c2
+    key: tuple[tuple[str, str], ...] = ()   # split: (T column, S column) pairs joined on
+    function: str | None = None        # aggregate: max | min | avg | sum
+    inverse: bool = False              # seen from the other side: the statement reads S / A, T is the other way
+
+    @property
+    def value(self) -> str:
+        """The reading value: naming-style independent, the same on every engine."""
+        return _value(self.other_table, self.other_column)
+
+    @property
+    def named_value(self) -> str:
+        return _value(self.table, self.column)
+
+    def label(self) -> str:
+        if self.inverse and self.kind == "split":
+            return f"{self.other_column} from {self.other_table} itself instead of {self.table}"
+        if self.inverse and self.kind == "aggregate":
+            return f"{(self.function or 'agg').upper()}({self.other_table}.{self.other_column}) instead of the " \
+                   f"precomputed {self.table}.{self.column}"
+        if self.kind == "split":
+            on = ", ".join(a for a, _ in self.key)
+            return f"{self.other_column} from {self.other_table} (joined to {self.table} on {on})"
+        if self.kind == "aggregate":
+            return f"precomputed {self.other_column} from {self.other_table} instead of " \
+                   f"{(self.function or 'agg').upper()}({self.table}.{self.column})"
+        if self.kind == "twin":
+            return f"table {self.other_table} instead of {self.table} (same columns)"
+        return f"{self.table}.{self.other_column} instead of {self.table}.{self.column}"
+
+    def reverse(self) -> Mapping:
+        """The same pair seen from the other side (a statement that already uses the other table)."""
+        return Mapping(self.kind, self.other_table, self.other_column, self.table, self.column,
+                       tuple((b, a) for a, b in self.key), self.function, not self.inverse)
+
+
+def norm(name: str) -> str:
+    """A naming-style independent form: CompanyName, company_name and companyName -> 'company_name'."""
+    return "_".join(words(name)) or slug(name)
+
+
+def _value(table: str, column: str | None) -> str:
+    return f"{norm(table)}.{norm(column)}" if column else norm(table)
+
+
+def _lower(names: Iterable[str]) -> set[str]:
+    return {n.lower() for n in names}
+
+
+def _columns(table: TableInfo) -> dict[str, str]:
+    """lowercase name -> spelled name."""
+    return {c.name.lower(): c.name for c in table.columns}
+
+
+def _id_like(name: str) -> bool:
+    parts = words(name)
+    return bool(parts) and (parts[-1] in _ID_WORDS or parts[0] in ("id",))
+
+
+def _named_after(child: str, parent: str) -> str | None:
+    """'singer_country' after 'singer' -> 'country' (the rest of the child's name), else None."""
+    head, full = words(parent), words(child)
+    if len(full) > len(head) and full[:len(head)] == head:
+        return "_".join(full[len(head):])
+    return None
+
+
+def find_mappings(tables: dict[str, TableInfo]) -> list[Mapping]:
+    """Every static mapping (split, aggregate, twin) in `tables`, in a stable order."""
+    found: list[Mapping] = []
+    names = sorted(tables)
+    twins: set[frozenset[str]] = set()
+    for first in names:
+        for second in names:
+            if first >= second:
+                continue
+            a, b = tables[first], tables[second]
+            if len(a.columns) >= 2 and _lower(c.name for c in a.columns) == _lower(c.name for c in b.columns) \
+                    and _same_content(a, b):
+                twins.add(frozenset((first, second)))
+                found.append(Mapping("twin", first, None, second, None))
+                found.append(Mapping("twin", second, None, first, None))
+    for child in names:
+        found.extend(_splits(tables, child, twins))
+        found.extend(_aggregates(tables, child))
+    return found
+
+
+def _same_content(a: TableInfo, b: TableInfo) -> bool:
+    """Twins hold the same rows: equal row counts and equal sampled text values (lookup tables that share
+    `(id, name)` hold different names)."""
+    if a.row_count != b.row_count:
+        return False
+    theirs = {c.name.lower(): c for c in b.columns}
+    return all(sorted(c.samples) == sorted(theirs[c.name.lower()].samples) for c in a.columns)
+
+
+def _splits(tables: dict[str, TableInfo], child: str, twins: set[frozenset[str]]) -> list[Mapping]:
+    table = tables[child]
+    own = _columns(table)
+    if len(own) < 2:
+        return []
+    parents = [n for n, t in tables.items() if n != child and frozenset((n, child)) not in twins
+               and set(own) < set(_columns(t))]
+    if not parents:
+        return []
+    fk_targets = {fk.ref_table.lower() for fk in table.foreign_keys}
+    parents.sort(key=lambda n: (n.lower() not in fk_targets, _named_after(child, n) is None, len(tables[n].columns), n))
+    parent = tables[parents[0]]
+    theirs = _columns(parent)
+    key = _split_key(table, parent)
+    if not key:
+        return []
+    payload = [c for c in own if c not in key]
+    if not payload:
+        return []
+    pairs = tuple((theirs[k], own[k]) for k in sorted(key))
+    return [Mapping("split", parent.name, theirs[c], child, own[c], key=pairs) for c in payload]
+
+
+def _split_key(table: TableInfo, parent: TableInfo) -> set[str]:
+    """The columns `table` joins `parent` on: a declared foreign key to it; else, for a table that declares
+    no foreign key and is named after the parent ('singer_country' of 'singer', 'film_text' of 'film'), the
+    parent's declared primary key, or the columns that are not the named one, or its id-like columns. Two
+    lookup tables that merely share `(id, name)` are not a split."""
+    own = _columns(table)
+    for fk in table.foreign_keys:
+        if fk.ref_table.lower() == parent.name.lower() and fk.columns:
+            return {c.lower() for c in fk.columns}
+    rest = _named_after(table.name, parent.name)
+    if table.foreign_keys or rest is None:
+        return set()
+    pk = {c.lower() for c in parent.primary_key}
+    if pk and pk <= set(own) and pk != set(own):
+        return pk
+    payload = {c for c in own if slug(own[c]) == slug(rest)}
+    if payload and len(payload) < len(own):
+        return set(own) - payload
+    ids = {c for c in own if _id_like(own[c])}
+    if ids and ids != set(own):
+        return ids
+    return set()
+
+
+def _aggregatable(column: ColumnInfo, function: str) -> bool:
+    """A number column, or a text column whose sampled values are all numbers (numbers stored as text);
+    for MAX / MIN also dates."""
+    if column.family in ("numeric", "other") or column.family == "temporal" and function in ("max", "min"):
+        return True
+    values = [v for v in column.samples if v.strip()]
+    if column.family != "text" or not values:
+        return False
+    if function in ("max", "min") and all(_DATE.match(v) for v in values):
+        return True
+    try:
+        for value in values:
+            float(value)
+    except ValueError:
+        return False
+    return True
+
+
+def _aggregates(tables: dict[str, TableInfo], child: str) -> list[Mapping]:
+    table = tables[child]
+    found: list[Mapping] = []
+    own = _columns(table)
+    fk_targets = {fk.ref_table.lower() for fk in table.foreign_keys}
+    for column in table.columns:
+        parts = words(column.name)
+        if len(parts) < 2 or parts[0] not in AGG_PREFIXES:
+            continue
+        function = AGG_PREFIXES[parts[0]]
+        rest = "_".join(parts[1:])
+        candidates = []
+        for name, base in tables.items():
+            if name == child:
+                continue
+            target = next((c for c in base.columns if "_".join(words(c.name)) == rest and _aggregatable(c, function)),
+                          None)
+            if target is None:
+                continue
+            shared = set(own) & set(_columns(base)) - {target.name.lower()}
+            related = (_named_after(child, name) is not None or name.lower() in fk_targets or bool(shared))
+            if related:
+                candidates.append((_named_after(child, name) is None, name.lower() not in fk_targets, -len(shared),
+                                   name, target))
+        if candidates:
+            candidates.sort(key=lambda c: c[:4])
+            _, _, _, name, target = candidates[0]
+            found.append(Mapping("aggregate", name, target.name, child, column.name,
+                                 function=function))
+    return found
+
+
+def schema_mappings(profile) -> list[Mapping]:  # noqa: ANN001 - a SchemaProfile (kept loose to avoid a cycle)
+    """`find_mappings` of a profile's tables, cached on the profile."""
+    cached = profile.cache.get("schema_mappings")
+    if cached is None:
+        cached = find_mappings(profile.tables)
+        profile.cache["schema_mappings"] = cached
+    return cached
