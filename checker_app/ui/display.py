@@ -32,8 +32,23 @@ class VerdictView:
     detail: str
 
 
+def verdict_readings(report: Report) -> list[ReadingResult]:
+    """The readings the verdict is judged on: the rules' when the model's are there too (engine both)."""
+    rules = [r for r in report.interpretations if r.source != "model"]
+    return rules or list(report.interpretations)
+
+
 def verdict_view(report: Report) -> VerdictView:
-    n = len(report.interpretations)
+    judged = verdict_readings(report)
+    n = len(judged)
+    view = _verdict_view(report, n)
+    if n < len(report.interpretations):
+        return VerdictView(view.kind, view.headline, view.detail + " (Judged on the rules' readings; the model's "
+                           "are compared with them in the comparison.)")
+    return view
+
+
+def _verdict_view(report: Report, n: int) -> VerdictView:
     if report.answers and n == 1:
         chosen = ", ".join(f"{k} = {v}" for k, v in report.answers.items())
         return VerdictView("anchored", "answered: one reading, anchored to your choice",
@@ -41,7 +56,7 @@ def verdict_view(report: Report) -> VerdictView:
                            "embedded as quoted literals, never as parameters.")
     kind = report.verdict
     if kind == "material":
-        return VerdictView(kind, report.verdict_text,
+        return VerdictView(kind, f"{n} readings, {report.distinct_answers} different answers",
                            "The answer depends on how the question is read. Choose a reading before trusting a number.")
     if kind == "benign":
         return VerdictView(kind, f"ambiguous wording, same answer ({n} readings agree)",
@@ -190,8 +205,9 @@ def result_caption(result: RunResult) -> str:
 
 
 def unanswered(items: Sequence[ReadingResult]) -> tuple[int, int]:
-    """(runs that did not answer: error or timeout, all runs) over every reading and engine."""
-    runs = [r for item in items for r in item.results.values()]
+    """(runs that did not answer: error or timeout, all runs) over every reading and engine. SQL refused
+    before it ran (a model's unsafe SQL or unfilled placeholder) is not a run: its panel says why."""
+    runs = [r for item in items for r in item.results.values() if r.status != "rejected"]
     return sum(1 for r in runs if not r.ok), len(runs)
 
 
@@ -226,7 +242,8 @@ def sql_in_dialect(reading: ReadingResult, engines: Sequence[dict[str, str]], di
             return sqlglot.transpile(sql, read=source, write=dialect, pretty=True)[0], f"transpiled from {name}"
         except (SqlglotError, IndexError):
             return sql, f"as written for {name} (could not transpile)"
-    return "", "no SQL"
+    refused = next((r.sql for r in reading.results.values() if r.sql), "")
+    return (refused, "as written (refused before it ran)") if refused else ("", "no SQL")
 
 
 def default_dialect(engines: Sequence[dict[str, str]]) -> str:

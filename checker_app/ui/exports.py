@@ -37,13 +37,17 @@ def _cell(text: Any) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
+def _label(reading: ReadingResult) -> str:
+    return f"{reading.label} (model)" if reading.source == "model" else reading.label
+
+
 def readings_markdown(readings: Sequence[ReadingResult]) -> list[str]:
     lines = ["| # | Reading | Top answer | Engines |", "|---|---|---|---|"]
     for n, reading in enumerate(readings, 1):
         engines = "; ".join(f"{name}: {result_caption(r)}" for name, r in reading.results.items()) or "not run"
-        lines.append(f"| {n} | {_cell(reading.label)} | {_cell(top_answer(reading))} | {_cell(engines)} |")
+        lines.append(f"| {n} | {_cell(_label(reading))} | {_cell(top_answer(reading))} | {_cell(engines)} |")
     for n, reading in enumerate(readings, 1):
-        lines += ["", f"### {n}. {reading.label}"]
+        lines += ["", f"### {n}. {_label(reading)}"]
         if reading.engines_agree is False:
             lines.append("**The engines disagree on this reading.**")
         for name, sql in reading.sql.items():
@@ -71,6 +75,10 @@ def markdown_summary(report: Report, tool_output: dict[str, Any] | None = None) 
     if tool_output:
         lines += ["", "## Clarification answers", "", "```json", json.dumps(tool_output, ensure_ascii=False, indent=2),
                   "```"]
+    if report.extra.get("model"):
+        from checker_app.llm.text import model_lines
+
+        lines += ["", "## Model", "", "```text", *[line.lstrip("\n") for line in model_lines(report.extra)], "```"]
     if report.notes:
         lines += ["", "## Notes", ""] + [f"* {note}" for note in report.notes]
     return "\n".join(lines) + "\n"

@@ -16,7 +16,8 @@ from adapters import CheckerError, Database, InputError
 from checker_app.pipeline import CheckOptions, check
 from checker_app.report import Report
 from checker_app.ui.config import redact
-from checker_app.ui.wizard import Wizard
+from checker_app.ui.model_view import model_steps, route_answers, rules_accept, rules_archetypes_for, rules_values
+from checker_app.ui.wizard import Wizard, steps_from_report
 
 
 @dataclass(frozen=True)
@@ -48,8 +49,16 @@ class PageState:
     tool_output: dict[str, Any] | None = None
     plain_answers: list[str] = field(default_factory=list)
     url_question: str | None = None     # the ?q= already run, so a rerun does not run it again
+    url_engine: str | None = None       # the ?engine= it ran with
     check_seconds: float = 0.0
     generation: int = 0                 # bumped per check and per wizard start: fresh widget keys
+    engine: str = "rules"               # who read the question shown: rules | model | both
+    reply: str | None = None            # the plain-text answer the model got with this report
+    reply_open: bool = False            # the model panel's "Answer in plain text" box is open
+    reply_error: str | None = None      # why the plain-text answer was refused (empty)
+    link_warning: str | None = None     # a link's engine that could not be used, and why
+    sent_to_model: list[str] = field(default_factory=list)  # answers the model got as plain text
+    usage_log: list[tuple[str, dict[str, Any]]] = field(default_factory=list)  # tokens per check, this question
 
     @property
     def wizard_pending(self) -> bool:
@@ -62,9 +71,20 @@ class PageState:
 
     def reset(self) -> None:
         """Back to an empty page (the ?q= already run and the widget generation survive)."""
-        url_question, generation = self.url_question, self.generation
+        url_question, url_engine, generation = self.url_question, self.url_engine, self.generation
         self.__init__()  # type: ignore[misc]
-        self.url_question, self.generation = url_question, generation + 1
+        self.url_question, self.url_engine, self.generation = url_question, url_engine, generation + 1
+
+    @property
+    def tokens_spent(self) -> int:
+        """Every model token this question cost on the page so far (checks, retries, re-checks)."""
+        return sum(int(usage.get("total_tokens", 0)) for _, usage in self.usage_log)
+
+    def log_usage(self, what: str, report: Report | None) -> None:
+        model = report.extra.get("model") if report is not None else None
+        usage = (model or {}).get("usage") or {}
+        if usage.get("calls"):
+            self.usage_log.append((what, dict(usage)))
 
 
 def normalise(report: Report) -> Report:
@@ -75,11 +95,28 @@ def normalise(report: Report) -> Report:
     return report
 
 
+def build_wizard(report: Report) -> Wizard | None:
+    """One step per clarification: the rules' archetypes, then the model's asks (render_ask_user_question)
+    about anything the rules do not already ask about."""
+    steps = steps_from_report(report.archetypes)
+    extra, shared = model_steps(report, {str(s.get("archetype")) for s in steps})
+    for step in steps:
+        if step.get("archetype") in shared:
+            step["also_model"] = True
+    steps += extra
+    return Wizard(steps) if steps else None
+
+
 def run_check(state: PageState, question: str, databases: Sequence[Database], options: CheckOptions,
               secrets: Sequence[str] = ()) -> None:
-    """Check `question`; on success the wizard is pending when the report has clarifications."""
+    """Check `question`; on success the wizard is pending when the report has clarifications (unless
+    the model was already answered in plain text)."""
+    same, log = question.strip() == state.question, list(state.usage_log)
     state.reset()
     state.question = question.strip()
+    state.engine, state.reply = options.engine, options.reply
+    if same:
+        state.usage_log = log
     started = time.perf_counter()
     try:
         report = check(question, databases, options)
@@ -90,8 +127,9 @@ def run_check(state: PageState, question: str, databases: Sequence[Database], op
         state.check_seconds = time.perf_counter() - started
     state.report = normalise(report)
     state.question = report.question
-    if report.archetypes and not report.answers:
-        state.wizard = Wizard.from_archetypes(report.archetypes)
+    state.log_usage("check with your plain-text answer" if options.reply else "check", report)
+    if not report.answers and not options.reply:
+        state.wizard = build_wizard(report)
 
 
 def anchored_options(base: CheckOptions, answers: dict[str, str], report: Report) -> CheckOptions:
@@ -105,25 +143,36 @@ def finish_wizard(state: PageState, databases: Sequence[Database], options: Chec
     if state.wizard is None or state.report is None:
         return
     state.tool_output = state.wizard.output()
-    anchored, plain = state.wizard.anchored(state.report.archetypes)
-    state.plain_answers = plain
     state.anchored = None
     state.anchored_problem = None
-    if not anchored:
+    state.sent_to_model = []
+    if options.engine == "rules":
+        anchored, plain = state.wizard.anchored(state.report.archetypes)
+        state.plain_answers = plain
+        reply = None
+    else:  # the rules anchor what they can; the model gets everything (typed words as a plain-text reply)
+        rules = rules_archetypes_for(state.report, state.report.question, databases, options)
+        anchored, state.sent_to_model = route_answers(state.wizard.answers, rules_accept(rules_values(rules)))
+        state.plain_answers = []
+        reply = "\n".join(state.sent_to_model) or None
+    if not anchored and not reply:
         return
     try:
-        state.anchored = normalise(check(state.report.question, databases,
-                                         anchored_options(options, anchored, state.report)))
+        state.anchored = normalise(check(state.report.question, databases, dataclasses.replace(
+            anchored_options(options, anchored, state.report), reply=reply)))
     except Exception as err:  # noqa: BLE001
         state.anchored_problem = Problem.from_error(err, secrets, ("retry", "skip", "plain"))
+        return
+    state.log_usage("re-check with your answers", state.anchored)
 
 
 def reopen_wizard(state: PageState) -> None:
     """Start the clarification again (after a refused anchor, to answer differently or in plain text)."""
     if state.report is not None:
-        state.wizard = Wizard.from_archetypes(state.report.archetypes)
+        state.wizard = build_wizard(state.report)
         state.generation += 1
         state.anchored = None
         state.anchored_problem = None
         state.tool_output = None
         state.plain_answers = []
+        state.sent_to_model = []
