@@ -3,28 +3,36 @@ from __future__ import annotations
 
 import streamlit as st
 
-from checker_app.pages import draw, wizard_view
+from checker_app.pages import draw, model_draw, wizard_view
+from checker_app.ui import model_view
 from checker_app.ui.display import EXAMPLES
 from checker_app.ui.state import PageState, finish_wizard, reopen_wizard, run_check
 
 ctx = draw.setup()
 state: PageState = st.session_state.setdefault("checker", PageState())
+available = model_view.availability()
+
+
+def chosen_engine() -> str:
+    return st.session_state.get(model_draw.ENGINE_KEY) or "rules"
 
 
 def ask(question: str) -> None:
     st.session_state["question_text"] = question
-    draw.queue("check", question)
+    draw.queue("check", question, chosen_engine())
 
 
 def submit() -> None:
-    draw.queue("check", st.session_state.get("question_text") or "")
+    draw.queue("check", st.session_state.get("question_text") or "", chosen_engine())
 
 
-# a shared link (?q=...) runs its question once
-url_question = st.query_params.get("q")
-if url_question and url_question != state.url_question:
-    state.url_question = url_question
-    draw.queue("check", url_question)
+# a shared link (?q=...&engine=...) runs its question once
+url_question, url_engine = st.query_params.get("q"), st.query_params.get("engine") or None
+if url_question and (url_question, url_engine) != (state.url_question, state.url_engine):
+    state.url_question, state.url_engine = url_question, url_engine
+    engine, warning = model_view.engine_from_url(url_engine, available)
+    st.session_state[model_draw.ENGINE_KEY] = engine
+    draw.queue("check", url_question, engine, warning)
 
 st.title("Ambiguity checker")
 st.caption("Type a data question: see which shapes of ambiguity it has, the SQL of every reading, and what "
@@ -32,20 +40,38 @@ st.caption("Type a data question: see which shapes of ambiguity it has, the SQL 
 
 intent = st.session_state.pop("intent", None) or ()
 action = intent[0] if intent else None
-if action in ("check", "check_retry", "retry"):
-    question = intent[1] if action == "check" else state.question
-    with st.spinner(f"Running every reading on {len(ctx.databases)} engine(s)…"):
-        run_check(state, question, ctx.databases, ctx.options, ctx.secrets)
+rerun = {"check_retry": (state.engine, state.reply), "retry": (state.engine, state.reply),
+         "model_retry": (state.engine, state.reply), "model_skip": ("rules", None)}
+if action == "model_reply" and not str(intent[1]).strip():
+    state.reply_open, state.reply_error = True, "type an answer"
+elif action in ("check", "model_reply") or action in rerun:
+    if action == "check":
+        question, (engine, reply) = intent[1], (intent[2] if len(intent) > 2 else chosen_engine(), None)
+    elif action == "model_reply":
+        question, engine, reply = state.question, state.engine, str(intent[1])
+    else:
+        question, (engine, reply) = state.question, rerun[action]
+    options = model_view.options_for(ctx.options, engine, available, reply)
+    asking = " and asking the model" if options.engine != "rules" else ""
+    with st.spinner(f"Running every reading on {len(ctx.databases)} engine(s){asking}…"):
+        run_check(state, question, ctx.databases, options, ctx.secrets)
+    state.link_warning = intent[3] if action == "check" and len(intent) > 3 else None
     st.session_state["question_text"] = state.question
     if state.question:
         state.url_question = state.question
         st.query_params["q"] = state.question
         st.query_params["db"] = ",".join(db.name for db in ctx.databases)
+        state.url_engine = options.engine if options.engine != "rules" else None
+        if state.url_engine:  # the URL names the engine only when it is not the default
+            st.query_params["engine"] = state.url_engine
+        elif "engine" in st.query_params:
+            del st.query_params["engine"]
 elif action == "check_skip":
     state.reset()
 elif action in ("finish", "anchored_retry"):
     with st.spinner("Running the anchored SQL…"):
-        finish_wizard(state, ctx.databases, ctx.options, ctx.secrets)
+        finish_wizard(state, ctx.databases, model_view.options_for(ctx.options, state.engine, available),
+                      ctx.secrets)
 elif action == "anchored_skip":
     state.anchored_problem = None
 elif action in ("reopen", "anchored_plain"):
@@ -53,6 +79,7 @@ elif action in ("reopen", "anchored_plain"):
     if action == "anchored_plain" and state.wizard is not None:
         state.wizard.plain_text = True
 
+model_draw.engine_control(available)
 if state.show_question_box:
     st.session_state.setdefault("question_text", state.question)
     with st.form("ask", border=False):
@@ -65,10 +92,14 @@ else:
     st.caption("A clarification is pending: answer it at the bottom of the page (or skip it) to ask another "
                "question.")
 
+if state.link_warning:
+    st.warning(state.link_warning, icon=":material/block:")
 if state.problem is not None:
     wizard_view.problem(ctx, state.problem)
 if state.report is not None:
     draw.report_header(ctx, state.report)
+    model_draw.panel(ctx, state.report, "main", state)
+    model_draw.comparison(ctx, state.report, "main")
 if state.wizard is not None and not state.wizard.pending:
     with st.container(border=True, key="answers"):
         wizard_view.answers(ctx, state)

@@ -194,10 +194,18 @@ def _engine_cell(ctx: Context, name: str, result: Any, key: str) -> None:
 
 
 def reading_panel(ctx: Context, reading: ReadingResult, engines: Sequence[dict[str, str]], dialect: str,
-                  key: str, rejected: str | None = None) -> None:
+                  key: str, rejected: str | None = None, source_badge: bool = False,
+                  captions: Sequence[str] = ()) -> None:
     st.subheader(reading.label)
+    if source_badge:
+        if reading.source == "model":
+            st.badge("model", icon=":material/smart_toy:", color="violet", help="Written by the model")
+        else:
+            st.badge("rules", icon=":material/rule:", color="gray", help="Built by the rules")
     if reading.choices:
         st.caption(" · ".join(f"{k}: {v}" for k, v in reading.choices.items()))
+    for line in captions:
+        st.caption(ctx.say(line))
     name, measure = display.top_parts(reading)
     st.metric("Top answer", name)
     if measure:
@@ -230,8 +238,9 @@ def reading_panel(ctx: Context, reading: ReadingResult, engines: Sequence[dict[s
 
 
 def readings(ctx: Context, items: Sequence[ReadingResult], engines: Sequence[dict[str, str]], key: str,
-             rejected: dict[str, str] | None = None) -> None:
-    """Readings side by side: columns for up to three, tabs beyond; a dialect switch for the SQL."""
+             rejected: dict[str, str] | None = None, captions: dict[str, list[str]] | None = None) -> None:
+    """Readings side by side: columns for up to three, tabs beyond; a dialect switch for the SQL. When the
+    model's readings are there too, each reading is marked with who wrote it."""
     if not items:
         st.info("No reading could be built for this question on the configured schema.")
         return
@@ -243,10 +252,13 @@ def readings(ctx: Context, items: Sequence[ReadingResult], engines: Sequence[dic
     if len(items) <= display.COLUMNS_BEFORE_TABS:
         containers = st.columns(len(items), border=True)
     else:
-        containers = st.tabs([f"{n}. {r.label}" for n, r in enumerate(items, 1)])
+        containers = st.tabs([f"{n}. {r.label}" + (" · model" if r.source == "model" else "")
+                              for n, r in enumerate(items, 1)])
+    mixed = any(r.source == "model" for r in items)
     for n, (container, reading) in enumerate(zip(containers, items), 1):
         with container:
-            reading_panel(ctx, reading, engines, dialect, f"{key}_{n}", (rejected or {}).get(reading.id))
+            reading_panel(ctx, reading, engines, dialect, f"{key}_{n}", (rejected or {}).get(reading.id),
+                          source_badge=mixed, captions=(captions or {}).get(reading.id, ()))
 
 
 def chart(items: Sequence[ReadingResult]) -> None:
@@ -264,10 +276,14 @@ def chart(items: Sequence[ReadingResult]) -> None:
 
 
 def notes(ctx: Context, report: Report) -> None:
+    from checker_app.ui.model_view import model_note
+
     if report.capped:
         st.caption(f"Showing {len(report.interpretations)} of {report.total_readings} readings (capped).")
+    shown_in_model_panel = model_note(report)
     for note in report.notes:
-        st.warning(ctx.say(note), icon=":material/info:")
+        if note != shown_in_model_panel:
+            st.warning(ctx.say(note), icon=":material/info:")
 
 
 def downloads(report: Report, key: str, tool_output: dict[str, Any] | None = None) -> None:
@@ -283,11 +299,13 @@ def downloads(report: Report, key: str, tool_output: dict[str, Any] | None = Non
 
 def report_header(ctx: Context, report: Report) -> None:
     """Verdict, the question with its evidence marked, each archetype's ask and reason."""
-    verdict(display.verdict_view(report), report.interpretations)
+    verdict(display.verdict_view(report), display.verdict_readings(report))
     archetypes(report)
     notes(ctx, report)
+    read_by = {"model": " · read by the model", "both": " · read by the rules and the model"}.get(
+        str(report.extra.get("engine")), "")
     st.caption(f"As of {report.as_of or '-'} · checked in {report.elapsed_ms:.0f} ms on "
-               f"{', '.join(e['name'] for e in report.engines)}")
+               f"{', '.join(e['name'] for e in report.engines)}{read_by}")
     failed, runs = display.unanswered(report.interpretations)
     if failed:
         st.warning(f"{failed} of {runs} runs did not answer (error or time limit): each engine's status is below. "
@@ -298,7 +316,9 @@ def report_header(ctx: Context, report: Report) -> None:
 
 def report_body(ctx: Context, report: Report, key: str, tool_output: dict[str, Any] | None = None) -> None:
     """The readings side by side, the chart, the downloads."""
-    readings(ctx, report.interpretations, report.engines, key)
+    from checker_app.ui.model_view import reading_captions
+
+    readings(ctx, report.interpretations, report.engines, key, captions=reading_captions(report))
     chart(report.interpretations)
     downloads(report, key, tool_output)
 

@@ -11,7 +11,7 @@ from typing import Any
 import streamlit as st
 
 from checker_app.pages.draw import Context, notes, queue, report_body, verdict
-from checker_app.ui import display
+from checker_app.ui import display, highlight
 
 
 def _page_state() -> Any:
@@ -69,6 +69,16 @@ def _wiz_refetch() -> None:
         wiz.retry()
 
 
+def _asked_by(raw: dict[str, Any]) -> str:
+    """Who asks this step: the model (its render_ask_user_question call), the rules, or both."""
+    quote = f" about “{highlight.md(raw['quote'])}”" if raw.get("quote") else ""
+    if raw.get("source") == "model":
+        return f":violet[:material/smart_toy: asked by the model{quote}]"
+    if raw.get("also_model"):
+        return ":gray[asked by the rules; the model asks the same]"
+    return ""
+
+
 def wizard(ctx: Context, state: Any) -> None:
     """One question per step; choice or live query_choice options, "Other" with text, notes."""
     from checker_app.clarify import OTHER_LABEL, ClarificationError
@@ -91,9 +101,10 @@ def wizard(ctx: Context, state: Any) -> None:
                 with st.spinner("Fetching the options from the database…"):
                     wiz.load_options(ctx.databases, ctx.secrets)
                 question = wiz.question()
-            if question.header:
-                st.caption(question.header)
-            st.markdown(f"**{question.question}**")
+            asked_by = _asked_by(wiz.raw)
+            if question.header or asked_by:
+                st.caption(" · ".join(x for x in (highlight.md(question.header), asked_by) if x))
+            st.markdown(f"**{highlight.md(question.question)}**")
             fetch = wiz.fetched.get(wiz.index)
             if fetch is not None and fetch.status == "failed":
                 st.error(ctx.say(fetch.message) + " Type your answer under “Other”, or retry.", icon=":material/error:")
@@ -140,11 +151,18 @@ def answers(ctx: Context, state: Any) -> None:
             st.code(json.dumps(state.tool_output, ensure_ascii=False, indent=2), language="json")
     for plain in state.plain_answers:
         st.info(ctx.say(f"Kept as plain text (no reading matches it, so nothing was anchored): {plain}"))
+    if state.sent_to_model:
+        st.info(ctx.say("Sent to the model as a plain-text answer (the rules cannot anchor it):  \n"
+                        + "  \n".join(state.sent_to_model)), icon=":material/smart_toy:")
     if state.anchored_problem is not None:
         problem(ctx, state.anchored_problem, prefix="anchored")
     elif state.anchored is not None:
+        from checker_app.pages import model_draw
+
         verdict(display.verdict_view(state.anchored))
         notes(ctx, state.anchored)
+        model_draw.panel(ctx, state.anchored, f"anchored{state.generation}", state, interactive=False)
+        model_draw.comparison(ctx, state.anchored, f"anchored{state.generation}")
         report_body(ctx, state.anchored, f"anchored{state.generation}", state.tool_output)
     elif state.tool_output is not None and not state.tool_output.get("answers"):
         st.info("No answer given: the readings above stand as they are.")
