@@ -1,0 +1,221 @@
+"""Model mode on the checker page, driven by AppTest: the real `openai` SDK talks over real HTTP to the
+scripted OpenAI-compatible server of tests/llm_server.py (on a free port), pointed at through the
+environment the way `serve` passes it (OPENAI_API_KEY, OPENAI_BASE_URL). The database is the live demo
+database on SQLite. Covered: engine both with the comparison, the model's ask answered in the wizard,
+a timeout and an HTTP 500 failing open, a malformed tool call with Retry / Skip / Answer in plain text,
+token usage, and model mode off without a key."""
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from checker_app.ui.config import ENV_DB, ENV_MAX_ROWS, ENV_TIMEOUT
+from tests.llm_server import Scripted, ScriptedLLM, error_reply, structured_reply, tool_call_reply
+from tests.test_llm_pipeline import ASK, READINGS, UNITS
+from tests.test_page_apptest import CHECKER, TOP_PRODUCTS, TOP_SELLING, button, choice, no_exception
+
+TIMEOUT = 60
+MALFORMED = '{"questions": [{"question": '
+UNITS_ONLY = {"archetypes": [{"id": "ranking_metric", "quote": "top-selling"}],
+              "readings": [{"label": "Most units", "sql": UNITS}]}
+
+
+@pytest.fixture
+def llm_page(monkeypatch, tmp_path, demo_urls) -> Iterator[ScriptedLLM]:
+    """The page pointed at the demo database and at a started scripted model server."""
+    server = ScriptedLLM().start()
+    monkeypatch.setenv("CHECKER_HOME", str(tmp_path))
+    monkeypatch.setenv(ENV_TIMEOUT, "5")
+    monkeypatch.setenv(ENV_MAX_ROWS, "1000")
+    monkeypatch.setenv(ENV_DB, json.dumps([f"demo={demo_urls['sqlite']}"]))
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+    monkeypatch.setenv("CHECKER_MODEL", "scripted-model")
+    monkeypatch.setenv("CHECKER_MODEL_TIMEOUT", "5")
+    monkeypatch.setenv("CHECKER_MODEL_RETRIES", "0")
+    yield server
+    server.stop()
+
+
+def app(q: str | None = TOP_SELLING, engine: str | None = None) -> AppTest:
+    at = AppTest.from_file(CHECKER, default_timeout=TIMEOUT)
+    if q is not None:
+        at.query_params["q"] = q
+    if engine is not None:
+        at.query_params["engine"] = engine
+    return at.run()
+
+
+def texts(elements) -> str:  # noqa: ANN001
+    return "\n".join(str(e.value) for e in elements)
+
+
+def model_readings(at: AppTest) -> list[str]:
+    return [r.label for r in at.session_state["checker"].report.interpretations if r.source == "model"]
+
+
+def last_user_message(server: ScriptedLLM) -> str:
+    return server.requests[-1]["messages"][-1]["content"]
+
+
+def test_both_shows_the_comparison_usage_and_marks_the_model_readings(llm_page) -> None:
+    llm_page.push(tool_call_reply(ASK), structured_reply(READINGS))
+    at = app(engine="both")
+    no_exception(at)
+    assert at.radio(key="engine_choice").value == "both" and at.query_params["engine"] == "both"
+    assert "3 readings, 3 different answers" in at.error[0].value   # the verdict: on the rules' readings
+    # the model panel: status, its archetype with the quote, tokens per check and per step
+    assert any("The model read the question: 1 archetype(s), 4 reading(s)" in s.value for s in at.success)
+    assert any(m.value.startswith("#### Model · scripted\\-model at http\\://127") for m in at.markdown)
+    assert any("**Tokens this check:** 2 calls · 370 tokens (270 prompt, 100 completion)" in m.value
+               for m in at.markdown)
+    steps = next(t.value for t in at.table if "calls" in t.value.columns)
+    assert steps["total tokens"].tolist() == [160, 210] and steps["calls"].tolist() == [1, 1]
+    assert any("Rank products by which metric?" in m.value for m in at.markdown)
+    # rules vs model: archetypes per side, answers, SQL
+    assert any("#### Rules vs model" == m.value for m in at.markdown)
+    assert any("rules and model found the same archetypes" in m.value for m in at.markdown)
+    assert any("Same set of answers" in s.value for s in at.success)
+    table = next(t.value for t in at.table if "model reading" in t.value.columns)
+    assert table["model reading"].tolist() == ["Highest revenue", "Most units", "Most orders", "Completed orders only"]
+    assert table["its answer"].tolist()[:3] == ["MacBook Pro", "USB-C Cable", "Phone Case"]
+    assert table["same answer as (rules)"].tolist()[1] == "Units (sum of quantity)"
+    assert set(table["SQL"]) == {"differs"}
+    assert any(e.label.startswith("Same answer, different SQL: “Most units” (model)") for e in at.expander)
+    # the readings grid: seven readings, the model's marked
+    assert model_readings(at) == ["Highest revenue", "Most units", "Most orders", "Completed orders only"]
+    tabs = [t.label for t in at.tabs]
+    assert "4. Highest revenue · model" in tabs and "1. Revenue (unit price x quantity)" in tabs
+    assert "not run: placeholder :status with no known value" in texts(at.caption)
+    assert not any("did not answer" in w.value for w in at.warning)  # a refused SQL is not a failed run
+    # the rules ask about ranking_metric and so does the model: one step, marked
+    assert "the model asks the same" in texts(at.caption)
+    assert at.session_state["checker"].wizard.total == 1
+
+    # answering costs tokens too: the re-check asks the model with the answer, not the tool
+    llm_page.push(structured_reply(UNITS_ONLY, usage=(90, 30)))
+    units = next(o for o in choice(at).options if o.startswith("Units"))
+    choice(at).set_value(units)
+    button(at, "Submit answer").click().run()
+    no_exception(at)
+    assert "tools" not in llm_page.requests[-1] and '"label": "units"' in last_user_message(llm_page)
+    state = at.session_state["checker"]
+    assert state.anchored is not None and state.anchored.answers == {"ranking_metric": "units"}
+    assert [r.source for r in state.anchored.interpretations] == ["rules", "model"]
+    assert state.tokens_spent == 370 + 120
+    assert "This question so far: 2 checks, 490 tokens (check 370, re-check with your answers 120)" in texts(at.caption)
+    assert any("Your answers reached the model" in m.value for m in at.markdown)
+    assert any("Same set of answers" in s.value for s in at.success)
+
+
+def test_the_models_ask_is_answered_in_the_wizard(llm_page) -> None:
+    scope = {"type": "choice", "header": "Products", "question": "Which products count?", "quote": "product",
+             "archetype": None, "options": [{"label": "All products"}, {"label": "Active only"}]}
+    llm_page.push(tool_call_reply({**ASK, "questions": [*ASK["questions"], scope], "suggestions": [[], []]}),
+                  structured_reply(READINGS))
+    at = app(engine="model")
+    no_exception(at)
+    assert {r.source for r in at.session_state["checker"].report.interpretations} == {"model"}
+    wizard = at.session_state["checker"].wizard
+    assert wizard.total == 2 and all(step["source"] == "model" for step in wizard.steps)
+    assert "asked by the model about “top\\-selling”" in texts(at.caption)
+    assert choice(at).options == ["Revenue", "Units", "Orders", "Other"]
+    choice(at).set_value("Units")
+    button(at, "Submit answer").click().run()
+    choice(at).set_value("Active only")
+    llm_page.push(structured_reply(UNITS_ONLY))
+    button(at, "Submit answer").click().run()
+    no_exception(at)
+    state = at.session_state["checker"]
+    # the rules take "Units" (their reading "units"); the rest reaches the model in the person's words
+    assert state.anchored.answers == {"ranking_metric": "units"}
+    assert state.sent_to_model == ["Which products count? Active only"]
+    sent = last_user_message(llm_page)
+    assert '"value": "units"' not in sent and '"label": "units"' in sent and "Which products count? Active only" in sent
+    assert [r.label for r in state.anchored.interpretations] == ["Most units"]
+    assert any("Sent to the model as a plain-text answer" in i.value for i in at.info)
+
+
+def test_a_timeout_and_an_http_500_fail_open_with_the_reason(llm_page, monkeypatch) -> None:
+    monkeypatch.setenv("CHECKER_MODEL_TIMEOUT", "1")
+    llm_page.push(Scripted(body={}, delay_s=3))
+    at = app(engine="model")
+    no_exception(at)
+    assert any("The model part failed: asking (render_ask_user_question) failed (timeout): no answer within 1 s"
+               in e.value and "the rules' readings are shown instead" in e.value for e in at.error)
+    assert {m.value for m in at.metric} == TOP_PRODUCTS       # the rules' readings, unchanged
+    assert model_readings(at) == []
+    assert not any(w.value.startswith("model part failed") for w in at.warning)  # said once, in the panel
+    assert "**Tokens this check:** no model call" in texts(at.markdown)
+
+    llm_page.push(error_reply(500, "model server down"))
+    button(at, "Retry").click().run()
+    no_exception(at)
+    assert any("failed (http): HTTP 500: model server down" in e.value for e in at.error)
+    assert {m.value for m in at.metric} == TOP_PRODUCTS
+    assert len(llm_page.requests) == 2
+
+    button(at, "Skip (rules only)").click().run()
+    no_exception(at)
+    state = at.session_state["checker"]
+    assert state.engine == "rules" and "model" not in state.report.extra
+    assert "engine" not in at.query_params and at.query_params["q"] == TOP_SELLING
+    assert {m.value for m in at.metric} == TOP_PRODUCTS and len(llm_page.requests) == 2
+
+
+def test_a_malformed_tool_call_shows_its_raw_input_and_every_way_on(llm_page) -> None:
+    llm_page.push(tool_call_reply(MALFORMED), structured_reply(READINGS))
+    at = app(engine="model")
+    no_exception(at)
+    assert any("The model part partly failed: its clarification call was malformed" in w.value for w in at.warning)
+    assert any(c.value == MALFORMED for c in at.code)                   # the raw input, as sent
+    assert {"Retry", "Skip (rules only)", "Answer in plain text"} <= {b.label for b in at.button}
+    assert len(model_readings(at)) == 4                                 # the readings still came
+
+    llm_page.push(tool_call_reply(MALFORMED), structured_reply(READINGS))
+    button(at, "Retry").click().run()                                   # run again: asks again
+    no_exception(at)
+    assert len(llm_page.requests) == 4 and "tools" in llm_page.requests[2]
+    assert any(c.value == MALFORMED for c in at.code)
+
+    button(at, "Skip (rules only)").click().run()                       # the rules alone
+    no_exception(at)
+    assert len(llm_page.requests) == 4 and model_readings(at) == []
+    assert {m.value for m in at.metric} == TOP_PRODUCTS
+    button(at, "Skip the clarification").click().run()
+
+    llm_page.push(tool_call_reply(MALFORMED), structured_reply(READINGS))
+    at.button(key="FormSubmitter:ask-Check").click().run()              # the engine control still says model
+    no_exception(at)
+    assert any(c.value == MALFORMED for c in at.code)
+    button(at, "Answer in plain text").click().run()
+    button(at, "Send answer").click().run()
+    assert any(e.value == "type an answer" for e in at.error) and len(llm_page.requests) == 6
+    at.text_area(key=f"model_reply_{at.session_state['checker'].generation}").set_value("rank them by units sold")
+    llm_page.push(structured_reply(UNITS_ONLY))
+    button(at, "Send answer").click().run()
+    no_exception(at)
+    assert "tools" not in llm_page.requests[-1] and "rank them by units sold" in last_user_message(llm_page)
+    state = at.session_state["checker"]
+    assert state.reply == "rank them by units sold" and state.wizard is None   # answered: not asked again
+    assert state.report.extra["model"]["tool_output"]["answers"][0]["freeText"] == "rank them by units sold"
+    assert model_readings(at) == ["Most units"] and {m.value for m in at.metric} == {"USB-C Cable"}
+    assert any("Your answers reached the model" in m.value for m in at.markdown)
+    assert ("This question so far: 4 checks, 1,320 tokens (check 370, check 370, check 370, check with your "
+            "plain-text answer 210)") in texts(at.caption)
+
+
+def test_model_mode_off_without_a_key(llm_page, monkeypatch) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY")
+    at = app(engine="both")
+    no_exception(at)
+    control = at.radio(key="engine_choice")
+    assert control.disabled and control.value == "rules"
+    assert "Model and Both are unavailable: model mode is off\\: OPENAI\\_API\\_KEY is not set" in texts(at.caption)
+    assert any("the link asks for engine 'both', but model mode is off" in w.value for w in at.warning)
+    assert {m.value for m in at.metric} == TOP_PRODUCTS
+    assert "model" not in at.session_state["checker"].report.extra and "engine" not in at.query_params
+    assert llm_page.requests == []
