@@ -69,7 +69,8 @@ def test_both_shows_the_comparison_usage_and_marks_the_model_readings(llm_page) 
     assert "3 readings, 3 different answers" in at.error[0].value   # the verdict: on the rules' readings
     # the model panel: status, its archetype with the quote, tokens per check and per step
     assert any("The model read the question: 1 archetype(s), 4 reading(s)" in s.value for s in at.success)
-    assert any(m.value.startswith("#### Model · scripted\\-model at http\\://127") for m in at.markdown)
+    assert any(m.value == "#### Model · scripted\\-model" for m in at.markdown)
+    assert f"at {llm_page.base_url}".replace(".", "\\.").replace(":", "\\:") in texts(at.caption)
     assert any("**Tokens this check:** 2 calls · 370 tokens (270 prompt, 100 completion)" in m.value
                for m in at.markdown)
     steps = next(t.value for t in at.table if "calls" in t.value.columns)
@@ -87,8 +88,12 @@ def test_both_shows_the_comparison_usage_and_marks_the_model_readings(llm_page) 
     assert any(e.label.startswith("Same answer, different SQL: “Most units” (model)") for e in at.expander)
     # the readings grid: seven readings, the model's marked
     assert model_readings(at) == ["Highest revenue", "Most units", "Most orders", "Completed orders only"]
-    tabs = [t.label for t in at.tabs]
-    assert "4. Highest revenue · model" in tabs and "1. Revenue (unit price x quantity)" in tabs
+    assert any(m.value == "##### The rules' readings · 3" for m in at.markdown)
+    assert any(m.value == "##### The model's readings · 4" for m in at.markdown)
+    assert [t.label for t in at.tabs] == ["4. Highest revenue · model", "5. Most units · model",
+                                          "6. Most orders · model", "7. Completed orders only · model"]
+    badges = [m.value for m in at.markdown if "-badge[" in m.value]
+    assert sum("model]" in b for b in badges) == 4 and sum("rules]" in b for b in badges) == 3, badges
     assert "not run: placeholder :status with no known value" in texts(at.caption)
     assert not any("did not answer" in w.value for w in at.warning)  # a refused SQL is not a failed run
     # the rules ask about ranking_metric and so does the model: one step, marked
@@ -149,7 +154,7 @@ def test_a_timeout_and_an_http_500_fail_open_with_the_reason(llm_page, monkeypat
     assert {m.value for m in at.metric} == TOP_PRODUCTS       # the rules' readings, unchanged
     assert model_readings(at) == []
     assert not any(w.value.startswith("model part failed") for w in at.warning)  # said once, in the panel
-    assert "**Tokens this check:** no model call" in texts(at.markdown)
+    assert "**Tokens this check:** none counted (no model call was answered)" in texts(at.markdown)
 
     llm_page.push(error_reply(500, "model server down"))
     button(at, "Retry").click().run()
@@ -170,7 +175,9 @@ def test_a_malformed_tool_call_shows_its_raw_input_and_every_way_on(llm_page) ->
     llm_page.push(tool_call_reply(MALFORMED), structured_reply(READINGS))
     at = app(engine="model")
     no_exception(at)
-    assert any("The model part partly failed: its clarification call was malformed" in w.value for w in at.warning)
+    assert any("The model part partly failed: its clarification call (render_ask_user_question) was malformed"
+               in w.value for w in at.warning)
+    assert any("**Why it was refused:** tool input is not valid JSON" in m.value for m in at.markdown)
     assert any(c.value == MALFORMED for c in at.code)                   # the raw input, as sent
     assert {"Retry", "Skip (rules only)", "Answer in plain text"} <= {b.label for b in at.button}
     assert len(model_readings(at)) == 4                                 # the readings still came
@@ -203,6 +210,7 @@ def test_a_malformed_tool_call_shows_its_raw_input_and_every_way_on(llm_page) ->
     assert state.reply == "rank them by units sold" and state.wizard is None   # answered: not asked again
     assert state.report.extra["model"]["tool_output"]["answers"][0]["freeText"] == "rank them by units sold"
     assert model_readings(at) == ["Most units"] and {m.value for m in at.metric} == {"USB-C Cable"}
+    assert any("answered: one reading, following your answer" in s.value for s in at.success)
     assert any("Your answers reached the model" in m.value for m in at.markdown)
     assert ("This question so far: 4 checks, 1,320 tokens (check 370, check 370, check 370, check with your "
             "plain-text answer 210)") in texts(at.caption)
@@ -219,3 +227,80 @@ def test_model_mode_off_without_a_key(llm_page, monkeypatch) -> None:
     assert {m.value for m in at.metric} == TOP_PRODUCTS
     assert "model" not in at.session_state["checker"].report.extra and "engine" not in at.query_params
     assert llm_page.requests == []
+
+
+# -- the logic the page draws (no streamlit, no server) --------------------------------------------
+
+def test_availability_links_and_options() -> None:
+    from checker_app.pipeline import CheckOptions
+    from checker_app.ui import model_view
+
+    off = model_view.availability({})
+    assert not off.enabled and off.reason == "model mode is off: OPENAI_API_KEY is not set"
+    bad = model_view.availability({"OPENAI_API_KEY": "k", "CHECKER_MODEL_TIMEOUT": "soon"})
+    assert not bad.enabled and "CHECKER_MODEL_TIMEOUT='soon' is not a number" in bad.reason
+    on = model_view.availability({"OPENAI_API_KEY": "k", "OPENAI_BASE_URL": "http://127.0.0.1:9/v1"})
+    assert on.enabled and on.describe() == "gpt-4o-mini at http://127.0.0.1:9/v1" and "k" not in on.describe()
+    assert model_view.engine_from_url(None, on) == ("rules", None)
+    assert model_view.engine_from_url("Both", on) == ("both", None)
+    assert model_view.engine_from_url("both", off)[0] == "rules"
+    assert "not one of rules, model, both" in model_view.engine_from_url("gpt", on)[1]
+    options = model_view.options_for(CheckOptions(cap=5), "both", on, "  by units ")
+    assert (options.engine, options.reply, options.cap, options.model_settings) == ("both", "by units", 5, on.settings)
+    assert model_view.options_for(CheckOptions(), "model", off).engine == "rules"
+
+
+def test_answers_go_to_the_rules_when_they_can_and_to_the_model_in_words() -> None:
+    from checker_app.clarify import Answer, OptionModel
+    from checker_app.ui import model_view
+
+    rules = [{"archetype": "ranking_metric", "clarification": {"type": "choice"},
+              "readings": [{"value": "revenue"}, {"value": "units"}]},
+             {"archetype": "entity", "clarification": {"type": "query_choice", "sql": "SELECT 1"}, "readings": []},
+             {"archetype": "timeframe", "source": "model"}]
+    accept = model_view.rules_accept(model_view.rules_values(rules))
+    assert accept("ranking_metric", "Units") == "units" and accept("ranking_metric", "margin") is None
+    assert accept("entity", "Acme Corp") == "Acme Corp" and accept("timeframe", "2024") is None
+    answers = [Answer(type="choice", question="Rank by?", choice=OptionModel(label="Units"),
+                      archetype="ranking_metric"),
+               Answer(type="choice", question="Which year?", choice=OptionModel(label="2024"), archetype="timeframe"),
+               Answer(type="choice", question="Rank by?", freeText="gross margin", archetype="ranking_metric",
+                      notes="we always mean margin"),
+               Answer(type="query_choice", question="Which Acme?", choice=OptionModel(label="Acme Corp"),
+                      archetype="entity")]
+    anchored, text = model_view.route_answers(answers, accept)
+    assert anchored == {"ranking_metric": "units", "entity": "Acme Corp"}
+    assert text == ["Which year? 2024", "Rank by? gross margin (notes: we always mean margin)"]
+
+
+def test_the_model_panel_of_an_off_and_a_malformed_part() -> None:
+    import datetime as dt
+
+    from checker_app.report import Report
+    from checker_app.ui import model_view
+
+    def report(model: dict, notes: list[str]) -> Report:
+        return Report(question="q", as_of=dt.date(2025, 1, 1), engines=[], archetypes=[], interpretations=[],
+                      divergent=None, distinct_answers=0, notes=notes, extra={"engine": "model", "model": model})
+
+    off = report({"status": "off", "off": "model mode is off: OPENAI_API_KEY is not set", "settings": {}},
+                 ["model mode is off: OPENAI_API_KEY is not set; showing the rules' result"])
+    view = model_view.model_panel(off)
+    assert view.box == "info" and "OPENAI_API_KEY is not set" in view.headline and not view.offers_recovery
+    assert model_view.model_note(off) == off.notes[0]
+    malformed = report({"status": "failed", "settings": {"model": "m", "base_url": "u"},
+                        "failures": [{"step": "clarify", "kind": "malformed", "message": "bad"},
+                                     {"step": "interpret", "kind": "schema", "message": "no readings", "raw": "{}"}],
+                        "clarification": {"status": "malformed", "error": "bad", "raw_input": '{"questions": 1}'},
+                        "usage": {"calls": 2, "prompt_tokens": 10, "completion_tokens": 5,
+                                  "by_step": {"clarify": {"calls": 1, "prompt_tokens": 10, "completion_tokens": 5,
+                                                          "total_tokens": 15}}}}, [])
+    view = model_view.model_panel(malformed)
+    assert view.box == "error" and view.headline == ("The model part failed: readings (structured output) failed "
+                                                     "(schema): no readings")
+    assert view.malformed.raw == '{\n  "questions": 1\n}' and view.malformed.language == "json"
+    assert [f.step for f in view.failures] == ["interpret"] and view.offers_recovery
+    assert view.usage.text == "2 calls · 15 tokens (10 prompt, 5 completion)"
+    assert view.usage.rows == [{"step": "ask (tool)", "calls": 1, "prompt tokens": 10, "completion tokens": 5,
+                                "total tokens": 15}]
+    assert model_view.raw_text('{"questions": [') == ('{"questions": [', "text")

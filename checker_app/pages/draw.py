@@ -249,16 +249,25 @@ def readings(ctx: Context, items: Sequence[ReadingResult], engines: Sequence[dic
     default = display.default_dialect(engines)
     dialect = st.radio("SQL dialect", labels, format_func=names.get, key=f"dialect_{key}", horizontal=True,
                        index=labels.index(default) if default in labels else 0) or default
-    if len(items) <= display.COLUMNS_BEFORE_TABS:
-        containers = st.columns(len(items), border=True)
-    else:
-        containers = st.tabs([f"{n}. {r.label}" + (" · model" if r.source == "model" else "")
-                              for n, r in enumerate(items, 1)])
+    numbered = list(enumerate(items, 1))
     mixed = any(r.source == "model" for r in items)
-    for n, (container, reading) in enumerate(zip(containers, items), 1):
-        with container:
-            reading_panel(ctx, reading, engines, dialect, f"{key}_{n}", (rejected or {}).get(reading.id),
-                          source_badge=mixed, captions=(captions or {}).get(reading.id, ()))
+    groups = [(None, numbered)]
+    if mixed:  # engine both: the rules' readings, then the model's, each side by side
+        groups = [(title, [(n, r) for n, r in numbered if (r.source == "model") == is_model])
+                  for title, is_model in (("The rules' readings", False), ("The model's readings", True))]
+    for title, group in groups:
+        if not group:
+            continue
+        if title and len(groups) > 1 and all(g for _, g in groups):
+            st.markdown(f"##### {title} · {len(group)}")
+        if len(group) <= display.COLUMNS_BEFORE_TABS:
+            containers = st.columns(len(group), border=True)
+        else:
+            containers = st.tabs([f"{n}. {r.label}" + (" · model" if r.source == "model" else "") for n, r in group])
+        for container, (n, reading) in zip(containers, group):
+            with container:
+                reading_panel(ctx, reading, engines, dialect, f"{key}_{n}", (rejected or {}).get(reading.id),
+                              source_badge=mixed, captions=(captions or {}).get(reading.id, ()))
 
 
 def chart(items: Sequence[ReadingResult]) -> None:

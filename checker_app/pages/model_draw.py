@@ -66,13 +66,21 @@ def _recovery(ctx: Context, view: ModelPanel, state: Any) -> None:
 
 
 def _archetypes(report: Report, view: ModelPanel) -> None:
+    if view.status not in ("ok", "partial"):
+        return  # it did not get that far
     if not view.archetypes:
         st.markdown("**Archetypes the model saw:** none")
         return
+    above = any(a.get("source") == "model" for a in report.archetypes)  # engine model: the header shows them
+    flagged = [a for a in view.archetypes if not a.get("quote_found") or not a.get("known")]
+    if above and not flagged:
+        st.markdown("**Archetypes the model saw:** shown above, with its quotes marked in the question.")
+        return
     st.markdown("**Archetypes the model saw**, with its quotes:")
-    st.markdown(f"> {highlight.highlighted_html(report.question, view.archetypes)}", unsafe_allow_html=True)
+    if not above:
+        st.markdown(f"> {highlight.highlighted_html(report.question, view.archetypes)}", unsafe_allow_html=True)
     palette = highlight.colours(view.archetypes)
-    for archetype in view.archetypes:
+    for archetype in flagged if above else view.archetypes:
         aid = highlight.archetype_id(archetype)
         swatch = (f'<span style="background:{palette[aid]};color:#111;padding:0 .4em;border-radius:.25em">'
                   f"{highlight.md(aid)}</span>")
@@ -125,7 +133,8 @@ def panel(ctx: Context, report: Report, key: str, state: Any = None, interactive
     if view is None:
         return
     with st.container(border=True, key=f"model_{key}"):
-        st.markdown(f"#### Model · {highlight.md(view.where)}")
+        st.markdown(f"#### Model · {highlight.md(view.model)}")
+        st.caption(f"at {highlight.md(view.base_url)} · engine {view.engine}")
         BOX[view.box](f"**{ctx.say(view.headline)}**  \n{view.detail}", icon=ICON[view.box])
         for failure in view.failures:
             if failure.text not in view.headline:
@@ -136,13 +145,13 @@ def panel(ctx: Context, report: Report, key: str, state: Any = None, interactive
                     st.code(ctx.say(failure.raw), language="json")
         if view.malformed is not None:
             error = highlight.md(ctx.say(view.malformed.error))
-            st.markdown(f"**The model's clarification call was malformed:** {error}. Its raw input:")
+            st.markdown(f"**Why it was refused:** {error}. The call's raw input:")
             st.code(ctx.say(view.malformed.raw), language=view.malformed.language, wrap_lines=True)
         if interactive and view.offers_recovery:
             _recovery(ctx, view, state)
         if view.status == "off":
             return
-        left, right = st.columns([3, 2])
+        left, right = st.columns(2)
         with left:
             _clarification(ctx, view, interactive)
             _archetypes(report, view)
@@ -163,7 +172,7 @@ def comparison(ctx: Context, report: Report, key: str) -> None:
                                       (view.rules_only, view.both, view.model_only)):
             with column:
                 st.markdown(f"**{title}**")
-                st.markdown(" ".join(f"`{highlight.md(i)}`" for i in ids) if ids else ":gray[none]")
+                st.markdown(", ".join(highlight.md(i) for i in ids) if ids else ":gray[none]")
         (st.error if view.results == "differ" else st.success if view.results == "same" else st.info)(
             view.results_text, icon=":material/compare_arrows:")
         if view.rows:

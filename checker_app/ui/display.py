@@ -54,6 +54,10 @@ def _verdict_view(report: Report, n: int) -> VerdictView:
         return VerdictView("anchored", "answered: one reading, anchored to your choice",
                            f"The SQL below follows your answer ({chosen}); chosen names and values are "
                            "embedded as quoted literals, never as parameters.")
+    if n == 1 and (report.extra.get("model") or {}).get("answered"):
+        return VerdictView("anchored", "answered: one reading, following your answer",
+                           "The model wrote the SQL below after your plain-text answer; any value it names is "
+                           "embedded as a quoted literal, never as a parameter.")
     kind = report.verdict
     if kind == "material":
         return VerdictView(kind, f"{n} readings, {report.distinct_answers} different answers",
@@ -146,19 +150,21 @@ def chart_rows(readings: Sequence[ReadingResult], top_n: int = CHART_TOP_N) -> l
     (answer = the reading, share of the largest). Fewer than two readings to compare: no chart."""
     named: list[dict[str, Any]] = []
     single: list[dict[str, Any]] = []
+    mixed = any(r.source == "model" for r in readings)
     for reading in readings:
         result = reading.first_ok()
         if result is None or not result.rows:
             continue
+        name = f"{reading.label} (model)" if mixed and reading.source == "model" else reading.label
         if _labelled(result.rows[0]):
             picked = [(row_label(result.columns, r), row_measure(r)) for r in result.rows[:top_n]]
             picked = [(label, value) for label, value in picked if value is not None]
             if picked:
                 leader = max(abs(v) for _, v in picked) or 1.0
-                named += [{"reading": reading.label, "answer": label, "value": value,
+                named += [{"reading": name, "answer": label, "value": value,
                            "share": round(100.0 * value / leader, 1)} for label, value in picked]
         elif len(result.rows) == 1 and (value := row_measure(result.rows[0])) is not None:
-            single.append({"reading": reading.label, "answer": reading.label, "value": value})
+            single.append({"reading": name, "answer": name, "value": value})
     if len({r["reading"] for r in named}) >= 2:
         return named
     if len(single) >= 2:

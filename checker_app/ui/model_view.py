@@ -29,6 +29,7 @@ ENGINE_HELP = ("Who reads the question: the offline rules; a model (any OpenAI-c
                "the rules' readings are shown.")
 STEP_NAMES = {"clarify": "asking (render_ask_user_question)", "interpret": "readings (structured output)",
               "model": "model call"}
+STEP_SHORT = {"clarify": "ask (tool)", "interpret": "readings"}
 
 
 # -- the engine control ------------------------------------------------------------------------------
@@ -122,7 +123,7 @@ class UsageView:
     @property
     def text(self) -> str:
         if not self.calls:
-            return "no model call"
+            return "none counted (no model call was answered)"
         return (f"{self.calls} call{'s' if self.calls != 1 else ''} · {format_number(self.total_tokens)} tokens "
                 f"({format_number(self.prompt_tokens)} prompt, {format_number(self.completion_tokens)} completion)")
 
@@ -134,7 +135,8 @@ class ModelPanel:
     box: str                       # success | warning | error | info: how loud the headline is
     headline: str
     detail: str
-    where: str                     # "model at base_url"
+    model: str
+    base_url: str
     failures: list[Failure] = field(default_factory=list)
     malformed: Malformed | None = None
     asks: list[dict[str, str]] = field(default_factory=list)
@@ -155,7 +157,7 @@ class ModelPanel:
 
 def usage_view(usage: Mapping[str, Any] | None) -> UsageView:
     usage = usage or {}
-    rows = [{"step": STEP_NAMES.get(name, name), "calls": int(s.get("calls", 0)),
+    rows = [{"step": STEP_SHORT.get(name, name), "calls": int(s.get("calls", 0)),
              "prompt tokens": int(s.get("prompt_tokens", 0)), "completion tokens": int(s.get("completion_tokens", 0)),
              "total tokens": int(s.get("total_tokens", 0))} for name, s in (usage.get("by_step") or {}).items()]
     return UsageView(int(usage.get("calls", 0)), int(usage.get("prompt_tokens", 0)),
@@ -193,7 +195,6 @@ def model_panel(report: Report) -> ModelPanel | None:
         return None
     engine = str(report.extra.get("engine") or "model")
     settings = model.get("settings") or {}
-    where = f"{settings.get('model', '?')} at {settings.get('base_url', '?')}"
     status = str(model.get("status") or "failed")
     readings = len(_model_readings(report))
     usage = usage_view(model.get("usage"))
@@ -217,13 +218,13 @@ def model_panel(report: Report) -> ModelPanel | None:
         detail = f"The check ran on the rules only: {rules_stand}."
     elif status == "failed":
         first = failures[0] if failures else None
-        why = first.text if first else (f"its clarification call was malformed: {malformed.error}" if malformed
-                                         else "no readings came back")
+        why = first.text if first else ("its clarification call (render_ask_user_question) was malformed"
+                                         if malformed else "no readings came back")
         box, headline = "error", f"The model part failed: {why}"
         detail = f"The check went on without it (fail open): {rules_stand}."
     elif status == "partial":
         box = "warning"
-        what = failures[0].text if failures else f"its clarification call was malformed: {malformed.error}" \
+        what = failures[0].text if failures else "its clarification call (render_ask_user_question) was malformed" \
             if malformed else "something failed"
         headline = f"The model part partly failed: {what}"
         detail = f"Its {readings} reading(s) are shown, marked “model”."
@@ -232,7 +233,8 @@ def model_panel(report: Report) -> ModelPanel | None:
                                    f"archetype(s), {readings} reading(s)"
         detail = "Its readings are in the grid below, marked “model”."
     return ModelPanel(
-        engine=engine, status=status, box=box, headline=headline, detail=detail, where=where, failures=failures,
+        engine=engine, status=status, box=box, headline=headline, detail=detail,
+        model=str(settings.get("model", "?")), base_url=str(settings.get("base_url", "?")), failures=failures,
         malformed=malformed, asks=[_ask_line(q) for q in clarification.get("questions") or []],
         dropped=[f"“{d.get('question', '')}” (quote “{d.get('quote', '')}”): {d.get('reason', '')}"
                  for d in clarification.get("dropped") or []],
@@ -330,7 +332,7 @@ def comparison_view(report: Report) -> ComparisonView | None:
         rows.append({
             "model reading": str(row.get("label", "")),
             "its answer": _answer_text(row.get("answer")),
-            "same answer as (rules)": ", ".join(same_answer) or ("none" if row.get("answer") is not None else "-"),
+            "same answer as (rules)": ", ".join(same_answer) or ("none" if row.get("answer") is not None else "—"),
             "SQL": f"same as {label.get(same_sql, same_sql)}" if same_sql else "differs",
         })
         model_reading = by_id.get(str(row.get("model_reading")))
