@@ -44,7 +44,7 @@ def verdict_view(report: Report) -> VerdictView:
     view = _verdict_view(report, n)
     if n < len(report.interpretations):
         return VerdictView(view.kind, view.headline, view.detail + " (Judged on the rules' readings; the model's "
-                           "are compared with them in the comparison.)")
+                           "are compared with them under “Rules vs model”.)")
     return view
 
 

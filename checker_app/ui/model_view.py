@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from adapters import CheckerError, ConfigError, Database
+from adapters import ConfigError, Database
 from checker_app.clarify import Answer
 from checker_app.pipeline import CheckOptions
 from checker_app.report import ReadingResult, Report
@@ -437,7 +437,7 @@ def rules_archetypes_for(report: Report, question: str, databases: Sequence[Data
     for db in databases:
         try:
             analysis = analyse_on(db, question, plain, report.as_of)
-        except CheckerError:
+        except Exception:  # noqa: BLE001 - an engine down: try the next; none left, the model gets words
             continue
         return [d.to_dict() for d in analysis.detections]
     return []

@@ -1,5 +1,9 @@
 """The checker page as a state machine: question -> report -> wizard (pending) -> anchored re-check.
 
+With the model reading too (engine model or both), its asks (render_ask_user_question) join the wizard,
+answers the rules cannot anchor reach the model as a plain-text reply, and every check's token usage is
+logged for the question.
+
 The page keeps one `PageState` in its session and calls these functions on events; it never decides
 anything itself. Every failure ends in a `Problem` the page shows with a way on (retry, skip, or
 answer in plain text): nothing needs a page reload.
