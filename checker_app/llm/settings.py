@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from urllib.parse import urlsplit, urlunsplit
 
 from adapters import ConfigError
 
@@ -19,6 +20,14 @@ DEFAULT_MODEL = "gpt-4o-mini"
 DEFAULT_TIMEOUT_S = 20.0
 DEFAULT_RETRIES = 1
 DEFAULT_CONCURRENCY = 2
+
+
+def without_credentials(url: str) -> str:
+    """The URL with any user:password@ and query string removed (a proxy URL may carry a token)."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    netloc = host + (f":{parts.port}" if parts.port else "") if "@" in parts.netloc else parts.netloc
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
 
 
 @dataclass(frozen=True)
@@ -42,11 +51,11 @@ class ModelSettings:
 
     def describe(self) -> dict[str, object]:
         """What the report may show: never the key."""
-        return {"model": self.model, "base_url": self.base_url or "https://api.openai.com/v1",
+        return {"model": self.model, "base_url": without_credentials(self.base_url or "https://api.openai.com/v1"),
                 "timeout_s": self.timeout_s, "max_retries": self.max_retries, "enabled": self.enabled}
 
     def __repr__(self) -> str:  # keep the key out of logs and tracebacks
-        return (f"ModelSettings(model={self.model!r}, base_url={self.base_url!r}, timeout_s={self.timeout_s}, "
+        return (f"ModelSettings(model={self.model!r}, base_url={without_credentials(self.base_url or '')!r}, timeout_s={self.timeout_s}, "
                 f"max_retries={self.max_retries}, max_concurrent={self.max_concurrent}, enabled={self.enabled})")
 
     @classmethod
