@@ -52,11 +52,20 @@ def _run_one(repair: bool):  # noqa: ANN202 - a RunOne
 
 
 def analyse_on(db: Database, question: str, options: CheckOptions, as_of: dt.date | None) -> Any:
-    from archetypes import analyse
+    from archetypes import UnknownAnswerError, analyse
 
     profile = load_profile(db, options.profile_overrides)
-    return analyse(question, profile, lookup=lookup_for(db), answers=options.answers or None,
-                   as_of=as_of, cap=options.cap)
+    answers = dict(options.answers)
+    while True:
+        try:
+            return analyse(question, profile, lookup=lookup_for(db), answers=answers or None, as_of=as_of,
+                           cap=options.cap)
+        except UnknownAnswerError as err:
+            # with the model involved, an answer may concern an archetype only the model found: the
+            # rules go on without it (the model still receives it); with the rules alone it is an error
+            if options.engine == "rules" or err.archetype not in answers:
+                raise
+            del answers[err.archetype]
 
 
 def check(question: str, databases: Sequence[Database], options: CheckOptions | None = None) -> Report:

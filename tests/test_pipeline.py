@@ -132,3 +132,16 @@ def test_check_and_batch_commands(demo_urls, tmp_path) -> None:
     assert batch.returncode == 0, batch.stderr
     lines = [json.loads(line) for line in batch.stdout.splitlines()]
     assert [line["verdict"] for line in lines] == ["material", "clear"]
+
+
+def test_an_answer_only_the_model_can_use_does_not_stop_the_rules(demo_dbs, monkeypatch) -> None:
+    from archetypes import UnknownAnswerError
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)  # model mode off: the check fails open to the rules
+    question, answers = "What is the top-selling product?", {"timeframe": "last_30_days"}
+    with pytest.raises(UnknownAnswerError):
+        check(question, demo_dbs[:1], CheckOptions(answers=answers))
+    report = check(question, demo_dbs[:1], CheckOptions(answers=answers, engine="both"))
+    assert [a["id"] for a in report.archetypes] == ["ranking_metric"]
+    assert len([r for r in report.interpretations if r.source == "rules"]) == 3
+    assert report.extra["model"]["status"] == "off"
