@@ -219,13 +219,23 @@ class _View:
             if not column.table:
                 owner = self.owner(column)
                 if owner is not None:
-                    column.set("table", exp.to_identifier(owner))
+                    column.set("table", self.ident(owner))
         star = next((e for e in self.select.expressions if isinstance(e, exp.Star)), None)
         if star is not None:
             index = self.select.expressions.index(star)
-            stars = [exp.Column(this=exp.Star(), table=exp.to_identifier(a)) for a in self.tables]
+            stars = [exp.Column(this=exp.Star(), table=self.ident(a)) for a in self.tables]
             self.select.set("expressions", self.select.expressions[:index] + stars
                             + self.select.expressions[index + 1:])
+
+    def ident(self, alias: str) -> exp.Identifier:
+        """The source's own identifier for `alias` (its alias, else its name), quoting as written."""
+        node = self.tables.get(alias)
+        if node is not None:
+            named = node.args.get("alias")
+            own = named.this if named is not None and named.this is not None else node.this
+            if isinstance(own, exp.Identifier) and own.name == alias:
+                return own.copy()
+        return exp.to_identifier(alias)
 
     def fresh_alias(self, name: str) -> str:
         taken = {a.lower() for a in self.tables} | {t.name.lower() for t in self.tables.values()}
@@ -241,7 +251,8 @@ def _in_order(column: exp.Column) -> bool:
 
 
 def _ident(name: str) -> exp.Identifier:
-    return exp.to_identifier(name, quoted=not name.isidentifier() or not name.islower())
+    """Names the rewrite writes are quoted (a column may be called `rank` or `order`)."""
+    return exp.Identifier(this=name, quoted=True)
 
 
 def _spelled(tables: dict[str, TableInfo], table: str, column: str) -> str:
@@ -267,7 +278,7 @@ def _split(view: _View, mappings: Sequence[Mapping], tables: dict[str, TableInfo
             ref.set("this", _ident(_spelled(tables, first.other_table, mapping.other_column or ref.name)))
         condition = exp.and_(*[exp.EQ(this=exp.column(_ident(theirs), _ident(joined)),
                                       expression=exp.column(_ident(_spelled(tables, first.table, ours)),
-                                                            exp.to_identifier(alias)))
+                                                            view.ident(alias)))
                                for ours, theirs in first.key])
         table = exp.Table(this=_ident(first.other_table))
         if joined != first.other_table:
@@ -292,7 +303,7 @@ def _unsplit(view: _View, mappings: Sequence[Mapping], tables: dict[str, TableIn
         if base is not None:
             view.qualify()
             for ref in refs:
-                ref.set("table", exp.to_identifier(base))
+                ref.set("table", view.ident(base))
                 ref.set("this", _ident(_spelled(tables, first.other_table, wanted[ref.name.lower()].other_column
                                                 or ref.name)))
             on = join.args.get("on")
@@ -358,9 +369,9 @@ def _aggregate(view: _View, mappings: Sequence[Mapping], tables: dict[str, Table
             continue  # the aggregate table lacks a column the statement also reads
         view.qualify()
         for node, mapping in calls:
-            qualifier = node.this.table
+            qualifier = node.this.args.get("table")
             node.replace(exp.Column(this=_ident(_spelled(tables, mapping.other_table, mapping.other_column or "")),
-                                    table=exp.to_identifier(qualifier) if qualifier else None))
+                                    table=qualifier.copy() if qualifier is not None else None))
         _swap_table(view, alias, first.other_table)
         changed = True
     return changed

@@ -51,11 +51,13 @@ _AGGREGATE_WORDS = [
             r"last|final|most recent|top"),
     ("min", r"min(?:imum|imal)?|lowest|smallest|least|fewest|cheapest|shortest|youngest|earliest|first"),
     ("avg", r"average|avg|mean|typical"),
-    ("sum", r"total|sum|overall|combined|altogether|in all|how many|how much|all together|number of"),
+    ("sum", r"total|sum|overall|combined|altogether|in all|all together"),
 ]
 _AGGREGATE = [(f, re.compile(r"\b(?:" + p + r")\b")) for f, p in _AGGREGATE_WORDS]
+_WEAK_SUM = re.compile(r"\b(?:how many|how much|number of)\b")  # a sum only when nothing else is asked
+_NEGATED = re.compile(r"(?:\bnot|n't|\bexcept|\bother than|\bexcluding|!=|<>)\s*(?:in\s+|equal to\s+|the\s+)?[\"'“]?$")
 _TOKEN = re.compile(r"[a-z0-9]+")
-_GROUP = re.compile(r"\b(?:for each|for every|each|per|by|grouped by|different|every|across)\s+(?:the\s+)?"
+_GROUP = re.compile(r"\b(?:for each|for every|each|per|by|grouped by|different)\s+(?:the\s+)?(?!all\b)"
                     r"([a-z][a-z ]{0,40})")
 
 
@@ -66,7 +68,9 @@ class Mention:
     table: str
     column: str
     span: Span
-    full: bool            # every content word of the column is in the question (or its compact name is)
+    full: bool                             # every content word of the column is in the question (or its compact name)
+    matched: frozenset[str] = frozenset()  # the column's words the question has
+    size: int = 1                          # how many of the column's words (tokens) the mention spans
 
 
 def _tokens(ctx: Context) -> list[tuple[str, int, int]]:
@@ -82,7 +86,15 @@ def _word_hits(word: str, token: str) -> bool:
         return True
     if len(word) >= 3 and len(token) >= len(word) + 2 and token.startswith(word):
         return True  # lat -> latitude, long -> longitude
-    return False
+    common = len(_common_prefix(word, token))
+    return common >= 5 and len(word) - common <= 3 and len(token) - common <= 3  # arrived / arrival
+
+
+def _common_prefix(a: str, b: str) -> str:
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return a[:n]
 
 
 def mention(table: str, column: str, tokens: list[tuple[str, int, int]], question: str) -> Mention | None:
@@ -93,12 +105,12 @@ def mention(table: str, column: str, tokens: list[tuple[str, int, int]], questio
     if not parts or not tokens:
         return None
     compact = "".join(words(column))
-    hits: list[tuple[int, int]] = []
+    hits: list[tuple[int, int, str]] = []
     matched: set[str] = set()
     for part in parts:
         for token, start, end in tokens:
             if _word_hits(part, token):
-                hits.append((start, end))
+                hits.append((start, end, part))
                 matched.add(part)
     for size in (2, 3):
         for index in range(len(tokens) - size + 1):
@@ -106,38 +118,126 @@ def mention(table: str, column: str, tokens: list[tuple[str, int, int]], questio
             joined = "".join(t for t, _, _ in window)
             if joined in (compact, singular(compact)) or singular(joined) == singular(compact):
                 start, end = window[0][1], window[-1][2]
-                return Mention(table, column, Span(start, end, question[start:end]), True)
+                return Mention(table, column, Span(start, end, question[start:end]), True, frozenset(parts), size)
+    if len(parts) == 1 and len(compact) >= 6:
+        # a compound name in words, in either order, a short word between: 'type of pet' for pettype
+        for index, (token, start, _) in enumerate(tokens):
+            for later in tokens[index + 1:index + 4]:
+                pair = {token, singular(token)}, {later[0], singular(later[0])}
+                if any(a + b == compact or b + a == compact for a in pair[0] for b in pair[1]):
+                    return Mention(table, column, Span(start, later[2], question[start:later[2]]), True,
+                                   frozenset(parts), 2)
     if len(parts) == 1 and len(compact) >= 6:
         for token, start, end in tokens:
             if 3 <= len(token) <= len(compact) - 3 and token not in _GENERIC and (
                     compact.startswith(token) or compact.endswith(token) or compact.endswith(singular(token))):
-                hits.append((start, end))
-                matched.add(parts[0])
+                hits.append((start, end, token))
+                matched.add(token)
     if not hits:
         return None
-    start, end = min(h[0] for h in hits), max(h[1] for h in hits)
-    if end - start > 40:  # words far apart: keep the first one
-        start, end = hits[0]
-    return Mention(table, column, Span(start, end, question[start:end]), matched >= set(parts))
+    hits.sort()
+    start, end, first = hits[0]
+    seen = {first}
+    for begin, finish, part in hits[1:]:  # the first run of other words close by ('release year')
+        if begin - end > 12:
+            break
+        if part not in seen:
+            seen.add(part)
+            end = max(end, finish)
+    return Mention(table, column, Span(start, end, question[start:end]), matched >= set(parts), frozenset(matched),
+                   len(matched))
+
+
+_WEAK = frozenset({"number", "count", "amount", "total", "value", "type", "code", "date", "time", "name", "first",
+                   "last", "used", "other"})
+
+
+def _table_words(table: str) -> set[str]:
+    return {singular(w) for w in words(table)} | set(words(table))
+
+
+def _table_named(ctx: Context, table: str, tokens: list[tuple[str, int, int]]) -> bool:
+    """The question names the table: one of its (non-generic) words, or a profile target for it."""
+    if any(t.entity.table == table for t in ctx.intent.targets):
+        return True
+    whole = mention(table, table, tokens, ctx.question)
+    if whole is not None and whole.full:
+        return True
+    own = [w for w in words(table) if w not in _GENERIC and len(w) > 2]
+    return any(_word_hits(w, token) for w in own for token, _, _ in tokens)
+
+
+def accepted_mention(ctx: Context, table: str, column: str,
+                     tokens: list[tuple[str, int, int]]) -> Mention | None:
+    """`mention`, kept only when it points at this column of this table: the table is named in the question
+    (or the column only exists there, or the mention is a full name of two words or more); no other column
+    of the table is named more fully over the same words ('bed type' is bedtype, not beds); and a partial
+    mention rests on a word no other column of the table has, that is neither the table's own noun nor a
+    weak word like 'number' or 'amount'."""
+    found = _mentions(ctx, table, tokens)
+    hit = found.get(column)
+    if hit is None:
+        return None
+    info = ctx.profile.tables[table]
+    parts = [w for w in words(column) if w not in _GENERIC]
+    related = {m.other_table for m in schema_mappings(ctx.profile) if m.table == table} | {table}
+    elsewhere = [n for n, t in ctx.profile.tables.items() if n not in related and t.column(column) is not None]
+    if not _table_named(ctx, table, tokens):
+        if not (hit.full and len(parts) >= 2) and (not hit.full or any(_table_named(ctx, n, tokens)
+                                                                       for n in elsewhere)):
+            return None  # the question points at another table with this column, or only half names it
+        if any(n not in related and {singular(w) for w in hit.matched} <= _table_words(n)
+               and _table_named(ctx, n, tokens)
+               for n in ctx.profile.tables):
+            return None  # 'customer' names the customer table, not bank.no_of_customers
+    for other, theirs in found.items():
+        if other == column or not theirs.full or theirs.size <= hit.size:
+            continue
+        if theirs.span.start <= hit.span.start and hit.span.end <= theirs.span.end:
+            return None
+    if hit.full:
+        return hit
+    evidence = set(hit.matched) - _WEAK - _table_words(table)
+    if not evidence:
+        return None
+    for other in info.columns:
+        if other.name == column:
+            continue
+        theirs = set(words(other.name))
+        if evidence & (theirs | {singular(w) for w in theirs}):
+            return None
+    return hit
+
+
+def _mentions(ctx: Context, table: str, tokens: list[tuple[str, int, int]]) -> dict[str, Mention]:
+    key = ("mentions", table)
+    if key not in ctx.extra:
+        found = {}
+        for column in ctx.profile.tables[table].columns:
+            hit = mention(table, column.name, tokens, ctx.question)
+            if hit is not None:
+                found[column.name] = hit
+        ctx.extra[key] = found
+    return ctx.extra[key]
 
 
 def aggregates_near(ctx: Context, span: Span) -> list[str]:
-    """Aggregate functions the question asks of the words at `span` (nearest first), else of anything."""
+    """Aggregate functions the question asks of the words at `span`, in the question's order: those in the
+    60 characters before it, else anywhere in the question; 'how many' / 'number of' is a sum only when no
+    other aggregate is asked."""
     lower = ctx.intent.lower
-    before = lower[max(0, span.start - 60):span.start]
-    found: list[tuple[int, str]] = []
-    for function, pattern in _AGGREGATE:
-        for m in pattern.finditer(before):
-            found.append((len(before) - m.end(), function))
-    if not found:
-        for function, pattern in _AGGREGATE:
-            if pattern.search(lower):
-                found.append((999, function))
-    seen: list[str] = []
-    for _, function in sorted(found):
-        if function not in seen:
-            seen.append(function)
-    return seen
+    begin = max(0, span.start - 60)
+    for text, offset in ((lower[begin:span.start], begin), (lower, 0)):
+        found = sorted((m.start(), function) for function, pattern in _AGGREGATE for m in pattern.finditer(text))
+        if not found and _WEAK_SUM.search(text):
+            found = [(0, "sum")]
+        if found:
+            ordered: list[str] = []
+            for _, function in found:
+                if function not in ordered:
+                    ordered.append(function)
+            return ordered
+    return []
 
 
 # -- detection ---------------------------------------------------------------------------------------
@@ -171,7 +271,7 @@ def _static_matches(ctx: Context) -> list[Found]:
             by_column.setdefault((mapping.table, mapping.column), []).append(mapping)
     found: list[Found] = []
     for (table, column), group in by_column.items():
-        hit = mention(table, column, tokens, ctx.question) or _value_mention(ctx, table, column, values)
+        hit = accepted_mention(ctx, table, column, tokens) or _value_mention(ctx, table, column, values)
         if hit is None:
             continue
         splits = [m for m in group if m.kind == "split"]
@@ -441,8 +541,8 @@ def _base_query(ctx: Context, found: list[Found]) -> exp.Query | None:
     if not outputs:
         outputs = [col(c.name, "t0") for c in info.columns[:3]]
     select = exp.select(*[col(c, "t0") for c in group_columns], *outputs).from_(table_ref(table, "t0"))
-    for column, value in _value_filters(ctx, table):
-        select = select.where(exp.EQ(this=col(column, "t0"), expression=literal(value)))
+    for condition in _value_filters(ctx, table):
+        select = select.where(condition)
     if group_columns and grouped:
         select = select.group_by(*[col(c, "t0") for c in group_columns])
     return select
@@ -451,9 +551,12 @@ def _base_query(ctx: Context, found: list[Found]) -> exp.Query | None:
 def _group_columns(ctx: Context, table: str, tokens: list[tuple[str, int, int]]) -> list[str]:
     info = ctx.profile.tables[table]
     found: list[str] = []
+    asks_ids = any(t in ("id", "ids", "key", "keys") for t, _, _ in tokens)
     for m in _GROUP.finditer(ctx.intent.lower):
         window = [t for t in tokens if m.start(1) <= t[1] < m.start(1) + 30]
         for column in info.columns:
+            if words(column.name)[-1:] in (("id",), ("key",)) and not asks_ids:
+                continue
             hit = mention(table, column.name, window, ctx.question)
             if hit is not None and hit.full and column.name not in found:
                 found.append(column.name)
@@ -461,14 +564,17 @@ def _group_columns(ctx: Context, table: str, tokens: list[tuple[str, int, int]])
     return found[:2]
 
 
-def _value_filters(ctx: Context, table: str) -> list[tuple[str, str]]:
+def _value_filters(ctx: Context, table: str) -> list[exp.Expression]:
+    """`column = 'value'` for each question value that is a sampled value of the table ('<>' after 'not')."""
     info = ctx.profile.tables[table]
-    found = []
+    found: list[exp.Expression] = []
     for span in ctx.intent.names:
         for column in info.columns:
             match = next((s for s in column.samples if s.lower() == span.text.lower()), None)
             if match is not None:
-                found.append((column.name, match))
+                negated = _NEGATED.search(ctx.intent.lower[max(0, span.start - 20):span.start]) is not None
+                compare = exp.NEQ if negated else exp.EQ
+                found.append(compare(this=col(column.name, "t0"), expression=literal(match)))
                 break
     return found
 
