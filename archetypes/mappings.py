@@ -9,9 +9,10 @@ Found from the schema alone (names, keys, types), never from any one database:
              `average_`) for a numeric column `x` of another table it is named after, points at or shares
              columns with: `AVG(t.x)` or the precomputed `a.avg_x`.
 * twin       two tables with the same columns: either can answer.
-* column     two or more columns of one table a question word fits ('customer name': a company name and a
-             contact name). These depend on the question; `schema_mapping` finds them, `expand_sql` takes them
-             as extra mappings.
+* column     two text columns of one table with the same values (a renamed column kept next to the old one);
+             and, depending on the question, two or more columns of one table a question word fits ('customer
+             name': a company name and a contact name), which `schema_mapping` finds and `expand_sql` takes as
+             extra mappings.
 
 Each mapping is a `Mapping`: the named side (table, column) and the other side (other_table, other_column),
 with the join key (split) or the aggregate function (aggregate).
@@ -28,6 +29,7 @@ from archetypes.naming import slug, words
 AGG_PREFIXES = {"max": "max", "maximum": "max", "min": "min", "minimum": "min", "avg": "avg", "average": "avg",
                 "mean": "avg", "total": "sum", "sum": "sum"}
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 _ID_WORDS = {"id", "key", "pk", "code", "no", "num", "number", "uuid"}
 
 
@@ -122,6 +124,25 @@ def find_mappings(tables: dict[str, TableInfo]) -> list[Mapping]:
     for child in names:
         found.extend(_splits(tables, child, twins))
         found.extend(_aggregates(tables, child))
+        found.extend(_duplicates(tables[child]))
+    return found
+
+
+def _duplicates(table: TableInfo) -> list[Mapping]:
+    """Two text columns of one table holding the same values (a renamed column kept next to the old one):
+    either can answer. Needs at least two distinct sampled values; keys are not duplicates."""
+    keys = set(table.primary_key) | {c for fk in table.foreign_keys for c in fk.columns}
+    by_values: dict[tuple[str, ...], list[str]] = {}
+    for column in table.columns:
+        if (column.family != "text" or column.name in keys or len(set(column.samples)) < 2 or _id_like(column.name)
+                or words(column.name)[:1] and words(column.name)[0] in AGG_PREFIXES
+                or all(_NUMBER.fullmatch(v.strip()) or not v.strip() for v in column.samples)):
+            continue  # labels only: not keys, not precomputed aggregates, not numbers stored as text
+        by_values.setdefault(tuple(sorted(column.samples)), []).append(column.name)
+    found = []
+    for same in by_values.values():
+        for first in same:
+            found.extend(Mapping("column", table.name, first, table.name, other) for other in same if other != first)
     return found
 
 

@@ -471,7 +471,9 @@ def _apply_overrides(profile: SchemaProfile, overrides: dict) -> None:
     synonyms = overrides.get("synonyms") or {}
     if not isinstance(synonyms, dict):
         raise ProfileOverrideError("synonyms: expected a mapping of word -> table or measure")
-    profile.synonyms = {str(k).lower(): str(v) for k, v in synonyms.items()}
+    # a list names several targets, e.g. columns `table.column` a word may mean (schema_mapping): kept comma-joined
+    profile.synonyms = {str(k).lower(): ", ".join(map(str, v)) if isinstance(v, (list, tuple)) else str(v)
+                        for k, v in synonyms.items()}
     zone = overrides.get("business_time_zone")
     if zone:
         if str(zone) not in _ZONE_NAMES and str(zone) != "UTC":

@@ -271,7 +271,8 @@ def _static_matches(ctx: Context) -> list[Found]:
             by_column.setdefault((mapping.table, mapping.column), []).append(mapping)
     found: list[Found] = []
     for (table, column), group in by_column.items():
-        hit = accepted_mention(ctx, table, column, tokens) or _value_mention(ctx, table, column, values)
+        hit = accepted_mention(ctx, table, column, tokens) or _value_mention(
+            ctx, [(table, column)] + [(m.other_table, m.other_column or "") for m in group], values)
         if hit is None:
             continue
         splits = [m for m in group if m.kind == "split"]
@@ -279,7 +280,7 @@ def _static_matches(ctx: Context) -> list[Found]:
         if aggregates:
             asked = aggregates_near(ctx, hit.span)
             aggregates = [m for m in aggregates if m.function in asked]
-        groups = _by_other_table(splits) + _by_other_table(aggregates)
+        groups = _by_other_table(splits) + _by_other_table(aggregates) + [[m] for m in group if m.kind == "column"]
         if groups:
             found.append(Found(hit, groups))
     for table, group in twins.items():
@@ -308,7 +309,7 @@ def _table_mention(ctx: Context, table: str, tokens: list[tuple[str, int, int]])
     for column in info.columns:
         if column.name in info.primary_key or words(column.name)[-1:] == ("id",):
             continue
-        hit = mention(table, column.name, tokens, ctx.question)
+        hit = accepted_mention(ctx, table, column.name, tokens)
         if hit is not None and hit.full:
             return Mention(table, "", hit.span, True)
     return None
@@ -318,16 +319,16 @@ def _question_values(ctx: Context) -> list[Span]:
     return list(ctx.intent.names)
 
 
-def _value_mention(ctx: Context, table: str, column: str, values: list[Span]) -> Mention | None:
-    """A value in the question that is one of the column's sampled values ('France' in a country column)."""
-    info = ctx.profile.tables.get(table)
-    found = info.column(column) if info else None
-    if found is None or not found.samples:
-        return None
-    samples = {s.lower() for s in found.samples}
+def _value_mention(ctx: Context, columns: list[tuple[str, str]], values: list[Span]) -> Mention | None:
+    """A value in the question that is a sampled value of the column, or of the column it maps to ('Portugal'
+    only in the split-off table)."""
+    table, column = columns[0]
     for span in values:
-        if span.text.lower() in samples:
-            return Mention(table, column, span, True)
+        for name, other in columns:
+            info = ctx.profile.tables.get(name)
+            found = info.column(other) if info is not None and other else None
+            if found is not None and span.text.lower() in {s.lower() for s in found.samples}:
+                return Mention(table, column, span, True, frozenset(), 1)
     return None
 
 

@@ -394,6 +394,27 @@ def load_examples(path: str | Path, limit: int | None = None, synonyms_dir: str 
     return examples[:limit] if limit is not None else examples
 
 
+KNOWN_FILES = ("tbl-agg/train.json", "tbl-split/validation-even.json", "col-synonyms/two_col_synonyms.json",
+               "tbl-synonyms/two_tbl_synonyms.json")
+
+
+def load_path(path: str | Path, limit: int | None = None) -> list[Example]:
+    """Examples of a file, or of every known AmbiQT file under a directory (`limit` per file)."""
+    path = Path(path)
+    if path.is_file():
+        return load_examples(path, limit)
+    if not path.is_dir():
+        raise AmbiqtError(f"{path}: no such file or directory")
+    root = path / "benchmark" if (path / "benchmark").is_dir() else path
+    files = [root / name for name in KNOWN_FILES if (root / name).is_file()]
+    if not files:
+        raise AmbiqtError(f"{path}: none of {', '.join(KNOWN_FILES)} is there")
+    examples: list[Example] = []
+    for file in files:
+        examples.extend(load_examples(file, limit))
+    return examples
+
+
 def _load_json(path: Path) -> Any:
     try:
         return json.loads(path.read_text(encoding="utf-8"))

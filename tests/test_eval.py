@@ -286,3 +286,12 @@ def test_cli_on_the_live_chinook_set(request):
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert data["evaluated"] == sum(1 for c in ev.load_cases(LABELLED / "chinook.jsonl")) and not data["errors"]
+
+
+def test_schema_mapping_stays_silent_on_every_clear_question(live_report):
+    """The labelled databases have no split-off or precomputed tables: a clear question never gets a
+    schema_mapping detection (the positives are Northwind's 'customer names' and 'orders by date')."""
+    fired = [o.case.where for o in live_report.evaluated if o.case.clear and "schema_mapping" in o.fired]
+    assert not fired, fired
+    score = live_report.scores["schema_mapping"]
+    assert score.positives >= MIN_POSITIVES and score.recall == 1.0 and score.fp == 0, score.to_dict()

@@ -1,0 +1,310 @@
+"""The schema_mapping archetype: detection on small hand-made schemas (SQLite, and PostgreSQL / MariaDB through
+the `servers` fixture), readings that diverge where the data does, `expand_sql` alternatives that re-parse and
+run, and the AmbiQT measure (schema_with_content parsing, a sample evaluation holding the targets, the
+`eval-ambiqt` command)."""
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+import sqlalchemy as sa
+import sqlglot
+from click.testing import CliRunner
+
+from adapters import Database, Limits, UnsafeStatementError, parse_db_option
+from archetypes import analyse, detect
+from archetypes.expand import expand_sql
+from archetypes.mappings import Mapping, schema_mappings
+from checker_app import ambiqt
+from checker_app.commands.eval_ambiqt import eval_ambiqt
+from checker_app.pipeline import check
+from tests.support import dataset
+from tests.test_archetypes import Connected, connect
+
+# PascalCase on purpose: identifiers must be quoted right on every engine. SingerCountry is split off
+# Singer (named after it, same key), SingerAge holds precomputed aggregates of Singer.Age, Concert and
+# Performance have nothing to do with either.
+SCHEMA = [
+    'CREATE TABLE "Singer" ("SingerId" INTEGER PRIMARY KEY, "Name" VARCHAR(40), "Country" VARCHAR(40), "Age" INTEGER)',
+    'CREATE TABLE "SingerCountry" ("SingerId" INTEGER, "Country" VARCHAR(40))',
+    'CREATE TABLE "SingerAge" ("AvgAge" NUMERIC(6, 2), "MaxAge" INTEGER, "MinAge" INTEGER, "TotalAge" INTEGER)',
+    'CREATE TABLE "Concert" ("ConcertId" INTEGER PRIMARY KEY, "ConcertName" VARCHAR(40), "Year" INTEGER)',
+    'CREATE TABLE "Performance" ("ConcertId" INTEGER REFERENCES "Concert"("ConcertId"), '
+    '"SingerId" INTEGER REFERENCES "Singer"("SingerId"))',
+]
+ROWS = [
+    "INSERT INTO \"Singer\" VALUES (1, 'Ana', 'France', 30), (2, 'Ben', 'Spain', 40), (3, 'Cyd', 'Italy', 50)",
+    # the split-off table is out of date: Ben moved, Cyd is missing
+    "INSERT INTO \"SingerCountry\" VALUES (1, 'France'), (2, 'Portugal')",
+    # the precomputed aggregates are stale too (AVG(Age) is 40 today)
+    'INSERT INTO "SingerAge" VALUES (38.5, 48, 30, 117)',
+    "INSERT INTO \"Concert\" VALUES (1, 'Spring Gala', 2014), (2, 'Summer Nights', 2015)",
+    'INSERT INTO "Performance" VALUES (1, 1), (1, 2), (2, 3)',
+]
+
+
+def _create(url: str) -> str:
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        if engine.dialect.name == "mysql":
+            conn.exec_driver_sql("SET SESSION sql_mode = CONCAT(@@sql_mode, ',ANSI_QUOTES')")
+        for statement in SCHEMA + ROWS:
+            conn.exec_driver_sql(statement)
+    engine.dispose()
+    return url
+
+
+@pytest.fixture
+def singers(servers) -> Connected:
+    return connect(_create(servers.create("sqlite")))
+
+
+def _fired(connected: Connected, question: str) -> list[str]:
+    return [d.archetype for d in detect(question, connected.profile, connected.lookup)]
+
+
+def _mapping(connected: Connected, question: str):
+    return next(d for d in detect(question, connected.profile, connected.lookup) if d.archetype == "schema_mapping")
+
+
+def _results(connected: Connected, question: str) -> dict[str, list]:
+    analysis = connected.analyse(question)
+    return {i.choices["schema_mapping"]: sorted(map(tuple, connected.run(i).rows), key=repr)
+            for i in analysis.interpretations}
+
+
+# -- the schema's mappings ----------------------------------------------------------------------------
+
+def test_mappings_found_from_the_schema(singers) -> None:
+    found = {(m.kind, m.table, m.column, m.other_table, m.other_column, m.function)
+             for m in schema_mappings(singers.profile)}
+    assert ("split", "Singer", "Country", "SingerCountry", "Country", None) in found
+    assert {("aggregate", "Singer", "Age", "SingerAge", f"{p}Age", f) for p, f in
+            (("Avg", "avg"), ("Max", "max"), ("Min", "min"), ("Total", "sum"))} <= found
+    assert not any("Concert" in (t or "") or "Performance" in (t or "") for f in found for t in (f[1], f[3]))
+    split = next(m for m in schema_mappings(singers.profile) if m.kind == "split")
+    assert split.key == (("SingerId", "SingerId"),) and split.value == "singer_country.country"
+
+
+def test_lookup_tables_sharing_id_and_name_are_not_a_split(tmp_path) -> None:
+    path = tmp_path / "lookups.sqlite"
+    conn = sqlite3.connect(path)
+    conn.executescript("""
+        CREATE TABLE Region (id INTEGER PRIMARY KEY, code TEXT, name TEXT);
+        CREATE TABLE Category (id INTEGER PRIMARY KEY, name TEXT);
+        CREATE TABLE Genre (id INTEGER PRIMARY KEY, name TEXT);
+        INSERT INTO Region VALUES (1, 'N', 'North'), (2, 'S', 'South');
+        INSERT INTO Category VALUES (1, 'Tools'), (2, 'Toys');
+        INSERT INTO Genre VALUES (1, 'Jazz'), (2, 'Rock');
+    """)
+    conn.close()
+    connected = connect(f"sqlite:///{path}")
+    assert schema_mappings(connected.profile) == []
+    assert "schema_mapping" not in _fired(connected, "List the names of every category")
+
+
+# -- detection ------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("question, readings", [
+    ("Show the name and country of every singer", ["singer", "singer_country"]),
+    ("Which singers are from Portugal?", ["singer", "singer_country"]),
+    ("What is the average age of the singers?", ["singer", "singer_age"]),
+    ("What are the maximum and minimum age of all singers?", ["singer", "singer_age"]),
+])
+def test_fires_with_one_reading_per_mapping(singers, question: str, readings: list[str]) -> None:
+    detection = _mapping(singers, question)
+    assert [r.value for r in detection.readings] == readings
+    assert question[slice(*detection.span)] == detection.evidence
+    assert detection.clarification.type == "choice" and len(detection.clarification.options) == len(readings)
+
+
+@pytest.mark.parametrize("question", [
+    "How many concerts were there in 2014?",
+    "List the concert names",
+    "Which singer performed at the Spring Gala?",
+    "Show the names of all singers",
+])
+def test_silent_where_no_mapping_is_touched(singers, question: str) -> None:
+    assert "schema_mapping" not in _fired(singers, question)
+
+
+def test_readings_diverge_where_the_data_does(singers) -> None:
+    countries = _results(singers, "Show the name and country of every singer")
+    assert countries["singer"] == [("Ana", "France"), ("Ben", "Spain"), ("Cyd", "Italy")]
+    assert countries["singer_country"] == [("Ana", "France"), ("Ben", "Portugal")]
+    ages = _results(singers, "What is the average age of the singers?")
+    assert [float(v) for (v,) in ages["singer"]] == [40.0]
+    assert [float(v) for (v,) in ages["singer_age"]] == [38.5]
+
+
+def test_check_gives_the_divergence_verdict(singers) -> None:
+    database = Database(parse_db_option(f"singers={singers.db.config.url}"), Limits())
+    try:
+        report = check("What is the average age of the singers?", [database])
+    finally:
+        database.dispose()
+    assert [a["id"] for a in report.archetypes] == ["schema_mapping"]
+    assert report.divergent is True and report.distinct_answers == 2
+    assert {r.choices["schema_mapping"] for r in report.interpretations} == {"singer", "singer_age"}
+
+
+def test_answering_keeps_one_reading(singers) -> None:
+    analysis = singers.analyse("Show the name and country of every singer", answers={"schema_mapping": "singer_country"})
+    (only,) = analysis.interpretations
+    assert '"SingerCountry"' in only.sql("sqlite") and "JOIN" in only.sql("sqlite")
+
+
+def test_profile_synonyms_can_name_several_columns(tmp_path) -> None:
+    path = tmp_path / "people.sqlite"
+    conn = sqlite3.connect(path)
+    conn.executescript("""
+        CREATE TABLE Person (PersonId INTEGER PRIMARY KEY, Nationality TEXT, Citizenship TEXT);
+        INSERT INTO Person VALUES (1, 'France', 'Canada'), (2, 'Spain', 'Spain');
+    """)
+    conn.close()
+    connected = connect(f"sqlite:///{path}", {"synonyms": {"country": ["Person.Nationality", "Person.Citizenship"]}})
+    detection = _mapping(connected, "Show the country of every person")
+    assert [r.value for r in detection.readings] == ["person.nationality", "person.citizenship"]
+    answers = _results(connected, "Show the country of every person")
+    assert answers["person.nationality"] != answers["person.citizenship"]
+
+
+# -- expanding one statement ------------------------------------------------------------------------------
+
+def test_expand_split_column_through_its_table(singers) -> None:
+    (alternative,) = expand_sql('SELECT "Name", "Country" FROM "Singer" ORDER BY "Name"', singers.profile, "sqlite")
+    assert alternative.mapping.kind == "split" and "SingerCountry" in alternative.label
+    sqlglot.parse_one(alternative.sql, read="sqlite")
+    assert singers.db.run(alternative.sql).rows == [["Ana", "France"], ["Ben", "Portugal"]]
+
+
+def test_expand_aggregate_to_the_precomputed_table_and_back(singers) -> None:
+    (forward,) = expand_sql("select max(age), min(age) from singer", singers.profile, "sqlite")
+    assert forward.mapping.kind == "aggregate" and '"MaxAge"' in forward.sql and '"MinAge"' in forward.sql
+    assert singers.db.run(forward.sql).rows == [[48, 30]]
+    (back,) = expand_sql('SELECT "AvgAge" FROM "SingerAge"', singers.profile, "sqlite")
+    assert back.mapping.inverse and "AVG(" in back.sql.upper()
+    assert [float(v) for (v,) in singers.db.run(back.sql).rows] == [40.0]
+
+
+def test_expand_split_back_to_the_base_table(singers) -> None:
+    sql = ('SELECT s."Name", c."Country" FROM "Singer" AS s JOIN "SingerCountry" AS c '
+           'ON s."SingerId" = c."SingerId"')
+    (back,) = expand_sql(sql, singers.profile, "sqlite")
+    assert back.mapping.inverse and "SingerCountry" not in back.sql
+    assert sorted(map(tuple, singers.db.run(back.sql).rows)) == [("Ana", "France"), ("Ben", "Spain"), ("Cyd", "Italy")]
+
+
+def test_expand_in_subqueries_and_with_filters(singers) -> None:
+    sql = ('SELECT "ConcertName" FROM "Concert" WHERE "ConcertId" IN (SELECT p."ConcertId" FROM "Performance" p '
+           'JOIN "Singer" s ON s."SingerId" = p."SingerId" WHERE s."Country" = \'Portugal\')')
+    assert singers.db.run(sql).rows == []
+    (alternative,) = expand_sql(sql, singers.profile, "sqlite")
+    assert singers.db.run(alternative.sql).rows == [["Spring Gala"]]
+
+
+@pytest.mark.parametrize("sql", ['SELECT "ConcertName" FROM "Concert"', "SELECT 1", "SELECT COUNT(*) FROM Singer"])
+def test_nothing_to_expand(singers, sql: str) -> None:
+    assert expand_sql(sql, singers.profile, "sqlite") == []
+
+
+def test_expand_refuses_what_is_not_one_read_only_query(singers) -> None:
+    for sql in ("SELECT 1; DROP TABLE Singer", "DELETE FROM Singer", "select from where"):
+        with pytest.raises(UnsafeStatementError):
+            expand_sql(sql, singers.profile, "sqlite")
+    assert singers.db.run('SELECT COUNT(*) FROM "Singer"').rows == [[3]]
+
+
+def test_expand_takes_question_mappings(singers) -> None:
+    extra = [Mapping("column", "Singer", "Name", "Singer", "Country")]
+    (alternative,) = expand_sql('SELECT "Name" FROM "Singer" WHERE "Age" > 35', singers.profile, "sqlite", mappings=extra)
+    assert sorted(singers.db.run(alternative.sql).rows) == [["Italy"], ["Spain"]]
+    assert alternative.to_dict()["mappings"] == [{"kind": "column", "from": "singer.name", "to": "singer.country",
+                                                  "inverse": False}]
+
+
+# -- other engines -----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("backend", ["postgresql", "mysql"])
+def test_same_readings_and_answers_on_other_engines(servers, singers, backend: str) -> None:
+    other = connect(_create(servers.create(backend)))
+    for question in ("Show the name and country of every singer", "What is the average age of the singers?"):
+        mine, theirs = _results(singers, question), _results(other, question)
+        assert set(mine) == set(theirs), question
+        for value in mine:
+            assert [tuple(str(float(v)) if isinstance(v, (int, float)) or hasattr(v, "as_tuple") else v for v in row)
+                    for row in mine[value]] == [
+                tuple(str(float(v)) if isinstance(v, (int, float)) or hasattr(v, "as_tuple") else v for v in row)
+                for row in theirs[value]], (question, value)
+    dialect = other.dialect
+    for alternative in expand_sql('SELECT "Name", "Country" FROM "Singer"', other.profile, dialect, read="postgres") + \
+            expand_sql('SELECT MAX("Age") FROM "Singer"', other.profile, dialect, read="postgres"):
+        sqlglot.parse_one(alternative.sql, read=dialect)
+        result = other.db.run(alternative.sql)
+        assert result.ok, (alternative.sql, result.error)
+
+
+# -- AmbiQT ---------------------------------------------------------------------------------------------------
+
+def test_schema_text_with_awkward_values() -> None:
+    text = ('tracks : composer ("Guio De Morais E Seus "Parentes"/Luiz Gonzaga", "Richard Bull"), '
+            'bytes (8092463, 12345289), unit_price (0.99, 1.99), reports_to (None, 6, None) | '
+            'locations : street_address ("1298 Vileparle (E)", ""Magdalen Centre", "San Antonio, TX"), '
+            'home town ("Denton, TX"), empty () | sqlite_sequence : name ("x"), seq (3)')
+    tables = ambiqt.parse_schema(text)
+    assert [t.name for t in tables] == ["tracks", "locations"]
+    tracks, locations = tables
+    assert tracks.column("composer").values == ['Guio De Morais E Seus "Parentes"/Luiz Gonzaga', "Richard Bull"]
+    assert [(c.name, c.type) for c in tracks.columns] == [("composer", "TEXT"), ("bytes", "INTEGER"),
+                                                          ("unit_price", "REAL"), ("reports_to", "INTEGER")]
+    assert tracks.column("reports_to").values == [None, 6, None]
+    assert locations.column("street_address").values == ["1298 Vileparle (E)", '"Magdalen Centre', "San Antonio, TX"]
+    assert locations.column("home town").values == ["Denton, TX"] and locations.column("empty").values == []
+    with pytest.raises(ambiqt.AmbiqtError):
+        ambiqt.parse_schema("no tables here")
+
+
+def test_built_database_holds_the_samples_safely(tmp_path) -> None:
+    tables = ambiqt.parse_schema('weird "t" : a"b (1, 2, 3), v ("x\'); DROP TABLE y; --", "ok") | y : z (1)')
+    url = ambiqt.build_database(tables, tmp_path / "x.sqlite")
+    conn = sqlite3.connect(url.removeprefix("sqlite:///"))
+    rows = conn.execute('SELECT * FROM "weird ""t"""').fetchall()
+    assert rows == [(1, "x'); DROP TABLE y; --"), (2, "ok"), (3, None)]
+    assert conn.execute("SELECT * FROM y").fetchall() == [(1,)]
+    conn.close()
+
+
+@pytest.fixture(scope="module")
+def ambiqt_sample():
+    examples = []
+    for name in ("tbl-agg/train.json", "tbl-split/validation-even.json"):
+        examples += ambiqt.load_examples(dataset("ambiqt", "benchmark", *name.split("/")), limit=60)
+    return ambiqt.evaluate_examples(examples)
+
+
+def test_ambiqt_sample_holds_the_targets(ambiqt_sample) -> None:
+    scores = ambiqt_sample.scores
+    assert set(scores) == {"P", "J"} and all(s.examples == 60 for s in scores.values())
+    for category, score in scores.items():
+        assert score.fires_share >= 0.9, (category, score.to_dict())
+        assert score.found_share >= 0.8, (category, score.to_dict())
+        assert score.found_informative >= 0.8 * score.informative, (category, score.to_dict())
+        assert score.controls >= 30 and score.control_share <= 0.1, (category, score.to_dict())
+    assert ambiqt_sample.seconds < 60
+
+
+def test_eval_ambiqt_command(tmp_path) -> None:
+    folder = dataset("ambiqt")
+    result = CliRunner().invoke(eval_ambiqt, [str(folder), "--limit", "8"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].split()[:4] == ["category", "examples", "fires", "both"]
+    assert sum(1 for line in lines if line[:2] in ("P ", "J ", "C ", "T ")) == 4
+    data = json.loads(CliRunner().invoke(eval_ambiqt, [
+        str(dataset("ambiqt", "benchmark", "tbl-split", "validation-even.json")), "--limit", "5", "--json"]).output)
+    assert data["categories"]["J"]["examples"] == 5 and 0 <= data["categories"]["J"]["fires"] <= 1
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"not": "a list"}', encoding="utf-8")
+    failed = CliRunner().invoke(eval_ambiqt, [str(bad)])
+    assert failed.exit_code == 2 and failed.output.startswith("error: ")
