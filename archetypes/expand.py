@@ -79,6 +79,7 @@ def expand_sql(sql: str | exp.Query, schema, dialect: str = "sqlite", *, read: s
         if text in seen:
             continue
         seen.add(text)
+        group = _used(group, rewritten)
         applied.append((group, rewritten))
         found.append(Alternative(_label(group), text, group[0], tuple(group[1:]), rewritten))
     independent = _independent([g for g, _ in applied])
@@ -123,6 +124,14 @@ def _groups(mappings: Iterable[Mapping]) -> list[list[Mapping]]:
                    (mapping.column or "").lower(), (mapping.other_column or "").lower())
         groups.setdefault(key, []).append(mapping)
     return list(groups.values())
+
+
+def _used(group: list[Mapping], rewritten: exp.Query) -> list[Mapping]:
+    """The mappings of a group the rewrite actually used (the aggregate columns it reads), for the label."""
+    if group[0].inverse or group[0].kind not in ("split", "aggregate"):
+        return group
+    names = {c.name.lower() for c in rewritten.find_all(exp.Column)}
+    return [m for m in group if (m.other_column or "").lower() in names] or group
 
 
 def _independent(groups: list[list[Mapping]]) -> list[list[Mapping]]:

@@ -308,3 +308,26 @@ def test_eval_ambiqt_command(tmp_path) -> None:
     bad.write_text('{"not": "a list"}', encoding="utf-8")
     failed = CliRunner().invoke(eval_ambiqt, [str(bad)])
     assert failed.exit_code == 2 and failed.output.startswith("error: ")
+
+
+# -- the compare page's library function ------------------------------------------------------------------
+
+def test_compare_statements_with_their_alternatives(singers) -> None:
+    from checker_app.expansion import alternatives_for, with_alternatives
+    from checker_app.ui.compare import Statement, compare, split_statements
+
+    database = Database(parse_db_option(f"singers={singers.db.config.url}"), Limits())
+    try:
+        pasted = split_statements('-- model\nSELECT AVG(Age) FROM Singer;\n-- other\nSELECT ConcertName FROM Concert')
+        statements = with_alternatives(pasted, database)
+        assert [s.label for s in statements] == [
+            "model", "model / precomputed AvgAge from SingerAge instead of AVG(Singer.Age)", "other"]
+        assert all(isinstance(s, Statement) for s in statements)
+        comparison = compare(statements[:2], [database])
+        assert comparison.divergent is True and comparison.distinct == 2
+        assert with_alternatives(pasted, database, limit=2) == pasted
+        assert with_alternatives([Statement("bad", "DROP TABLE Singer")], database) == [Statement("bad", "DROP TABLE Singer")]
+        (only,) = alternatives_for('SELECT "Country" FROM "Singer"', database, read="postgres")
+        assert only.sql.startswith("SELECT") and '"SingerCountry"' in only.sql
+    finally:
+        database.dispose()
