@@ -167,6 +167,16 @@ def _table_named(ctx: Context, table: str, tokens: list[tuple[str, int, int]]) -
     return any(_word_hits(w, token) for w in own for token, _, _ in tokens)
 
 
+def _naming_span(ctx: Context, table: str, tokens: list[tuple[str, int, int]]) -> Span | None:
+    """Where the question names the table by all the words of its name ('tv channel', 'owners'), or where a
+    profile target for it is; None when it does not."""
+    target = next((t for t in ctx.intent.targets if t.entity.table == table and not t.entity.column_only), None)
+    if target is not None:
+        return target.span
+    whole = mention(table, table, tokens, ctx.question)
+    return whole.span if whole is not None and whole.full else None
+
+
 def accepted_mention(ctx: Context, table: str, column: str,
                      tokens: list[tuple[str, int, int]]) -> Mention | None:
     """`mention`, kept only when it points at this column of this table: the table is named in the question
@@ -305,6 +315,12 @@ def _table_mention(ctx: Context, table: str, tokens: list[tuple[str, int, int]])
     hit = mention(table, table, tokens, ctx.question)
     if hit is not None and hit.full:
         return Mention(table, "", hit.span, True)
+    twins = {table} | {m.other_table for m in schema_mappings(ctx.profile) if m.kind == "twin" and m.table == table}
+    own = [m.span for m in _mentions(ctx, table, tokens).values()]
+    for name in ctx.profile.tables:
+        span = _naming_span(ctx, name, tokens) if name not in twins else None
+        if span is not None and not any(a.start < span.end and span.start < a.end for a in own):
+            return None  # the question is about another table; a column name they share does not make it this one
     info = ctx.profile.tables[table]
     for column in info.columns:
         if column.name in info.primary_key or words(column.name)[-1:] == ("id",):

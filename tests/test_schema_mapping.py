@@ -170,6 +170,28 @@ def test_profile_synonyms_can_name_several_columns(tmp_path) -> None:
     assert answers["person.nationality"] != answers["person.citizenship"]
 
 
+def test_twin_tables_and_duplicate_columns(tmp_path) -> None:
+    path = tmp_path / "twins.sqlite"
+    conn = sqlite3.connect(path)
+    conn.executescript("""
+        CREATE TABLE Staff (StaffId INTEGER, FullName TEXT, Salary INTEGER);
+        CREATE TABLE Personnel (StaffId INTEGER, FullName TEXT, Salary INTEGER);
+        CREATE TABLE Site (SiteId INTEGER, City TEXT, Town TEXT, Opened INTEGER);
+        INSERT INTO Staff VALUES (1, 'Ann Lee', 100), (2, 'Bo Chan', 300);
+        INSERT INTO Personnel VALUES (1, 'Ann Lee', 100), (2, 'Bo Chan', 300);
+        INSERT INTO Site VALUES (1, 'Lyon', 'Lyon', 1990), (2, 'Turin', 'Turin', 2001), (3, 'Porto', 'Porto', 2010);
+    """)
+    conn.close()
+    connected = connect(f"sqlite:///{path}")
+    assert [r.value for r in _mapping(connected, "What is the average salary?").readings] == ["personnel", "staff"]
+    (twin,) = expand_sql("SELECT AVG(Salary) FROM Staff", connected.profile, "sqlite")
+    assert twin.mapping.kind == "twin" and '"Personnel"' in twin.sql and connected.db.run(twin.sql).rows == [[200.0]]
+    assert [r.value for r in _mapping(connected, "List the town of every site").readings] == ["site.town", "site.city"]
+    (other,) = expand_sql("SELECT City FROM Site WHERE Opened > 2000", connected.profile, "sqlite")
+    assert '"Town"' in other.sql and sorted(connected.db.run(other.sql).rows) == [["Porto"], ["Turin"]]
+    assert "schema_mapping" not in _fired(connected, "When was each site opened?")
+
+
 # -- expanding one statement ------------------------------------------------------------------------------
 
 def test_expand_split_column_through_its_table(singers) -> None:
