@@ -13,6 +13,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("batch", "batch"),
     ("repair", "repair"),
     ("eval", "eval_command"),
+    ("eval_ambiqt", "eval_ambiqt"),
     ("serve", "serve"),
     ("prompt", "prompt"),
     ("diagnose", "diagnose"),
