@@ -351,6 +351,23 @@ def test_compare_page_runs_statements_side_by_side(configure, demo_sqlite) -> No
     assert any("at least two statements" in w.value for w in at.warning)
 
 
+def test_compare_page_expands_one_statement_through_the_schema_mappings(configure, servers) -> None:
+    from tests.test_schema_mapping import _create
+
+    url = _create(servers.create("sqlite", prefix="ac_singers"))
+    configure(f"singers={url}")
+    at = app(COMPARE)
+    at.text_area(key="compare_sql").set_value('SELECT "Name", "Country" FROM "Singer" ORDER BY "Name"')
+    at.button(key="FormSubmitter:compare-Compare").click().run()
+    no_exception(at)
+    text = page_text(at)
+    assert "SingerCountry" in text  # the alternative reads the split-off table
+    assert any("2 statements, 2 different answers" in e.value for e in at.error), text[:2000]
+    at.checkbox(key="compare_expand").uncheck()
+    at.button(key="FormSubmitter:compare-Compare").click().run()
+    assert any("no other mapping" not in w.value and "at least two statements" in w.value for w in at.warning)
+
+
 def test_navigation_has_both_pages(configure, demo_sqlite) -> None:
     configure(f"demo={demo_sqlite}")
     at = AppTest.from_file(ENTRY, default_timeout=TIMEOUT).run()

@@ -109,15 +109,23 @@ def split_statements(text: str) -> list[Statement]:
 
 
 def default_run_one(repair: bool = True) -> RunOne:
-    """The repair pass once it is installed, else a plain run."""
+    """The repair pass, or a plain run."""
     if repair:
-        try:
-            from adapters.repair import run_with_repair
-        except ImportError:
-            pass
-        else:
-            return run_with_repair
+        from adapters.repair import run_with_repair
+
+        return run_with_repair
     return lambda db, sql, limits: db.run(sql, limits)
+
+
+def expand_statements(statements: Sequence[Statement], databases: Sequence[Database],
+                      read: str | None = None) -> list[Statement]:
+    """Each pasted statement followed by the statements that answer it through the schema's other mappings
+    (split-off columns, precomputed aggregate tables, ...), read from the first connection's schema."""
+    from checker_app.expansion import with_alternatives
+
+    if not databases:
+        return list(statements)
+    return with_alternatives(list(statements), databases[0], read or None, limit=MAX_STATEMENTS)
 
 
 def compare(statements: Sequence[Statement], databases: Sequence[Database], limits: Limits | None = None,
