@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from checker_app import evaluate as ev
 from checker_app.commands import eval as eval_cmd
-from tests.support import REPO, unavailable
+from tests.support import REPO
 
 LABELLED = REPO / "tests" / "fixtures" / "labelled"
 MIN_RECALL, MAX_CLEAR_FP_RATE, MIN_POSITIVES = 0.9, 0.1, 3
@@ -244,17 +244,8 @@ def test_cli_demo_defaults_to_the_embedded_database(tmp_path, monkeypatch, cli_c
 
 # -- the floors, on the live demo database, Chinook and Northwind ---------------------------------
 
-def require_detect() -> None:
-    """Checked before the database fixtures are built (seeding three engines takes a while)."""
-    try:
-        from archetypes import detect  # noqa: F401
-    except ImportError as err:
-        unavailable(f"archetypes.detect not importable: {err}")
-
-
 @pytest.fixture(scope="module")
 def live_report(request):
-    require_detect()
     from adapters import Database, parse_db_option
 
     urls = {"demo": request.getfixturevalue("demo_urls")["sqlite"],
@@ -278,9 +269,7 @@ def test_floors_hold(live_report):
     assert not problems, "\n".join(problems) + "\n\n" + ev.report_text(live_report)
 
 
-def test_cli_on_the_live_chinook_set(request):
-    require_detect()
-    chinook_urls = request.getfixturevalue("chinook_urls")
+def test_cli_on_the_live_chinook_set(chinook_urls):
     result = CliRunner().invoke(eval_cmd.eval_command, [
         str(LABELLED / "chinook.jsonl"), "--db", f"chinook={chinook_urls['sqlite']}", "--json", "--strict"])
     assert result.exit_code == 0, result.output
