@@ -46,11 +46,7 @@ def eval_command(file: str, db: tuple[str, ...], as_json: bool, strict: bool, ti
             return
     for name in sorted(set(databases) - wanted):
         click.echo(f"note: no case uses --db {name}", err=True)
-    try:
-        detect = detector_for(databases)
-    except ImportError as err:
-        fail(f"archetype detectors unavailable: {err}")
-        return
+    detect = detector_for(databases)
     try:
         report = evaluate(cases, detect, skip_dbs=wanted - set(databases))
     finally:
