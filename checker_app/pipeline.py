@@ -112,6 +112,8 @@ def check(question: str, databases: Sequence[Database], options: CheckOptions | 
         part, model_readings = _model_mode(question, databases, analyses, options, notes)
         extra = {"engine": options.engine, "model": part.to_dict()}
         if options.engine == "model" and model_readings:  # else: fail open to the rules' result
+            # the rules' archetypes stay in the report: the page routes answers by them
+            extra["rules_archetypes"] = archetypes
             rules_readings, archetypes = [], [_with_id(d) for d in part.detections]
             capped, total = part.capped, len(model_readings)
     readings = rules_readings + model_readings

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from adapters import ConfigError, Database
+from adapters import ConfigError
 from checker_app.clarify import Answer
 from checker_app.pipeline import CheckOptions
 from checker_app.report import ReadingResult, Report
@@ -425,19 +425,9 @@ def route_answers(answers: Sequence[Answer], accept: Callable[[str | None, str |
     return anchored, text
 
 
-def rules_archetypes_for(report: Report, question: str, databases: Sequence[Database],
-                         options: CheckOptions) -> list[dict[str, Any]]:
-    """The rules' archetypes for `question`: the report's own, unless the model's replaced them (model
-    mode with model readings), then the rules' detection run again on the first engine that answers."""
+def rules_archetypes_for(report: Report) -> list[dict[str, Any]]:
+    """The rules' archetypes: the report's own, or, where the model's replaced them (model mode with model
+    readings), the ones the pipeline kept under `extra["rules_archetypes"]`."""
     if not any(a.get("source") == "model" for a in report.archetypes):
         return list(report.archetypes)
-    from checker_app.pipeline import analyse_on
-
-    plain = dataclasses.replace(options, answers={}, reply=None)
-    for db in databases:
-        try:
-            analysis = analyse_on(db, question, plain, report.as_of)
-        except Exception:  # noqa: BLE001 - an engine down: try the next; none left, the model gets words
-            continue
-        return [d.to_dict() for d in analysis.detections]
-    return []
+    return list(report.extra.get("rules_archetypes") or [])

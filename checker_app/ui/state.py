@@ -91,14 +91,6 @@ class PageState:
             self.usage_log.append((what, dict(usage)))
 
 
-def normalise(report: Report) -> Report:
-    """Give every archetype entry an `id` (detections name it `archetype`; the report's text wants `id`)."""
-    for archetype in report.archetypes:
-        if isinstance(archetype, dict) and "id" not in archetype and archetype.get("archetype"):
-            archetype["id"] = archetype["archetype"]
-    return report
-
-
 def build_wizard(report: Report) -> Wizard | None:
     """One step per clarification: the rules' archetypes, then the model's asks (render_ask_user_question)
     about anything the rules do not already ask about."""
@@ -129,7 +121,7 @@ def run_check(state: PageState, question: str, databases: Sequence[Database], op
         return
     finally:
         state.check_seconds = time.perf_counter() - started
-    state.report = normalise(report)
+    state.report = report
     state.question = report.question
     state.log_usage("check with your plain-text answer" if options.reply else "check", report)
     if not report.answers and not options.reply:
@@ -155,15 +147,15 @@ def finish_wizard(state: PageState, databases: Sequence[Database], options: Chec
         state.plain_answers = plain
         reply = None
     else:  # the rules anchor what they can; the model gets everything (typed words as a plain-text reply)
-        rules = rules_archetypes_for(state.report, state.report.question, databases, options)
+        rules = rules_archetypes_for(state.report)
         anchored, state.sent_to_model = route_answers(state.wizard.answers, rules_accept(rules_values(rules)))
         state.plain_answers = []
         reply = "\n".join(state.sent_to_model) or None
     if not anchored and not reply:
         return
     try:
-        state.anchored = normalise(check(state.report.question, databases, dataclasses.replace(
-            anchored_options(options, anchored, state.report), reply=reply)))
+        state.anchored = check(state.report.question, databases, dataclasses.replace(
+            anchored_options(options, anchored, state.report), reply=reply))
     except Exception as err:  # noqa: BLE001
         state.anchored_problem = Problem.from_error(err, secrets, ("retry", "skip", "plain"))
         return
