@@ -56,18 +56,10 @@ def load_postgresql(engine: Engine, dataset: Dataset) -> dict[str, int]:
     ddl = _Compiler(engine)
     raw = engine.raw_connection()
     conn = raw.driver_connection  # psycopg.Connection
-    counts: dict[str, int] = {}
     try:
         with conn.cursor() as cur:
-            for name in reversed(SEED_TABLES):
-                cur.execute(f"DROP TABLE IF EXISTS {ddl.quote(name)} CASCADE")
-            for table in md.sorted_tables:
-                cur.execute(ddl(CreateTable(table, include_foreign_key_constraints=[])))
-            for name in _data_tables():
-                counts[name] = _copy(cur, ddl, md.tables[name], dataset.rows(name))
-            for statement in _index_and_fk_ddl(md, ddl):
-                cur.execute(statement)
-            counts[_MARKER_TABLE] = _copy(cur, ddl, md.tables[_MARKER_TABLE], dataset.rows(_MARKER_TABLE))
+            counts = _rebuild(cur, md, ddl, dataset, drop_suffix=" CASCADE", inline_foreign_keys=False,
+                              insert=lambda table, rows: _copy(cur, ddl, table, rows))
             for name in SEED_TABLES:
                 cur.execute(f"ANALYZE {ddl.quote(name)}")
         conn.commit()
@@ -97,20 +89,12 @@ def load_mysql(engine: Engine, dataset: Dataset) -> dict[str, int]:
     ddl = _Compiler(engine)
     raw = engine.raw_connection()
     conn = raw.driver_connection  # pymysql.Connection
-    counts: dict[str, int] = {}
     try:
         cur = conn.cursor()
         cur.execute("SET SESSION foreign_key_checks = 0")
         cur.execute("SET SESSION unique_checks = 0")
-        for name in reversed(SEED_TABLES):
-            cur.execute(f"DROP TABLE IF EXISTS {ddl.quote(name)}")
-        for table in md.sorted_tables:
-            cur.execute(ddl(CreateTable(table, include_foreign_key_constraints=[])))
-        for name in _data_tables():
-            counts[name] = _insert_batches(conn, cur, ddl, md.tables[name], dataset.rows(name))
-        for statement in _index_and_fk_ddl(md, ddl):
-            cur.execute(statement)
-        counts[_MARKER_TABLE] = _insert_batches(conn, cur, ddl, md.tables[_MARKER_TABLE], dataset.rows(_MARKER_TABLE))
+        counts = _rebuild(cur, md, ddl, dataset, drop_suffix="", inline_foreign_keys=False,
+                          insert=lambda table, rows: _insert_batches(conn, cur, ddl, table, rows))
         cur.execute("SET SESSION unique_checks = 1")
         cur.execute("SET SESSION foreign_key_checks = 1")
         cur.close()
@@ -142,21 +126,12 @@ def load_sqlite(engine: Engine, dataset: Dataset) -> dict[str, int]:
     ddl = _Compiler(engine)
     raw = engine.raw_connection()
     conn = raw.driver_connection  # sqlite3.Connection
-    counts: dict[str, int] = {}
     try:
         cur = conn.cursor()
         if not conn.in_transaction:
             cur.execute("BEGIN")
-        for name in reversed(SEED_TABLES):
-            cur.execute(f"DROP TABLE IF EXISTS {ddl.quote(name)}")
-        for table in md.sorted_tables:
-            cur.execute(ddl(CreateTable(table)))
-        for name in _data_tables():
-            counts[name] = _executemany_sqlite(cur, ddl, md.tables[name], dataset.rows(name))
-        for statement in _index_and_fk_ddl(md, ddl, foreign_keys=False):
-            cur.execute(statement)
-        marker = md.tables[_MARKER_TABLE]
-        counts[_MARKER_TABLE] = _executemany_sqlite(cur, ddl, marker, dataset.rows(_MARKER_TABLE))
+        counts = _rebuild(cur, md, ddl, dataset, drop_suffix="", inline_foreign_keys=True,
+                          insert=lambda table, rows: _executemany_sqlite(cur, ddl, table, rows))
         cur.execute("ANALYZE")
         conn.commit()
         cur.close()
@@ -231,6 +206,22 @@ class _Counter:
         row = next(self._rows)
         self.count += 1
         return row
+
+
+def _rebuild(cur: Any, md: sa.MetaData, ddl: _Compiler, dataset: Dataset, *, drop_suffix: str,
+             inline_foreign_keys: bool, insert: Callable[[sa.Table, Iterable[tuple]], int]) -> dict[str, int]:
+    """The shape every loader shares: drop, create, stream the data, index (and add foreign keys where the
+    engine can add them later), then write the ``seed_info`` marker last. Returns rows per table."""
+    for name in reversed(SEED_TABLES):
+        cur.execute(f"DROP TABLE IF EXISTS {ddl.quote(name)}{drop_suffix}")
+    for table in md.sorted_tables:
+        create = CreateTable(table) if inline_foreign_keys else CreateTable(table, include_foreign_key_constraints=[])
+        cur.execute(ddl(create))
+    counts = {name: insert(md.tables[name], dataset.rows(name)) for name in _data_tables()}
+    for statement in _index_and_fk_ddl(md, ddl, foreign_keys=not inline_foreign_keys):
+        cur.execute(statement)
+    counts[_MARKER_TABLE] = insert(md.tables[_MARKER_TABLE], dataset.rows(_MARKER_TABLE))
+    return counts
 
 
 def _data_tables() -> tuple[str, ...]:
