@@ -75,6 +75,29 @@ class Detection:
                 "readings": [r.to_dict() for r in self.readings]}
 
 
+@dataclass(frozen=True)
+class IgnoredSpan:
+    """Words of the question that no grounding rule read: reported, never guessed at."""
+
+    text: str
+    span: tuple[int, int]
+    suggestions: tuple[str, ...] = ()   # close schema words or data values ('Brasil' -> 'Brazil')
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"text": self.text, "span": list(self.span), "suggestions": list(self.suggestions)}
+
+
+@dataclass(frozen=True)
+class Understood:
+    """Whether every content word of the question was read (and reflected in the readings)."""
+
+    complete: bool = True
+    ignored: tuple[IgnoredSpan, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"complete": self.complete, "ignored": [i.to_dict() for i in self.ignored]}
+
+
 @dataclass
 class Interpretation:
     """One defensible reading of the whole question, with its candidate query."""
@@ -83,6 +106,7 @@ class Interpretation:
     label: str
     choices: dict[str, str]
     query: exp.Query = field(repr=False)
+    explanation: str = ""          # one plain-English sentence: what the SQL computes
 
     def sql(self, dialect: str) -> str:
         """The runnable text for 'sqlite' | 'postgres' | 'mysql'."""
@@ -92,7 +116,7 @@ class Interpretation:
 
     def to_dict(self, dialects: tuple[str, ...] = ("sqlite", "postgres", "mysql")) -> dict[str, Any]:
         return {"id": self.id, "label": self.label, "choices": dict(self.choices),
-                "sql": {d: self.sql(d) for d in dialects}}
+                "explanation": self.explanation, "sql": {d: self.sql(d) for d in dialects}}
 
 
 @dataclass
@@ -104,6 +128,7 @@ class Analysis:
     capped: bool = False
     total_readings: int = 0
     notes: list[str] = field(default_factory=list)
+    understood: Understood = field(default_factory=Understood)
 
     @property
     def archetypes(self) -> list[str]:
@@ -113,4 +138,5 @@ class Analysis:
         return {"question": self.question, "as_of": self.as_of.isoformat(),
                 "detections": [d.to_dict() for d in self.detections],
                 "interpretations": [i.to_dict() for i in self.interpretations],
-                "capped": self.capped, "total_readings": self.total_readings, "notes": list(self.notes)}
+                "capped": self.capped, "total_readings": self.total_readings, "notes": list(self.notes),
+                "understood": self.understood.to_dict()}
