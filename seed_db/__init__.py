@@ -1,4 +1,7 @@
-"""The demo orders database of ambiguity-checker: schema, deterministic generator, bulk loaders.
+"""The generated databases of ambiguity-checker: schemas, deterministic generators, bulk loaders.
+
+Two schemas: the demo orders database (``schema="demo"``, the default) and a subscription history
+schema (``schema="history"``: validity tables, sentinels, statuses, soft deletes; ``seed_db.history``).
 
 One call makes any SQLite, PostgreSQL or MySQL/MariaDB database hold the same rows::
 
@@ -21,21 +24,30 @@ from .generate import (
     Dataset,
     expected_counts,
 )
+from .history import CURRENT_SENTINEL, HISTORY_LAST_DAY, HistoryDataset
+from .history_schema import HISTORY_TABLES, build_history_metadata
 from .reference import DATA_START, LAST_DAY
 from .schema import SCHEMA_VERSION, SEED_TABLES, build_metadata
+from .schemas import SCHEMAS
 from .seed import SeedReport, seed_database
 
 __all__ = [
+    "CURRENT_SENTINEL",
     "CUSTOMERS_PER_SCALE",
     "DATA_START",
+    "HISTORY_LAST_DAY",
+    "HISTORY_TABLES",
     "LAST_DAY",
     "ORDERS_PER_SCALE",
     "ORDER_ITEMS_PER_SCALE",
+    "SCHEMAS",
     "SCHEMA_VERSION",
     "SEED_TABLES",
     "Dataset",
+    "HistoryDataset",
     "SeedError",
     "SeedReport",
+    "build_history_metadata",
     "build_metadata",
     "expected_counts",
     "seed_database",

@@ -19,25 +19,26 @@ from sqlalchemy.engine import URL
 
 from .connect import display_url, make_engine, parse_url
 from .errors import SeedError, translate_errors
-from .schema import SEED_TABLES, build_metadata, primary_key_columns
+from .schema import primary_key_columns
+from .schemas import schema_named
 
 _FETCH_ROWS = 10_000
 
 
-def table_checksums(url: str | URL) -> dict[str, str]:
-    """SHA-256 hex digest per seed table (in ``SEED_TABLES`` order) of its normalised rows."""
+def table_checksums(url: str | URL, schema: str = "demo") -> dict[str, str]:
+    """SHA-256 hex digest per table of ``schema`` (in creation order) of its normalised rows."""
     target = parse_url(url)
     shown = display_url(target)
+    md = schema_named(schema).metadata()
     with translate_errors(f"cannot checksum {shown}", [target.password], shown):
         engine = make_engine(target)
         try:
             with engine.connect() as conn:
                 present = set(sa.inspect(conn).get_table_names())
-                missing = [name for name in SEED_TABLES if name not in present]
+                missing = [name for name in md.tables if name not in present]
                 if missing:
                     raise SeedError(f"{shown} is not seeded: missing tables {', '.join(missing)}")
-                md = build_metadata()
-                return {name: _table_digest(conn, md.tables[name]) for name in SEED_TABLES}
+                return {name: _table_digest(conn, table) for name, table in md.tables.items()}
         finally:
             engine.dispose()
 

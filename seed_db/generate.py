@@ -52,6 +52,8 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
+import sqlalchemy as sa
+
 from .fiscal import fiscal_periods
 from .reference import (
     CATEGORIES,
@@ -69,7 +71,7 @@ from .reference import (
     STORES,
     USB_C_CABLE_ID,
 )
-from .schema import SCHEMA_VERSION, SEED_TABLES
+from .schema import SCHEMA_VERSION, SEED_TABLES, build_metadata
 
 CUSTOMERS_PER_SCALE = 500
 ORDERS_PER_SCALE = 6_000
@@ -132,6 +134,14 @@ def expected_counts(scale: int) -> dict[str, int]:
     }
 
 
+def validate_seed_and_scale(seed: object, scale: object) -> None:
+    """ValueError unless ``seed`` is an integer and ``scale`` an integer >= 1 (bools refused)."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"seed must be an integer, got {seed!r}")
+    if isinstance(scale, bool) or not isinstance(scale, int) or scale < 1:
+        raise ValueError(f"scale must be an integer >= 1, got {scale!r}")
+
+
 def _allocate(total: int, weights: list[float]) -> list[int]:
     """Split ``total`` into integers proportional to ``weights`` (largest remainder, ties by index)."""
     scale = total / sum(weights)
@@ -151,12 +161,10 @@ class Dataset:
     """All rows for one (seed, scale). Small tables are built on construction; big ones stream."""
 
     def __init__(self, seed: int, scale: int) -> None:
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise ValueError(f"seed must be an integer, got {seed!r}")
-        if isinstance(scale, bool) or not isinstance(scale, int) or scale < 1:
-            raise ValueError(f"scale must be an integer >= 1, got {scale!r}")
+        validate_seed_and_scale(seed, scale)
         self.seed = seed
         self.scale = scale
+        self.schema_version = SCHEMA_VERSION
         self.n_customers = CUSTOMERS_PER_SCALE * scale
         self.n_orders = ORDERS_PER_SCALE * scale
         self._zones = {s.id: ZoneInfo(s.time_zone) for s in STORES}
@@ -182,6 +190,9 @@ class Dataset:
 
     def expected_counts(self) -> dict[str, int]:
         return expected_counts(self.scale)
+
+    def metadata(self) -> sa.MetaData:
+        return build_metadata()
 
     def rows(self, table: str) -> Iterator[tuple]:
         """Rows of ``table`` as tuples in schema column order (ints, str, Decimal, date, datetime)."""

@@ -24,23 +24,30 @@ from collections.abc import Callable, Iterable, Iterator
 from datetime import date, datetime
 from decimal import Decimal
 from itertools import islice
-from typing import Any
+from typing import Any, Protocol
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 from sqlalchemy.schema import AddConstraint, CreateIndex, CreateTable
 
 from .connect import backend_of
-from .generate import Dataset
-from .schema import SEED_TABLES, build_metadata
 
 MYSQL_BATCH_ROWS = 5_000
 _MARKER_TABLE = "seed_info"
 
 
-def load_dataset(engine: Engine, dataset: Dataset) -> dict[str, int]:
-    """Drop and rebuild all seed tables behind ``engine`` from ``dataset``."""
-    loaders: dict[str, Callable[[Engine, Dataset], dict[str, int]]] = {
+class Source(Protocol):
+    """What a loader needs from a generator: the schema (tables in creation order, the ``seed_info``
+    marker last) and the rows of each table in column order."""
+
+    def metadata(self) -> sa.MetaData: ...
+
+    def rows(self, table: str) -> Iterator[tuple]: ...
+
+
+def load_dataset(engine: Engine, dataset: Source) -> dict[str, int]:
+    """Drop and rebuild all of ``dataset``'s tables behind ``engine``."""
+    loaders: dict[str, Callable[[Engine, Source], dict[str, int]]] = {
         "sqlite": load_sqlite,
         "postgresql": load_postgresql,
         "mysql": load_mysql,
@@ -51,8 +58,8 @@ def load_dataset(engine: Engine, dataset: Dataset) -> dict[str, int]:
 # ---- PostgreSQL --------------------------------------------------------------------------------
 
 
-def load_postgresql(engine: Engine, dataset: Dataset) -> dict[str, int]:
-    md = build_metadata()
+def load_postgresql(engine: Engine, dataset: Source) -> dict[str, int]:
+    md = dataset.metadata()
     ddl = _Compiler(engine)
     raw = engine.raw_connection()
     conn = raw.driver_connection  # psycopg.Connection
@@ -60,7 +67,7 @@ def load_postgresql(engine: Engine, dataset: Dataset) -> dict[str, int]:
         with conn.cursor() as cur:
             counts = _rebuild(cur, md, ddl, dataset, drop_suffix=" CASCADE", inline_foreign_keys=False,
                               insert=lambda table, rows: _copy(cur, ddl, table, rows))
-            for name in SEED_TABLES:
+            for name in md.tables:
                 cur.execute(f"ANALYZE {ddl.quote(name)}")
         conn.commit()
     except BaseException:
@@ -84,8 +91,8 @@ def _copy(cur: Any, ddl: _Compiler, table: sa.Table, rows: Iterable[tuple]) -> i
 # ---- MySQL / MariaDB ---------------------------------------------------------------------------
 
 
-def load_mysql(engine: Engine, dataset: Dataset) -> dict[str, int]:
-    md = build_metadata()
+def load_mysql(engine: Engine, dataset: Source) -> dict[str, int]:
+    md = dataset.metadata()
     ddl = _Compiler(engine)
     raw = engine.raw_connection()
     conn = raw.driver_connection  # pymysql.Connection
@@ -121,8 +128,8 @@ def _insert_batches(conn: Any, cur: Any, ddl: _Compiler, table: sa.Table, rows: 
 # ---- SQLite ------------------------------------------------------------------------------------
 
 
-def load_sqlite(engine: Engine, dataset: Dataset) -> dict[str, int]:
-    md = build_metadata()
+def load_sqlite(engine: Engine, dataset: Source) -> dict[str, int]:
+    md = dataset.metadata()
     ddl = _Compiler(engine)
     raw = engine.raw_connection()
     conn = raw.driver_connection  # sqlite3.Connection
@@ -208,24 +215,20 @@ class _Counter:
         return row
 
 
-def _rebuild(cur: Any, md: sa.MetaData, ddl: _Compiler, dataset: Dataset, *, drop_suffix: str,
+def _rebuild(cur: Any, md: sa.MetaData, ddl: _Compiler, dataset: Source, *, drop_suffix: str,
              inline_foreign_keys: bool, insert: Callable[[sa.Table, Iterable[tuple]], int]) -> dict[str, int]:
     """The shape every loader shares: drop, create, stream the data, index (and add foreign keys where the
     engine can add them later), then write the ``seed_info`` marker last. Returns rows per table."""
-    for name in reversed(SEED_TABLES):
+    for name in reversed(tuple(md.tables)):
         cur.execute(f"DROP TABLE IF EXISTS {ddl.quote(name)}{drop_suffix}")
     for table in md.sorted_tables:
         create = CreateTable(table) if inline_foreign_keys else CreateTable(table, include_foreign_key_constraints=[])
         cur.execute(ddl(create))
-    counts = {name: insert(md.tables[name], dataset.rows(name)) for name in _data_tables()}
+    counts = {name: insert(table, dataset.rows(name)) for name, table in md.tables.items() if name != _MARKER_TABLE}
     for statement in _index_and_fk_ddl(md, ddl, foreign_keys=not inline_foreign_keys):
         cur.execute(statement)
     counts[_MARKER_TABLE] = insert(md.tables[_MARKER_TABLE], dataset.rows(_MARKER_TABLE))
     return counts
-
-
-def _data_tables() -> tuple[str, ...]:
-    return tuple(name for name in SEED_TABLES if name != _MARKER_TABLE)
 
 
 def _index_and_fk_ddl(md: sa.MetaData, ddl: _Compiler, *, foreign_keys: bool = True) -> list[str]:

@@ -37,10 +37,10 @@ NAMING_CONVENTION = MappingProxyType({
 })
 
 # MySQL/MariaDB only: InnoDB for foreign keys, utf8mb4 so names round-trip whatever the server default.
-_MYSQL = MappingProxyType({"mysql_engine": "InnoDB", "mysql_charset": "utf8mb4"})
+MYSQL_TABLE_OPTIONS = MappingProxyType({"mysql_engine": "InnoDB", "mysql_charset": "utf8mb4"})
 
 
-def _pk() -> sa.Column:
+def id_column() -> sa.Column:
     # autoincrement=False: ids are explicit and deterministic; no SERIAL/AUTO_INCREMENT to drift.
     return sa.Column("id", sa.Integer, primary_key=True, autoincrement=False)
 
@@ -49,89 +49,94 @@ def build_metadata() -> sa.MetaData:
     """Return a new MetaData holding all seed tables, with FK indexes and ``orders.ordered_at`` indexed."""
     md = sa.MetaData(naming_convention=dict(NAMING_CONVENTION))
     sa.Table(
-        "countries", md, _pk(),
+        "countries", md, id_column(),
         sa.Column("code", sa.String(2), nullable=False),
         sa.Column("name", sa.String(80), nullable=False),
-        **_MYSQL,
+        **MYSQL_TABLE_OPTIONS,
     )
     sa.Table(
         "currencies", md,
         sa.Column("code", sa.CHAR(3), primary_key=True),
         sa.Column("name", sa.String(40), nullable=False),
-        **_MYSQL,
+        **MYSQL_TABLE_OPTIONS,
     )
     sa.Table(
-        "exchange_rates", md, _pk(),
+        "exchange_rates", md, id_column(),
         sa.Column("currency_code", sa.CHAR(3), sa.ForeignKey("currencies.code"), nullable=False),
         sa.Column("rate_date", sa.Date, nullable=False),
         sa.Column("usd_per_unit", sa.Numeric(14, 6), nullable=False),
         sa.UniqueConstraint("currency_code", "rate_date"),
-        **_MYSQL,
+        **MYSQL_TABLE_OPTIONS,
     )
     sa.Table(
-        "stores", md, _pk(),
+        "stores", md, id_column(),
         sa.Column("name", sa.String(80), nullable=False),
         sa.Column("country_id", sa.Integer, sa.ForeignKey("countries.id"), nullable=False, index=True),
         sa.Column("time_zone", sa.String(64), nullable=False),
         sa.Column("currency_code", sa.CHAR(3), sa.ForeignKey("currencies.code"), nullable=False, index=True),
-        **_MYSQL,
+        **MYSQL_TABLE_OPTIONS,
     )
     sa.Table(
-        "categories", md, _pk(),
+        "categories", md, id_column(),
         sa.Column("name", sa.String(60), nullable=False),
-        **_MYSQL,
+        **MYSQL_TABLE_OPTIONS,
     )
     sa.Table(
-        "products", md, _pk(),
+        "products", md, id_column(),
         sa.Column("name", sa.String(120), nullable=False),
         sa.Column("category_id", sa.Integer, sa.ForeignKey("categories.id"), nullable=False, index=True),
         sa.Column("list_price", sa.Numeric(10, 2), nullable=False),
-        **_MYSQL,
+        **MYSQL_TABLE_OPTIONS,
     )
     sa.Table(
-        "customers", md, _pk(),
+        "customers", md, id_column(),
         sa.Column("name", sa.String(120), nullable=False),
         sa.Column("email", sa.String(120), nullable=False),
         sa.Column("country_id", sa.Integer, sa.ForeignKey("countries.id"), nullable=False, index=True),
         sa.Column("created_at", sa.DateTime, nullable=False),
-        **_MYSQL,
+        **MYSQL_TABLE_OPTIONS,
     )
     sa.Table(
-        "orders", md, _pk(),
+        "orders", md, id_column(),
         sa.Column("customer_id", sa.Integer, sa.ForeignKey("customers.id"), nullable=False, index=True),
         sa.Column("store_id", sa.Integer, sa.ForeignKey("stores.id"), nullable=False, index=True),
         sa.Column("ordered_at", sa.DateTime, nullable=False, index=True),
         sa.Column("currency_code", sa.CHAR(3), sa.ForeignKey("currencies.code"), nullable=False, index=True),
         sa.Column("status", sa.String(16), nullable=False),
-        **_MYSQL,
+        **MYSQL_TABLE_OPTIONS,
     )
     sa.Table(
-        "order_items", md, _pk(),
+        "order_items", md, id_column(),
         sa.Column("order_id", sa.Integer, sa.ForeignKey("orders.id"), nullable=False, index=True),
         sa.Column("product_id", sa.Integer, sa.ForeignKey("products.id"), nullable=False, index=True),
         sa.Column("unit_price", sa.Numeric(10, 2), nullable=False),
         sa.Column("quantity", sa.Integer, nullable=False),
-        **_MYSQL,
+        **MYSQL_TABLE_OPTIONS,
     )
     sa.Table(
-        "fiscal_periods", md, _pk(),
+        "fiscal_periods", md, id_column(),
         sa.Column("fiscal_year", sa.Integer, nullable=False),
         sa.Column("fiscal_quarter", sa.Integer, nullable=False),
         sa.Column("fiscal_period", sa.Integer, nullable=False),
         sa.Column("period_name", sa.String(20), nullable=False),
         sa.Column("start_date", sa.Date, nullable=False),
         sa.Column("end_date", sa.Date, nullable=False),
-        **_MYSQL,
+        **MYSQL_TABLE_OPTIONS,
     )
-    sa.Table(
-        "seed_info", md, _pk(),
+    add_seed_info(md)
+    assert tuple(md.tables) == SEED_TABLES, "SEED_TABLES must list every table in creation order"
+    return md
+
+
+def add_seed_info(md: sa.MetaData) -> sa.Table:
+    """The load-completed marker every generated schema ends with: one row of (seed, scale, schema_version)."""
+    return sa.Table(
+        "seed_info", md, id_column(),
         sa.Column("seed", sa.Integer, nullable=False),
         sa.Column("scale", sa.Integer, nullable=False),
         sa.Column("schema_version", sa.Integer, nullable=False),
-        **_MYSQL,
+        **MYSQL_TABLE_OPTIONS,
     )
-    assert tuple(md.tables) == SEED_TABLES, "SEED_TABLES must list every table in creation order"
-    return md
 
 
 def primary_key_columns(table: sa.Table) -> list[str]:

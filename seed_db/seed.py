@@ -1,4 +1,4 @@
-"""``seed_database``: make a database hold exactly the demo data for (seed, scale), cheaply if it already does."""
+"""``seed_database``: make a database hold exactly one generated schema for (seed, scale), cheaply if it already does."""
 
 from __future__ import annotations
 
@@ -10,9 +10,8 @@ from sqlalchemy.engine import URL, Engine
 
 from .connect import backend_of, display_url, ensure_database, make_engine, parse_url
 from .errors import SeedError, translate_errors
-from .generate import Dataset
 from .load import load_dataset
-from .schema import SCHEMA_VERSION, SEED_TABLES
+from .schemas import SeedSource, schema_named
 
 
 @dataclass
@@ -28,18 +27,22 @@ class SeedReport:
     skipped: bool
 
 
-def seed_database(url: str | URL, *, scale: int = 1, seed: int = 42, force: bool = False) -> SeedReport:
-    """Load the demo orders database into ``url``, creating the database if needed.
+def seed_database(url: str | URL, *, scale: int = 1, seed: int = 42, force: bool = False,
+                  schema: str = "demo") -> SeedReport:
+    """Load the generated ``schema`` ("demo" orders or "history" subscriptions) into ``url``.
 
-    Idempotent: when ``seed_info`` already records this (seed, scale, schema version) and every
-    table has its expected row count, nothing is written and ``skipped`` is True (unless ``force``).
-    Otherwise the seed tables are dropped and rebuilt. Raises ``SeedError`` (one line, no password).
+    Creates the database if needed. Idempotent: when ``seed_info`` already records this (seed,
+    scale, schema version) and every table has its expected row count, nothing is written and
+    ``skipped`` is True (unless ``force``). Otherwise the tables are dropped and rebuilt. Raises
+    ``SeedError`` (one line, no password).
     """
     target = parse_url(url)
     shown = display_url(target)
     backend = backend_of(target)
     try:
-        dataset = Dataset(seed, scale)
+        dataset = schema_named(schema).dataset(seed, scale)
+    except SeedError as exc:
+        raise SeedError(str(exc), url_display=shown) from None
     except ValueError as exc:
         raise SeedError(str(exc), url_display=shown) from None
     expected = dataset.expected_counts()
@@ -48,7 +51,7 @@ def seed_database(url: str | URL, *, scale: int = 1, seed: int = 42, force: bool
         ensure_database(target)
         engine = make_engine(target)
         try:
-            skipped = not force and is_seeded(engine, seed=seed, scale=scale, expected=expected)
+            skipped = not force and is_seeded(engine, dataset, expected)
             rows = dict(expected) if skipped else load_dataset(engine, dataset)
         finally:
             engine.dispose()
@@ -57,20 +60,21 @@ def seed_database(url: str | URL, *, scale: int = 1, seed: int = 42, force: bool
     return SeedReport(shown, backend, scale, seed, rows, perf_counter() - started, skipped)
 
 
-def is_seeded(engine: Engine, *, seed: int, scale: int, expected: dict[str, int]) -> bool:
-    """True if ``seed_info`` matches (seed, scale, SCHEMA_VERSION) and every table count is as expected."""
+def is_seeded(engine: Engine, dataset: SeedSource, expected: dict[str, int]) -> bool:
+    """True if ``seed_info`` matches (seed, scale, schema version) and every table count is as expected."""
+    tables = tuple(dataset.metadata().tables)
     with engine.connect() as conn:
         present = set(sa.inspect(conn).get_table_names())
-        if not set(SEED_TABLES) <= present:
+        if not set(tables) <= present:
             return False
         info = sa.table("seed_info", sa.column("seed"), sa.column("scale"), sa.column("schema_version"))
         try:
             rows = [tuple(r) for r in conn.execute(sa.select(info.c.seed, info.c.scale, info.c.schema_version))]
         except sa.exc.DBAPIError:  # an older, differently shaped seed_info: rebuild
             return False
-        if rows != [(seed, scale, SCHEMA_VERSION)]:
+        if rows != [(dataset.seed, dataset.scale, dataset.schema_version)]:
             return False
-        for name in SEED_TABLES:
+        for name in tables:
             count = conn.execute(sa.select(sa.func.count()).select_from(sa.table(name))).scalar_one()
             if count != expected[name]:
                 return False

@@ -37,6 +37,19 @@ def demo_urls(session_servers) -> dict[str, str]:
 
 
 @pytest.fixture(scope="session")
+def history_urls(session_servers) -> dict[str, str]:
+    """The subscription history schema (seed 42, scale 1, about 105,000 rows) on every engine: {backend: URL}."""
+    from seed_db import seed_database
+
+    urls: dict[str, str] = {}
+    for backend in BACKENDS:
+        url = session_servers.create(backend, prefix="ac_history")
+        seed_database(url, scale=1, seed=42, schema="history")
+        urls[backend] = url
+    return urls
+
+
+@pytest.fixture(scope="session")
 def chinook_urls(session_servers) -> dict[str, str]:
     """Chinook on SQLite, PostgreSQL and MariaDB: {backend: URL}."""
     return {backend: load_chinook(backend, session_servers) for backend in BACKENDS}
