@@ -6,29 +6,53 @@
     ...
     server.requests  # every JSON body received, in order
 
-Each POST to /v1/chat/completions takes the next scripted response (status, body, delay). An empty
-script answers 500 "script exhausted", so a test that makes more calls than it scripted fails loudly.
+Each POST to /v1/chat/completions takes the next scripted response. An empty script answers 500
+"script exhausted", so a test that makes more calls than it scripted fails loudly.
+
+It answers the way real servers do:
+* a request with `"stream": true` gets server-sent events: a completion scripted as JSON is cut into
+  one chunk per word (a "token"), the last chunk carries `usage` when `stream_options.include_usage`
+  asks; `raw_events` replays recorded events byte for byte (tests/fixtures/llm/streams.jsonl);
+* `max_tokens` is honoured like llama.cpp does (the reply stops there with `finish_reason: "length"`),
+  unless the scripted reply says `ignore_max_tokens` (a server that runs on);
+* `first_token_s` waits after the headers before the first event (a cold prompt being processed),
+  `token_s` between chunks (a slow generation), `delay_s` before anything at all;
+* `body` as text is sent byte for byte (tests/fixtures/llm/errors.jsonl holds recorded error bodies).
 """
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import pytest
+
+FIXTURES = Path(__file__).parent / "fixtures" / "llm"
 
 
 @dataclass
 class Scripted:
     body: Any                      # dict -> JSON; str -> sent as is (invalid JSON allowed)
     status: int = 200
-    delay_s: float = 0.0
+    delay_s: float = 0.0           # before the response starts
     headers: dict[str, str] = field(default_factory=dict)
+    first_token_s: float = 0.0     # streamed: after the headers, before the first event
+    token_s: float = 0.0           # streamed: between events
+    ignore_max_tokens: bool = False
+    raw_events: list[str] | None = None  # streamed: these events byte for byte ("data: ..." without "\n\n")
+
+
+def fixture_lines(name: str) -> list[dict[str, Any]]:
+    """The cases of tests/fixtures/llm/NAME.jsonl: one JSON object a line (blank and # lines skipped)."""
+    lines = (FIXTURES / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip() and not line.lstrip().startswith("#")]
 
 
 def _usage(prompt: int, completion: int) -> dict[str, int]:
@@ -52,18 +76,66 @@ def tool_call_reply(arguments: Any, *, name: str = "render_ask_user_question", u
         finish_reason="tool_calls", usage=usage))
 
 
-def text_reply(content: str, *, usage: tuple[int, int] = (100, 20)) -> Scripted:
-    return Scripted(completion({"content": content}, usage=usage))
+def text_reply(content: str, *, usage: tuple[int, int] = (100, 20), **options: Any) -> Scripted:
+    return Scripted(completion({"content": content}, usage=usage), **options)
 
 
-def structured_reply(payload: Any, *, usage: tuple[int, int] = (150, 60)) -> Scripted:
+def structured_reply(payload: Any, *, usage: tuple[int, int] = (150, 60), **options: Any) -> Scripted:
     """A structured-output reply: the content is the JSON text of `payload` (or `payload` itself if a string)."""
-    return text_reply(payload if isinstance(payload, str) else json.dumps(payload), usage=usage)
+    return text_reply(payload if isinstance(payload, str) else json.dumps(payload), usage=usage, **options)
 
 
 def error_reply(status: int, message: str = "scripted failure") -> Scripted:
     return Scripted({"error": {"message": message, "type": "server_error", "code": None}}, status=status,
                     headers={"retry-after-ms": "10"})  # an SDK retry comes at once
+
+
+def recorded_error(case: dict[str, Any]) -> Scripted:
+    """An error fixture line (tests/fixtures/llm/errors.jsonl) as the server sent it."""
+    return Scripted(case["body"], status=case["status"], headers={"retry-after-ms": "10"})
+
+
+_TOKEN = re.compile(r"\s*\S+\s*|\s+")
+
+
+def _tokens(text: str) -> list[str]:
+    return _TOKEN.findall(text or "")
+
+
+def stream_events(body: dict[str, Any], request: dict[str, Any], *, ignore_max_tokens: bool = False) -> list[str]:
+    """A scripted completion as the events a streaming server sends, cut at the request's max_tokens."""
+    choice = body["choices"][0]
+    message = choice["message"]
+    limit = None if ignore_max_tokens else request.get("max_tokens")
+    base = {"id": body.get("id", "chatcmpl-test"), "object": "chat.completion.chunk", "created": body.get("created", 0),
+            "model": body.get("model", "scripted")}
+
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> str:
+        return "data: " + json.dumps({**base, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
+
+    events = [chunk({"role": "assistant", "content": None})]
+    pieces: list[tuple[str, Any]] = [("content", t) for t in _tokens(message.get("content") or "")]
+    for n, call in enumerate(message.get("tool_calls") or []):
+        function = call["function"]
+        pieces.append(("call", {"index": n, "id": call["id"], "type": "function",
+                                "function": {"name": function["name"], "arguments": ""}}))
+        pieces += [("call", {"index": n, "function": {"arguments": t}}) for t in _tokens(function["arguments"])]
+    finish = choice.get("finish_reason") or "stop"
+    written = 0
+    for kind, piece in pieces:
+        if limit is not None and written >= limit:
+            finish = "length"
+            break
+        events.append(chunk({"content": piece} if kind == "content" else {"tool_calls": [piece]}))
+        written += 1
+    events.append(chunk({}, finish))
+    if (request.get("stream_options") or {}).get("include_usage"):
+        scripted = body.get("usage") or {}
+        whole = written == len(pieces)  # the scripted count, unless the reply was cut
+        events.append("data: " + json.dumps({**base, "choices": [], "usage": _usage(
+            scripted.get("prompt_tokens", 0), scripted.get("completion_tokens", written) if whole else written)}))
+    events.append("data: [DONE]")
+    return events
 
 
 class ScriptedLLM:
@@ -113,6 +185,24 @@ class ScriptedLLM:
             def log_message(self, *args: Any) -> None:  # keep test output clean
                 pass
 
+            def _stream(self, reply: Scripted, body: dict[str, Any]) -> None:
+                events = reply.raw_events if reply.raw_events is not None else stream_events(
+                    reply.body, body, ignore_max_tokens=reply.ignore_max_tokens)
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Cache-Control", "no-cache")
+                self.send_header("Connection", "close")
+                self.end_headers()
+                self.wfile.flush()
+                if reply.first_token_s and owner._closing.wait(reply.first_token_s):
+                    return
+                for n, event in enumerate(events):
+                    if n and reply.token_s and owner._closing.wait(reply.token_s):
+                        return
+                    self.wfile.write(event.encode("utf-8") + b"\n\n")
+                    self.wfile.flush()
+                self.close_connection = True
+
             def do_POST(self) -> None:  # noqa: N802 - http.server's name
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length) if length else b""
@@ -126,9 +216,13 @@ class ScriptedLLM:
                     reply = error_reply(404, f"no route {self.path}")
                 if reply.delay_s and owner._closing.wait(reply.delay_s):
                     return
-                data = reply.body if isinstance(reply.body, (bytes, str)) else json.dumps(reply.body)
-                payload = data.encode("utf-8") if isinstance(data, str) else data
                 try:
+                    if body.get("stream") and reply.status == 200 and (
+                            reply.raw_events is not None or isinstance(reply.body, dict)):
+                        self._stream(reply, body)
+                        return
+                    data = reply.body if isinstance(reply.body, (bytes, str)) else json.dumps(reply.body)
+                    payload = data.encode("utf-8") if isinstance(data, str) else data
                     self.send_response(reply.status)
                     self.send_header("Content-Type", "application/json")
                     self.send_header("Content-Length", str(len(payload)))
@@ -155,7 +249,10 @@ class ScriptedLLM:
 
 @pytest.fixture
 def llm() -> Iterator[ScriptedLLM]:
-    """A started scripted server, stopped after the test."""
+    """A started scripted server, stopped after the test; what was learnt about servers is forgotten."""
     server = ScriptedLLM().start()
     yield server
     server.stop()
+    from checker_app.llm.modes import SERVER_MODES
+
+    SERVER_MODES.forget()

@@ -32,7 +32,7 @@ def reading_results(part: ModelPart, databases: Sequence[Database]) -> list[Read
     readings = []
     for model_sql in part.readings:
         reading = ReadingResult(id=model_sql.id, label=model_sql.label, choices={}, source="model")
-        problem = model_sql.lint.problem()
+        problem = model_sql.problem()
         for db in databases:
             if problem is None:
                 try:
@@ -87,7 +87,11 @@ def comparison(rules_archetypes: Sequence[dict[str, Any]], rules: Sequence[Readi
         })
     model_answers = {tuple(r["answer"]) for r in rows if r["answer"] is not None}
     rules_answered = {a for a in rule_answers.values() if a is not None}
+    failed = {"rules": [rid for rid, a in rule_answers.items() if a is None],
+              "model": [r["model_reading"] for r in rows if r["answer"] is None]}
     results_differ = None if not model_answers or not rules_answered else model_answers != rules_answered
+    if results_differ is False and (failed["rules"] or failed["model"]):
+        results_differ = None  # the same answers among those that ran is not the same set of answers
     unmatched = [rid for rid, a in rule_answers.items() if model_answers and a is not None and a not in model_answers]
     sql_differs = bool(model) and (any(r["same_sql_as"] is None for r in rows) or len(model) != len(rules))
     both = [a for a in rule_ids if a in model_ids]
@@ -98,6 +102,8 @@ def comparison(rules_archetypes: Sequence[dict[str, Any]], rules: Sequence[Readi
                        "model_only": [a for a in model_ids if a not in rule_ids]},
         "readings": rows,
         "rules_answers_missing_from_model": unmatched,
+        "failed": failed,
+        "model_errors": len(part.model_errors),
         "sql_differs": sql_differs if model else None,
         "results_differ": results_differ,
     }
@@ -116,10 +122,19 @@ def _summary(comp: dict[str, Any], part: ModelPart, n_rules: int, n_model: int) 
         rules_only, model_only = ", ".join(arch["rules_only"]) or "-", ", ".join(arch["model_only"]) or "-"
         bits = [f"rules only: {rules_only}; model only: {model_only}"]
     bits.append(f"{n_rules} rules reading(s), {n_model} model reading(s)")
+    failed = comp.get("failed", {})
     if comp["results_differ"] is True:
         bits.append("their answers differ")
     elif comp["results_differ"] is False:
         bits.append("same set of answers")
+    elif failed.get("rules") or failed.get("model"):
+        bits.append("answers cannot be compared in full")
+    if failed.get("model"):
+        bits.append(f"{len(failed['model'])} model reading(s) gave no answer ({', '.join(failed['model'])})")
+    if failed.get("rules"):
+        bits.append(f"{len(failed['rules'])} rules reading(s) gave no answer")
+    if comp.get("model_errors"):
+        bits.append(f"{comp['model_errors']} model error(s) (unknown archetype ids, invalid readings), shown apart")
     if comp["sql_differs"]:
         bits.append("the SQL differs")
     return "; ".join(bits)

@@ -16,6 +16,7 @@ from typing import Any
 from sqlglot import exp
 
 from adapters import CheckerError, UnsafeStatementError, parse_query
+from checker_app.llm.dialects import for_sqlite
 
 _DOLLAR = re.compile(r"^\$(\d+)$")
 
@@ -66,7 +67,8 @@ class LintResult:
             return self.sql
         if not self.changed and dialect == self.dialect == self.read_as:
             return self.sql.strip().rstrip(";").strip()
-        return self.query.sql(dialect=dialect)
+        query = for_sqlite(self.query) if dialect == "sqlite" else self.query
+        return query.sql(dialect=dialect)
 
     def to_dict(self) -> dict[str, Any]:
         return {"placeholders": [f.to_dict() for f in self.findings], "error": self.problem()}

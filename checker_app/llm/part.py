@@ -5,23 +5,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from checker_app.llm.errors import ModelFailure
-from checker_app.llm.lint import LintResult
+from checker_app.llm.model_sql import ModelSQL
 from checker_app.llm.readings import clip
 from checker_app.llm.tool import ToolCallResult
 from checker_app.llm.usage import Usage
-
-
-@dataclass
-class ModelSQL:
-    """One reading as the model wrote it, after the safety check and the placeholder lint."""
-
-    id: str
-    label: str
-    sql: str
-    lint: LintResult = field(repr=False)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "label": self.label, "sql": self.sql, **self.lint.to_dict()}
 
 
 @dataclass
@@ -39,6 +26,9 @@ class ModelPart:
     capped: bool = False
     elapsed_ms: float = 0.0
     off: str | None = None
+    model_errors: list[dict[str, Any]] = field(default_factory=list)  # unknown archetype ids, invalid readings
+    fallbacks: list[dict[str, Any]] = field(default_factory=list)     # structured-output modes the server refused
+    structured_output: str | None = None                              # the mode the readings came in
 
     def fail(self, step: str, failure: ModelFailure) -> None:
         entry = failure.to_dict(step)
@@ -84,6 +74,9 @@ class ModelPart:
             "answered": self.answered,
             "tool_output": self.tool_output,
             "readings": [r.to_dict() for r in self.readings],
+            "model_errors": list(self.model_errors),
+            "structured_output": self.structured_output,
+            "fallbacks": list(self.fallbacks),
             "capped": self.capped,
             "usage": self.usage.to_dict(),
             "elapsed_ms": round(self.elapsed_ms, 1),

@@ -15,21 +15,22 @@ from typing import Any
 from checker_app.clarify import Answer, OptionModel, tool_output
 from checker_app.llm.client import ModelClient, client_for
 from checker_app.llm.errors import ModelFailure
-from checker_app.llm.lint import lint_sql
-from checker_app.llm.part import ModelPart, ModelSQL
+from checker_app.llm.modes import SERVER_MODES, response_format_for, schema_instruction
+from checker_app.llm.part import ModelPart
+from checker_app.llm.model_sql import model_sql
 from checker_app.llm.prompt import (
     ANSWERED_INSTRUCTION, READINGS_INSTRUCTION, archetype_entries, system_prompt,
 )
-from checker_app.llm.readings import read_interpretations, response_format
+from checker_app.llm.readings import SCHEMA_NAME, Interpretations, interpretations_schema, read_interpretations
 from checker_app.llm.settings import ModelSettings
-from checker_app.llm.tool import quote_in_question, read_reply, tool_definition
+from checker_app.llm.tool import quote_span, read_reply, tool_definition
 
 DEFAULT_CAP = 8
 
 
 def _stops(failure: ModelFailure) -> bool:
     """After these the server is unlikely to answer the next call either: do not double the wait."""
-    if failure.kind in ("timeout", "connection", "busy"):
+    if failure.kind in ("timeout", "connection", "busy", "context"):
         return True
     status = failure.status or 0
     return failure.kind == "http" and (status in (401, 403, 429) or status >= 500)
@@ -96,31 +97,51 @@ def _ask(client: ModelClient, part: ModelPart, system: dict[str, Any], question:
 
 def _interpret(client: ModelClient, part: ModelPart, system: dict[str, Any], question: str, profile: Any,
                entries: list[dict[str, str]], answers: dict[str, str], reply: str | None, cap: int) -> None:
+    ids = tuple(e["id"] for e in entries)
     text = f"Question: {question}\n\n" + READINGS_INSTRUCTION.format(cap=cap)
     if part.tool_output is not None:
         text += "\n\n" + ANSWERED_INSTRUCTION + "\n" + json.dumps(part.tool_output, ensure_ascii=False)
-    try:
-        reply_message = client.chat("interpret", [system, {"role": "user", "content": text}], part.usage,
-                                    response_format=response_format()).message
-        parsed = read_interpretations(getattr(reply_message, "content", None))
-    except ModelFailure as failure:
-        part.fail("interpret", failure)
+    parsed = _structured(client, part, system, text, ids)
+    if parsed is None:
         return
     known = {e["id"]: e for e in entries}
-    lowered = question.lower()
     for seen in parsed.archetypes:
-        entry = known.get(seen.id, {})
-        found = quote_in_question(seen.quote, question)
-        start = lowered.find(seen.quote.strip().lower()) if found else -1
+        entry = known[seen.id]
+        span = quote_span(seen.quote, question)
         part.detections.append({
-            "archetype": seen.id, "id": seen.id, "evidence": seen.quote, "quote_found": found, "known": bool(entry),
-            "span": [start, start + len(seen.quote.strip())] if start >= 0 else None,
-            "when": entry.get("when", ""), "ask": entry.get("ask", ""), "reason": entry.get("reason", ""),
+            "archetype": seen.id, "id": seen.id, "evidence": seen.quote, "quote_found": span is not None,
+            "known": True, "span": span, "when": entry["when"], "ask": entry["ask"], "reason": entry["reason"],
             "source": "model"})
+    part.model_errors += [dict(e.to_dict(), kind="unknown_archetype") for e in parsed.unknown_archetypes]
+    part.model_errors += [dict(e.to_dict(), kind="invalid_reading") for e in parsed.invalid_readings]
     values = dict(answers)
     if reply and reply.strip():
         values.setdefault("answer", reply.strip())
     part.capped = len(parsed.readings) > cap
     for n, reading in enumerate(parsed.readings[:cap], 1):
-        part.readings.append(ModelSQL(id=f"model:{n}", label=reading.label.strip(), sql=reading.sql.strip(),
-                                      lint=lint_sql(reading.sql, profile.dialect, values)))
+        part.readings += model_sql(f"model:{n}", reading.label.strip(), reading.sql.strip(), profile, values,
+                                   declared=reading.dialect)
+
+
+def _structured(client: ModelClient, part: ModelPart, system: dict[str, Any], text: str,
+                ids: tuple[str, ...]) -> Interpretations | None:
+    """The readings call in the best structured-output mode the server takes (remembered per server)."""
+    schema = interpretations_schema(ids)
+    mode = SERVER_MODES.current(client.server)
+    while True:
+        instruction = schema_instruction(mode, schema)
+        content = text + ("\n\n" + instruction if instruction else "")
+        try:
+            message = client.chat("interpret", [system, {"role": "user", "content": content}], part.usage,
+                                  response_format=response_format_for(mode, SCHEMA_NAME, schema)).message
+            parsed = read_interpretations(getattr(message, "content", None), ids)
+        except ModelFailure as failure:
+            lower = SERVER_MODES.step_down(client.server, mode) if failure.param == "response_format" else None
+            if lower is None:
+                part.fail("interpret", failure)
+                return None
+            part.fallbacks.append({"step": "interpret", "mode": mode, "next": lower, "reason": failure.message})
+            mode = lower
+            continue
+        part.structured_output = mode
+        return parsed

@@ -6,6 +6,11 @@ CHECKER_MODEL           model name (default gpt-4o-mini)
 CHECKER_MODEL_TIMEOUT   seconds per model call (default 20)
 CHECKER_MODEL_RETRIES   retries per call inside the SDK (default 1)
 CHECKER_MODEL_CONCURRENCY  model calls at once per process; beyond that a check skips the model (default 2)
+CHECKER_MODEL_MAX_TOKENS   tokens the model may write per call: N for every step, or clarify=N,interpret=M
+                           (default clarify=512,interpret=1536; a runaway generation stops there)
+CHECKER_MODEL_TEMPERATURE  sampling temperature (default 0: the same question gives the same reading)
+CHECKER_MODEL_STREAM       1 (default): stream replies, so the time to the first token is measured apart
+                           from the generation; 0 for a server that cannot stream
 """
 from __future__ import annotations
 
@@ -20,6 +25,8 @@ DEFAULT_MODEL = "gpt-4o-mini"
 DEFAULT_TIMEOUT_S = 20.0
 DEFAULT_RETRIES = 1
 DEFAULT_CONCURRENCY = 2
+DEFAULT_MAX_TOKENS = (("clarify", 512), ("interpret", 1536))
+DEFAULT_TEMPERATURE = 0.0
 
 
 def without_credentials(url: str) -> str:
@@ -38,6 +45,17 @@ class ModelSettings:
     timeout_s: float = DEFAULT_TIMEOUT_S
     max_retries: int = DEFAULT_RETRIES
     max_concurrent: int = DEFAULT_CONCURRENCY
+    max_tokens: tuple[tuple[str, int], ...] = DEFAULT_MAX_TOKENS  # per step; a hashable mapping
+    temperature: float = DEFAULT_TEMPERATURE
+    stream: bool = True
+
+    def __post_init__(self) -> None:
+        if isinstance(self.max_tokens, dict):  # ModelSettings(max_tokens={"interpret": 800}) in code and tests
+            object.__setattr__(self, "max_tokens", tuple({**dict(DEFAULT_MAX_TOKENS), **self.max_tokens}.items()))
+
+    def max_tokens_for(self, step: str) -> int:
+        limits = dict(self.max_tokens)
+        return limits.get(step) or limits.get("*") or max(limits.values(), default=1536)
 
     @property
     def enabled(self) -> bool:
@@ -52,7 +70,8 @@ class ModelSettings:
     def describe(self) -> dict[str, object]:
         """What the report may show: never the key."""
         return {"model": self.model, "base_url": without_credentials(self.base_url or "https://api.openai.com/v1"),
-                "timeout_s": self.timeout_s, "max_retries": self.max_retries, "enabled": self.enabled}
+                "timeout_s": self.timeout_s, "max_retries": self.max_retries, "enabled": self.enabled,
+                "max_tokens": dict(self.max_tokens), "temperature": self.temperature, "stream": self.stream}
 
     def __repr__(self) -> str:  # keep the key out of logs and tracebacks
         return (f"ModelSettings(model={self.model!r}, base_url={without_credentials(self.base_url or '')!r}, timeout_s={self.timeout_s}, "
@@ -68,7 +87,50 @@ class ModelSettings:
             timeout_s=_number(env, "CHECKER_MODEL_TIMEOUT", DEFAULT_TIMEOUT_S, float),
             max_retries=int(_number(env, "CHECKER_MODEL_RETRIES", DEFAULT_RETRIES, int)),
             max_concurrent=max(1, int(_number(env, "CHECKER_MODEL_CONCURRENCY", DEFAULT_CONCURRENCY, int))),
+            max_tokens=_max_tokens(env.get("CHECKER_MODEL_MAX_TOKENS", "")),
+            temperature=_temperature(env.get("CHECKER_MODEL_TEMPERATURE", "")),
+            stream=_flag(env, "CHECKER_MODEL_STREAM", True),
         )
+
+
+def _max_tokens(raw: str) -> tuple[tuple[str, int], ...]:
+    """`N` (every step) or `clarify=N,interpret=M` (steps left out keep their default)."""
+    raw = raw.strip()
+    if not raw:
+        return DEFAULT_MAX_TOKENS
+    limits = dict(DEFAULT_MAX_TOKENS)
+    for item in raw.split(","):
+        step, _, value = item.strip().rpartition("=")
+        if step and step.strip() not in limits:
+            raise ConfigError(f"CHECKER_MODEL_MAX_TOKENS: unknown step {step.strip()!r} (steps: {', '.join(limits)})")
+        if not value.strip().isdigit() or int(value) < 1:
+            raise ConfigError(f"CHECKER_MODEL_MAX_TOKENS={raw!r}: {value.strip()!r} is not a positive whole number")
+        for name in ([step.strip()] if step else list(limits)):
+            limits[name] = int(value)
+    return tuple(limits.items())
+
+
+def _temperature(raw: str) -> float:
+    if not raw.strip():
+        return DEFAULT_TEMPERATURE
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ConfigError(f"CHECKER_MODEL_TEMPERATURE={raw!r} is not a number") from None
+    if not 0 <= value <= 2:
+        raise ConfigError(f"CHECKER_MODEL_TEMPERATURE={raw!r} must be between 0 and 2")
+    return value
+
+
+def _flag(env: Mapping[str, str], name: str, default: bool) -> bool:
+    raw = env.get(name, "").strip().lower()
+    if not raw:
+        return default
+    if raw in ("1", "true", "yes", "on"):
+        return True
+    if raw in ("0", "false", "no", "off"):
+        return False
+    raise ConfigError(f"{name}={raw!r}: use 1 or 0")
 
 
 def _number(env: Mapping[str, str], name: str, default: float, kind: type) -> float:

@@ -2,14 +2,34 @@
 
 Derived from pydantic models, so the contract has one source: every object closes
 (`additionalProperties: false`) and lists every property as required, optional ones become nullable,
-and keywords outside the strict subset (defaults, titles, string lengths, discriminator hints) go.
+and keywords that carry no constraint (defaults, titles, discriminator hints) go.
+
+Nothing that pydantic enforces is dropped: the schema sent must be the schema validated, else a
+grammar-constrained server produces what validation then refuses (an empty string where pydantic
+wants `min_length=1`). String lengths, outside the strict subset, become the equivalent `pattern`
+(`^[\\s\\S]{1,}$` accepts exactly the strings of length >= 1, whitespace included, as pydantic does).
+A constraint with no strict equivalent raises instead of being lost.
 """
 from __future__ import annotations
 
 import copy
 from typing import Any
 
-_DROP = ("default", "title", "minLength", "maxLength", "discriminator")
+_DROP = ("default", "title", "discriminator")
+_LENGTHS = ("minLength", "maxLength")
+
+
+class StrictSchemaError(ValueError):
+    """A constraint of the pydantic schema that the strict subset cannot carry."""
+
+
+def _length_pattern(node: dict[str, Any]) -> None:
+    low, high = node.pop("minLength", None), node.pop("maxLength", None)
+    if low is None and high is None:
+        return
+    if "pattern" in node:
+        raise StrictSchemaError("a string with both a length and a pattern has no strict equivalent")
+    node["pattern"] = "^[\\s\\S]{%d,%s}$" % (low or 0, "" if high is None else high)
 
 
 def strict_schema(schema: dict[str, Any]) -> dict[str, Any]:
@@ -25,6 +45,7 @@ def _strict(node: Any, top: bool = False) -> Any:
     has_default = node.get("default") is not None  # a field with a real default is simply required
     for key in _DROP:
         node.pop(key, None)
+    _length_pattern(node)
     if "const" in node:
         node["enum"] = [node.pop("const")]
     if "oneOf" in node:
@@ -68,7 +89,7 @@ def check_strict(schema: dict[str, Any]) -> list[str]:
             return
         if not isinstance(node, dict):
             return
-        for key in _DROP + ("oneOf", "const"):
+        for key in _DROP + _LENGTHS + ("oneOf", "const"):
             if key in node:
                 problems.append(f"{path}: {key}")
         if "properties" in node:

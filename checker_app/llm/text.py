@@ -20,6 +20,12 @@ def model_lines(extra: dict[str, Any]) -> list[str]:
             lines.append(f"  failed at {failure['step']} ({failure['kind']}): {failure['message']}")
             if failure.get("raw") is not None:
                 lines.append(f"    raw reply: {_short(failure['raw'])}")
+    for fallback in model.get("fallbacks", []):
+        lines.append(f"  {fallback['step']}: the server refused {fallback['mode']}, used {fallback['next']} "
+                     f"(remembered for this server): {_short(fallback['reason'])}")
+    for error in model.get("model_errors", []):
+        what = "unknown archetype id" if error.get("kind") == "unknown_archetype" else "invalid reading"
+        lines.append(f"  model error, {what} at {error['where']}: {_short(error.get('value'), 120)} ({error['message']})")
     clarification = model.get("clarification")
     if model.get("answered"):
         lines.append("  answers given: not asked again; the model got them as the tool output")
@@ -33,11 +39,25 @@ def model_lines(extra: dict[str, Any]) -> list[str]:
         replaced = [p for p in reading.get("placeholders", []) if p.get("replaced_with")]
         for p in replaced:
             lines.append(f"  {reading['id']}: placeholder {p['placeholder']} replaced by {p['replaced_with']}")
+        if reading.get("transpiled"):
+            lines.append(f"  {reading['id']}: written in {reading['written_in']}, transpiled for each engine")
+        if reading.get("ambiguous_columns"):
+            lines.append(f"  {reading['id']}: ambiguous column(s) for the repair pass: "
+                         + "; ".join(reading["ambiguous_columns"]))
+        if reading.get("as_of") and not reading.get("anchored_from"):
+            lines.append(f"  {reading['id']}: reads the clock ({', '.join(reading['clock'])}) but the data ends "
+                         f"{reading['as_of']}: {reading['id']}@as_of is the same reading anchored to that date")
         if reading.get("error"):
             lines.append(f"  {reading['id']}: not run: {reading['error']}")
-    if usage.get("calls"):
-        steps = ", ".join(f"{name} {s['total_tokens']:,}" for name, s in usage.get("by_step", {}).items())
-        lines.append(f"  tokens: {usage['total_tokens']:,} in {usage['calls']} call(s) ({steps})")
+    if usage.get("attempts", usage.get("calls")):
+        steps = ", ".join(f"{name} {s['total_tokens']:,}" + (f", first token {s['first_token_s']:.1f} s"
+                                                             if s.get("first_token_s") is not None else "")
+                          for name, s in usage.get("by_step", {}).items())
+        failed = usage.get("attempts", 0) - usage.get("calls", 0)
+        extra = f" (+{failed} failed attempt(s), {usage.get('timeouts', 0)} timed out)" if failed > 0 else ""
+        estimated = " (some counted from the stream)" if usage.get("estimated") else ""
+        lines.append(f"  tokens: {usage['total_tokens']:,}{estimated} in {usage['calls']} call(s){extra}, "
+                     f"{usage.get('seconds', 0):.1f} s ({steps})")
     comparison = extra.get("comparison")
     if comparison:
         lines.append(f"\nRules vs model: {comparison['summary']}")
@@ -55,6 +75,8 @@ def model_lines(extra: dict[str, Any]) -> list[str]:
 def clarification_lines(clarification: dict[str, Any]) -> list[str]:
     status = clarification["status"]
     lines: list[str] = []
+    if clarification.get("written_as_text"):
+        lines.append(f"  the model wrote its call as text ({clarification['written_as_text']}), not as a tool call")
     if status == "none":
         lines.append("  the model did not ask" + (f"; it wrote: {_short(clarification['text'])}"
                                                   if clarification.get("text") else ""))

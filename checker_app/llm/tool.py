@@ -24,6 +24,7 @@ from checker_app.clarify import (
     AskUserQuestionInput, ChoiceQuestion, ClarificationError, QueryChoiceQuestion, parse_question,
 )
 from checker_app.llm.strict import strict_schema
+from checker_app.llm.textcall import read_text_call
 
 TOOL_NAME = "render_ask_user_question"
 TOOL_DESCRIPTION = (
@@ -97,6 +98,7 @@ class ToolCallResult:
     error: str | None = None
     tool_call_id: str | None = None
     text: str | None = None  # what the model wrote instead of (or next to) a call
+    written_as: str | None = None  # the call was in the message text: tagged | question | bare | named
 
     def to_dict(self) -> dict[str, Any]:
         payload: dict[str, Any] = {
@@ -108,6 +110,8 @@ class ToolCallResult:
             payload["tool_call_id"] = self.tool_call_id
         if self.text:
             payload["text"] = self.text
+        if self.written_as:
+            payload["written_as_text"] = self.written_as
         if self.status == "malformed":
             payload["error"] = self.error
             payload["raw_input"] = self.raw_input
@@ -126,16 +130,28 @@ def pair_suggestions(questions: list[Any], suggestions: Any) -> list[list[str]]:
 
 
 def _words(text: str) -> str:
-    text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace("\u201d", '"')
-    return re.sub(r"\s+", " ", text).strip().lower()
+    """Lower-case words with punctuation, hyphens and dashes as spaces ("top-selling" is "top selling")."""
+    text = text.replace("\u2019", "'").replace("\u2018", "'")
+    text = re.sub(r"[^\w']+|(?<!\w)'|'(?!\w)", " ", text.lower())
+    return " " + " ".join(text.split()) + " "
 
 
 def quote_in_question(quote: Any, question: str) -> bool:
-    """Word for word (case and runs of spaces aside; surrounding quote marks and end punctuation trimmed)."""
+    """Word for word, whole words only (case, punctuation, hyphens and runs of spaces aside)."""
     if not isinstance(quote, str):
         return False
-    needle = _words(quote).strip("\"'`").strip().rstrip("?.!,;:").strip()
-    return bool(needle) and needle in _words(question)
+    needle = _words(quote)
+    return bool(needle.strip()) and needle in _words(question)
+
+
+def quote_span(quote: str, question: str) -> list[int] | None:
+    """[start, end) of the quote in the question, punctuation and hyphens aside (None when not found)."""
+    words = _words(quote).split()
+    if not words:
+        return None
+    pattern = r"(?<!\w)" + r"[\W_]+".join(re.escape(w) for w in words) + r"(?!\w)"
+    found = re.search(pattern, question.replace("\u2019", "'"), re.IGNORECASE)
+    return [found.start(), found.end()] if found else None
 
 
 def _without_nulls(raw: dict[str, Any]) -> dict[str, Any]:
@@ -218,7 +234,17 @@ def read_reply(message: Any, question: str) -> ToolCallResult:
     text = (getattr(message, "content", None) or "").strip() or None
     calls = list(getattr(message, "tool_calls", None) or [])
     if not calls:
-        return ToolCallResult(status="none", text=text)
+        written = read_text_call(text, TOOL_NAME)
+        if written is None:
+            return ToolCallResult(status="none", text=text)
+        if written.arguments is None:
+            result = ToolCallResult(status="malformed", raw_input=text, error=written.error)
+        else:
+            result = read_tool_input(written.arguments, question)
+            if result.status == "malformed":
+                result.raw_input = text
+        result.text, result.written_as = text, written.form
+        return result
     call = calls[0]
     function = getattr(call, "function", None)
     name = getattr(function, "name", None)
