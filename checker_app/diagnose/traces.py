@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from adapters import CheckerError
+from checker_app.llm.extract import decoded
 
 MAX_TRACE_BYTES = 20_000_000
 
@@ -51,15 +52,6 @@ class Conversation:
     messages: list[Message]
 
 
-def _json(value: Any) -> Any:
-    if isinstance(value, str):
-        try:
-            return json.loads(value)
-        except json.JSONDecodeError:
-            return value
-    return value
-
-
 def _text_of(content: Any) -> str:
     if isinstance(content, str):
         return content
@@ -73,16 +65,16 @@ def _ai_sdk_call(part: dict[str, Any]) -> ToolCall | None:
     kind = str(part.get("type", ""))
     if kind == "tool-invocation" and isinstance(part.get("toolInvocation"), dict):
         inv = part["toolInvocation"]
-        return ToolCall(inv.get("toolCallId"), str(inv.get("toolName", "")), _json(inv.get("args")),
+        return ToolCall(inv.get("toolCallId"), str(inv.get("toolName", "")), decoded(inv.get("args")),
                         answered=inv.get("state") == "result" or "result" in inv, state=inv.get("state"))
     if kind == "dynamic-tool" or (kind.startswith("tool-") and kind != "tool-invocation"):
         name = str(part.get("toolName") or kind.removeprefix("tool-"))
         state = part.get("state")
         answered = state in ("output-available", "output-error", "output-denied") or "output" in part
-        return ToolCall(part.get("toolCallId"), name, _json(part.get("input", part.get("args"))), answered=answered,
+        return ToolCall(part.get("toolCallId"), name, decoded(part.get("input", part.get("args"))), answered=answered,
                         state=state, error=part.get("errorText") if state == "output-error" else None)
     if kind == "tool_use":
-        return ToolCall(part.get("id"), str(part.get("name", "")), _json(part.get("input")), answered=False)
+        return ToolCall(part.get("id"), str(part.get("name", "")), decoded(part.get("input")), answered=False)
     return None
 
 
@@ -104,13 +96,13 @@ def _message(index: int, raw: dict[str, Any]) -> Message:
         texts.append(raw["content"])
     for inv in raw.get("toolInvocations") or []:
         if isinstance(inv, dict):
-            message.calls.append(ToolCall(inv.get("toolCallId"), str(inv.get("toolName", "")), _json(inv.get("args")),
+            message.calls.append(ToolCall(inv.get("toolCallId"), str(inv.get("toolName", "")), decoded(inv.get("args")),
                                           answered=inv.get("state") == "result", state=inv.get("state")))
     for call in raw.get("tool_calls") or []:
         if isinstance(call, dict):
             function = call.get("function") or {}
             message.calls.append(ToolCall(call.get("id"), str(function.get("name", call.get("name", ""))),
-                                          _json(function.get("arguments", call.get("arguments"))), answered=False))
+                                          decoded(function.get("arguments", call.get("arguments"))), answered=False))
     message.text = "\n".join(t for t in texts if t).strip()
     return message
 
