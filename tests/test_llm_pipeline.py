@@ -86,7 +86,10 @@ def test_both_engines_side_by_side_with_lint_repair_and_comparison(llm, demo_dbs
     matched = {row["model_reading"]: row["same_answer_as"] for row in comparison["readings"]}
     assert matched == {"model:1": [by_top["MacBook Pro"]], "model:2": [by_top["USB-C Cable"]],
                        "model:3": [by_top["Phone Case"]], "model:4": []}
-    assert comparison["results_differ"] is False and comparison["sql_differs"] is True
+    # every rules answer is among the model's, but the rejected model:4 gave none: not "the same set"
+    assert comparison["results_differ"] is None and comparison["sql_differs"] is True
+    assert comparison["failed"] == {"rules": [], "model": ["model:4"]}
+    assert "same set of answers" not in comparison["summary"] and "model:4" in comparison["summary"]
     assert comparison["rules_answers_missing_from_model"] == []
 
 

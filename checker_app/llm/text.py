@@ -54,9 +54,9 @@ def model_lines(extra: dict[str, Any]) -> list[str]:
                                                              if s.get("first_token_s") is not None else "")
                           for name, s in usage.get("by_step", {}).items())
         failed = usage.get("attempts", 0) - usage.get("calls", 0)
-        extra = f" (+{failed} failed attempt(s), {usage.get('timeouts', 0)} timed out)" if failed > 0 else ""
+        attempts = f" (+{failed} failed attempt(s), {usage.get('timeouts', 0)} timed out)" if failed > 0 else ""
         estimated = " (some counted from the stream)" if usage.get("estimated") else ""
-        lines.append(f"  tokens: {usage['total_tokens']:,}{estimated} in {usage['calls']} call(s){extra}, "
+        lines.append(f"  tokens: {usage['total_tokens']:,}{estimated} in {usage['calls']} call(s){attempts}, "
                      f"{usage.get('seconds', 0):.1f} s ({steps})")
     comparison = extra.get("comparison")
     if comparison:

@@ -291,9 +291,14 @@ class ComparisonView:
     results: str                        # differ | same | unknown
     sql: str                            # differs | same | unknown
     pairs: list[SqlPair] = field(default_factory=list)
+    failed: dict[str, list[str]] = field(default_factory=dict)  # readings that gave no answer, per side
 
     @property
     def results_text(self) -> str:
+        failed = [f"{len(ids)} {side} reading(s)" for side, ids in self.failed.items() if ids]
+        if self.results == "unknown" and failed:
+            return ("Answers cannot be compared in full: " + " and ".join(failed) + " gave no answer; a set of "
+                    "answers is only the same when every reading ran.")
         return {"differ": "The answers differ: rules and model do not give the same set of answers.",
                 "same": "Same set of answers from the rules and the model.",
                 }.get(self.results, "Answers cannot be compared (one side has no answer).")
@@ -348,7 +353,8 @@ def comparison_view(report: Report) -> ComparisonView | None:
         both=list(arch.get("both") or []), model_only=list(arch.get("model_only") or []), rows=rows,
         missing=[label.get(rid, rid) for rid in comp.get("rules_answers_missing_from_model") or []],
         results="differ" if differ is True else "same" if differ is False else "unknown",
-        sql="differs" if sql is True else "same" if sql is False else "unknown", pairs=pairs)
+        sql="differs" if sql is True else "same" if sql is False else "unknown", pairs=pairs,
+        failed={side: list(ids) for side, ids in (comp.get("failed") or {}).items()})
 
 
 # -- the model's clarification in the page's wizard --------------------------------------------------
