@@ -1,6 +1,10 @@
 """Introspection into plain dataclasses: tables, columns, keys, row counts, sampled text values.
 
 Works on any schema the engine reports (the demo database, Chinook, Northwind, anything else).
+Bounded on large tables: a table the engine's statistics put above ``LARGE_TABLE_ROWS`` keeps that
+estimate as its row count (no ``COUNT(*)``), and its text values are sampled from about
+``SAMPLE_ROWS`` rows (PostgreSQL ``TABLESAMPLE SYSTEM``, elsewhere the first rows in storage order)
+instead of a scan per column. Smaller tables are counted and sampled exactly, as before.
 """
 from __future__ import annotations
 
@@ -10,10 +14,13 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.exc import SQLAlchemyError
 
+from adapters.catalog import CatalogSnapshot, snapshot
 from adapters.errors import IntrospectionError
 
 SAMPLE_VALUES = 50          # distinct values kept per text column
 SAMPLE_MAX_LENGTH = 80      # longer texts are descriptions, not names: not sampled
+LARGE_TABLE_ROWS = 200_000  # above this estimate: no COUNT(*), sampled text values
+SAMPLE_ROWS = 100_000       # rows read for a large table's text values
 
 _NUMERIC = ("INT", "NUMERIC", "DECIMAL", "REAL", "FLOAT", "DOUBLE", "MONEY", "SERIAL", "NUMBER")
 _TEMPORAL = ("DATE", "TIME")
@@ -60,6 +67,7 @@ class TableInfo:
     primary_key: list[str] = field(default_factory=list)
     foreign_keys: list[ForeignKey] = field(default_factory=list)
     row_count: int = 0
+    estimated: bool = False   # row_count is the engine's estimate (a large table)
 
     def column(self, name: str) -> ColumnInfo | None:
         lowered = name.lower()
@@ -94,9 +102,17 @@ class SchemaInfo:
 
 
 def introspect(engine: sa.Engine, *, dialect: str = "", sample_values: int = SAMPLE_VALUES,
-               schema: str | None = None) -> SchemaInfo:
-    """Read tables, columns, keys, row counts and text samples. Read-only catalog and SELECT queries."""
+               schema: str | None = None, catalog: CatalogSnapshot | None = None) -> SchemaInfo:
+    """Read tables, columns, keys, row counts and text samples. Read-only catalog and SELECT queries.
+
+    ``catalog`` (default: read here for the default schema) gives the row estimates that bound the work.
+    """
     try:
+        if catalog is None and schema is None:
+            with engine.connect() as conn:
+                catalog = snapshot(conn)
+                conn.rollback()
+        estimates = catalog.rows if catalog is not None else {}
         inspector = sa.inspect(engine)
         names = sorted(inspector.get_table_names(schema=schema))
         tables: list[TableInfo] = []
@@ -115,7 +131,7 @@ def introspect(engine: sa.Engine, *, dialect: str = "", sample_values: int = SAM
             tables.append(TableInfo(name=name, columns=columns, primary_key=list(pk), foreign_keys=fks))
         with engine.connect() as conn:
             for table in tables:
-                _count_and_sample(conn, table, sample_values, schema)
+                _count_and_sample(conn, table, sample_values, schema, estimates.get(table.name))
             conn.rollback()
     except SQLAlchemyError as err:
         message = str(getattr(err, "orig", err)).splitlines()[0] if str(err) else type(err).__name__
@@ -123,18 +139,31 @@ def introspect(engine: sa.Engine, *, dialect: str = "", sample_values: int = SAM
     return SchemaInfo(tables=tables, dialect=dialect)
 
 
-def _count_and_sample(conn: sa.Connection, table: TableInfo, limit: int, schema: str | None) -> None:
+def _count_and_sample(conn: sa.Connection, table: TableInfo, limit: int, schema: str | None,
+                      estimate: int | None) -> None:
     sa_table = sa.table(table.name, *[sa.column(c.name) for c in table.columns], schema=schema)
-    table.row_count = int(conn.execute(sa.select(sa.func.count()).select_from(sa_table)).scalar() or 0)
+    if estimate is not None and estimate > LARGE_TABLE_ROWS:
+        table.row_count, table.estimated = estimate, True
+    else:
+        table.row_count = int(conn.execute(sa.select(sa.func.count()).select_from(sa_table)).scalar() or 0)
     if limit <= 0 or table.row_count == 0:
         return
     for column in table.columns:
         if column.family != "text":
             continue
-        col = sa_table.c[column.name]
+        source = _sample_source(conn, sa_table, column.name, table.row_count) if table.estimated else sa_table
+        col = source.c[column.name]
         query = (sa.select(col).where(col.is_not(None)).group_by(col)
                  .order_by(sa.func.count().desc(), col).limit(limit + 1))
         values = [str(v) for (v,) in conn.execute(query)]
         if any(len(v) > SAMPLE_MAX_LENGTH for v in values):
             continue
         column.samples = values[:limit]
+
+
+def _sample_source(conn: sa.Connection, sa_table: sa.TableClause, column: str, rows: int) -> sa.FromClause:
+    """About SAMPLE_ROWS rows of a large table: a block sample on PostgreSQL, the first rows elsewhere."""
+    if conn.dialect.name == "postgresql":
+        percent = max(0.01, min(100.0, 100.0 * SAMPLE_ROWS / max(rows, 1)))
+        return sa.tablesample(sa_table, sa.func.system(round(percent, 4)), name="sampled")
+    return sa.select(sa_table.c[column]).limit(SAMPLE_ROWS).subquery("sampled")

@@ -1,13 +1,26 @@
-"""Schema profiles per connection: introspected once, cached on the Database, reused by every question."""
+"""Schema profiles per connection: built once, kept on disk (``profile_store``) and on the Database.
+
+The first check on a connection reads the catalog (one or two queries) and reuses the stored profile
+when the schema, its data and the code are unchanged; otherwise it introspects, profiles and stores.
+Every later question on the same ``Database`` (``batch``, the page) reuses it from memory.
+"""
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sqlalchemy.exc import SQLAlchemyError
 from sqlglot import exp
 
 from adapters import CheckerError, Database, SchemaInfo, introspect
+from adapters.catalog import snapshot
+from adapters.connections import scrub
+from adapters.errors import IntrospectionError
+from checker_app import profile_store
+from checker_app.profile_store import StoredProfile
 
 if TYPE_CHECKING:
     from archetypes import SchemaProfile
@@ -31,13 +44,80 @@ def lookup_for(db: Database) -> Callable[[exp.Query], list[tuple[Any, ...]]]:
 
 
 def load_schema(db: Database) -> SchemaInfo:
-    return db.cached("schema", lambda: introspect(db.engine, dialect=db.dialect))
+    """The introspected schema of the profile in use (stored, or built now once per connection)."""
+    return stored_profile(db).schema
 
 
-def load_profile(db: Database, overrides: Path | None = None) -> SchemaProfile:
-    """The archetypes' profile of `db`, built once per connection (and per overrides file)."""
+def load_profile(db: Database, overrides: Path | None = None, *, refresh: bool = False) -> SchemaProfile:
+    """The archetypes' profile of `db`, built once per connection and overrides file, reused across calls.
+
+    ``refresh`` rebuilds it (and the stored entry) even when nothing changed.
+    """
+    return stored_profile(db, overrides, refresh=refresh).profile
+
+
+def stored_profile(db: Database, overrides: Path | None = None, *, refresh: bool = False) -> StoredProfile:
+    """The profile of `db` with when and how it was built (one build at a time per connection and overrides)."""
+    slot: _Slot = db.cached(f"profile:{overrides or ''}", _Slot)
+    with slot.lock:
+        if slot.entry is None or refresh:
+            slot.entry = _load_or_build(db, overrides, refresh)
+            schema = slot.entry.schema
+            db.cached("schema", lambda: schema)  # the repair pass reads columns from the same introspection
+        return slot.entry
+
+
+def refresh_profiles(databases: list[Database], overrides: Path | None = None) -> None:
+    """Rebuild the profile of every connection now (``--refresh-profile``); a failure is left to the check."""
+    for db in databases:
+        try:
+            stored_profile(db, overrides, refresh=True)
+        except CheckerError:
+            pass  # the check reports the same error in its place
+
+
+def profile_age(db: Database, overrides: Path | None = None) -> float | None:
+    """Seconds since the profile in use on `db` was built; None before any check loaded it."""
+    entry = db.cached(f"profile:{overrides or ''}", _Slot).entry
+    return entry.age_s if entry is not None else None
+
+
+def age_text(seconds: float | None) -> str:
+    """'profile built 4 min ago' (what the page's sidebar shows); '' when no profile is loaded yet."""
+    if seconds is None:
+        return ""
+    for unit, size in (("day", 86_400), ("h", 3_600), ("min", 60)):
+        if seconds >= size:
+            count = int(seconds // size)
+            return f"profile built {count} {unit}{'s' if unit == 'day' and count > 1 else ''} ago"
+    return "profile built just now" if seconds < 5 else f"profile built {int(seconds)} s ago"
+
+
+class _Slot:
+    """The profile a connection uses, replaceable by a refresh (the Database memo itself is write-once)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.entry: StoredProfile | None = None
+
+
+def _load_or_build(db: Database, overrides: Path | None, refresh: bool) -> StoredProfile:
     from archetypes import build_profile, load_profile_overrides
 
-    key = f"profile:{overrides or ''}"
-    data = load_profile_overrides(overrides) if overrides else None
-    return db.cached(key, lambda: build_profile(load_schema(db), lookup_for(db), data))
+    data = load_profile_overrides(overrides) if overrides else None  # a bad file fails before any work
+    try:
+        with db.engine.connect() as conn:
+            current = snapshot(conn)
+            conn.rollback()
+    except SQLAlchemyError as err:
+        message = str(getattr(err, "orig", err)).splitlines()[0] if str(err) else type(err).__name__
+        raise IntrospectionError(f"cannot read the schema: {scrub(message, db.config.url)}") from None
+    path = profile_store.entry_path(db, overrides)
+    entry, reason = (None, "refresh") if refresh else profile_store.read(path, current)
+    if entry is not None:
+        return StoredProfile(entry["schema"], entry["profile"], entry["built_at"], current, reused=True)
+    built_at = time.time()
+    schema = introspect(db.engine, dialect=db.dialect, catalog=current)  # never the memo: it may be stale
+    profile = build_profile(schema, lookup_for(db), data)
+    profile_store.write(path, schema, profile, current, built_at)
+    return StoredProfile(schema, profile, built_at, current, reused=False, reason=reason)

@@ -1,11 +1,25 @@
 """Fixtures shared by the suite: live servers, throwaway databases, the demo database, datasets."""
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
 
 from tests.support import BACKENDS, ServerDatabases, load_chinook, load_northwind, unavailable
+
+
+@pytest.fixture(scope="session", autouse=True)
+def profile_store_dir(tmp_path_factory) -> Iterator[str]:
+    """Stored schema profiles go to a session directory (inherited by CLI subprocesses), not the user's cache."""
+    saved = os.environ.get("CHECKER_PROFILE_DIR")
+    path = str(tmp_path_factory.mktemp("profiles"))
+    os.environ["CHECKER_PROFILE_DIR"] = path
+    yield path
+    if saved is None:
+        os.environ.pop("CHECKER_PROFILE_DIR", None)
+    else:
+        os.environ["CHECKER_PROFILE_DIR"] = saved
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ from adapters import CheckerError
 from checker_app.commands.check import check_options, parse_answers, parse_as_of
 from checker_app.commands.common import EXIT_ENGINE_ERROR, EXIT_OK, emit_json, fail, limits_from
 from checker_app.pipeline import CheckOptions, check
+from checker_app.profiles import refresh_profiles
 from checker_app.settings import databases_from_options
 
 
@@ -40,7 +41,7 @@ def read_questions(path: Path) -> list[tuple[int, str]]:
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @check_options
 def batch(file: Path, answer: tuple[str, ...], as_of: str | None, profile: Path | None, cap: int,
-          db: tuple[str, ...], timeout: float, max_rows: int) -> None:
+          refresh_profile: bool, db: tuple[str, ...], timeout: float, max_rows: int) -> None:
     """Check every question in FILE (a question per line, or JSONL with a `q` field)."""
     options = CheckOptions(answers=parse_answers(answer), as_of=parse_as_of(as_of), cap=cap,
                            limits=limits_from(timeout, max_rows), profile_overrides=profile)
@@ -50,6 +51,8 @@ def batch(file: Path, answer: tuple[str, ...], as_of: str | None, profile: Path 
     except CheckerError as err:
         fail(str(err))
         return
+    if refresh_profile:
+        refresh_profiles(databases, profile)
     failures = 0
     for number, question in questions:
         try:

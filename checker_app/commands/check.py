@@ -10,6 +10,7 @@ from adapters import CheckerError
 from checker_app.commands.common import EXIT_OK, db_options, emit_json, fail, limits_from
 from checker_app.commands.render import table_text
 from checker_app.pipeline import CheckOptions, check
+from checker_app.profiles import refresh_profiles
 from checker_app.report import Report
 from checker_app.settings import databases_from_options
 
@@ -42,6 +43,8 @@ def check_options(f):  # noqa: ANN001, ANN201 - click decorator stack
                      default=None, help="YAML file correcting or extending the schema profile.")(f)
     f = click.option("--cap", type=click.IntRange(1, 64), default=8, show_default=True,
                      help="Most readings to run.")(f)
+    f = click.option("--refresh-profile", "refresh_profile", is_flag=True,
+                     help="Rebuild the stored schema profile even if the schema and data look unchanged.")(f)
     return db_options(f)
 
 
@@ -88,14 +91,16 @@ def report_text(report: Report) -> str:
               help="Answer the model's clarification in plain text (model mode).")
 @check_options
 def check_command(question: str, as_json: bool, engine: str, reply: str | None, answer: tuple[str, ...],
-                  as_of: str | None, profile: Path | None, cap: int, db: tuple[str, ...], timeout: float,
-                  max_rows: int) -> None:
+                  as_of: str | None, profile: Path | None, cap: int, refresh_profile: bool, db: tuple[str, ...],
+                  timeout: float, max_rows: int) -> None:
     """Show which ambiguities a question has and run every reading side by side."""
     options = CheckOptions(answers=parse_answers(answer), as_of=parse_as_of(as_of), cap=cap,
                            limits=limits_from(timeout, max_rows), profile_overrides=profile, engine=engine,
                            reply=reply)
     try:
         databases = databases_from_options(db, options.limits)
+        if refresh_profile:
+            refresh_profiles(databases, profile)
         report = check(question, databases, options)
     except CheckerError as err:
         fail(str(err))

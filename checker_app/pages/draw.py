@@ -21,7 +21,7 @@ from checker_app.pipeline import CheckOptions
 from checker_app.report import ReadingResult, Report
 from checker_app.ui import display, exports, highlight
 from checker_app.ui.config import AppConfig, load_config, passwords_of, redact
-from checker_app.ui.sidebar import ConnectionStatus, connection_health, schema_summary
+from checker_app.ui.sidebar import ConnectionStatus, connection_health, profile_age_text, schema_summary
 
 STATUS_ICON = {"ok": ":green[:material/check_circle:]", "error": ":red[:material/error:]",
                "timeout": ":orange[:material/timer_off:]", "rejected": ":red[:material/block:]"}
@@ -145,6 +145,8 @@ def sidebar(ctx: Context) -> None:
                     columns = ", ".join(f"{highlight.md(name)} ({highlight.md(kind.lower())})"
                                         for name, kind in table.columns)
                     st.markdown(f"**{highlight.md(table.name)}** · {table.row_count:,} rows  \n{columns}")
+                if age := profile_age_text(db):
+                    st.caption(age)
 
 
 def _bump_health() -> None:

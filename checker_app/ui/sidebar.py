@@ -6,7 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from adapters import Database
-from checker_app.profiles import load_schema
+from checker_app.profiles import age_text, load_schema, profile_age
 from checker_app.ui.config import redact
 
 
@@ -63,3 +63,8 @@ def schema_summary(db: Database) -> list[TableSummary]:
     """Tables and columns of one connection (introspected once per connection, cached on it)."""
     schema = load_schema(db)
     return [TableSummary(t.name, t.row_count, [(c.name, c.type) for c in t.columns]) for t in schema.tables]
+
+
+def profile_age_text(db: Database) -> str:
+    """How old the profile in use is ('profile built 4 min ago'; '' before one is loaded)."""
+    return age_text(profile_age(db))
