@@ -1,0 +1,255 @@
+"""The gold-answer fixtures (tests/fixtures/gold/*.jsonl) are well formed and their SQL answers.
+
+Every line parses into a case; every reading runs on SQLite and returns rows, and on the other engines
+(demo: PostgreSQL and MariaDB; Chinook: PostgreSQL and MariaDB; Northwind: PostgreSQL) after
+transpiling with sqlglot and mapping identifiers to the engine's own spelling, with the same answer as on
+SQLite. The readings of an ambiguous case name different answers (else they are one reading), and a
+"top" answer is not decided by a tie.
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+from datetime import date, datetime
+from decimal import Decimal
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal
+
+import pytest
+import sqlalchemy as sa
+import sqlglot
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from sqlglot import exp
+
+GOLD = Path(__file__).parent / "fixtures" / "gold"
+DBS = ("demo", "chinook", "northwind")
+DIALECT = {"sqlite": "sqlite", "postgresql": "postgres", "mysql": "mysql"}
+OTHER_ENGINES = {"demo": ("postgresql", "mysql"), "chinook": ("postgresql", "mysql"), "northwind": ("postgresql",)}
+
+
+class Reading(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    label: str = Field(min_length=1)
+    sql: str = Field(min_length=1)
+
+
+class GoldCase(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    q: str = Field(min_length=1)
+    db: Literal["demo", "chinook", "northwind"]
+    readings: list[Reading] = Field(min_length=1, max_length=8)
+    answer: Literal["top", "value", "rows"]
+    note: str = ""
+
+    @field_validator("readings")
+    @classmethod
+    def _distinct(cls, readings: list[Reading]) -> list[Reading]:
+        for attr in ("label", "sql"):
+            values = [getattr(r, attr) for r in readings]
+            if len(set(values)) != len(values):
+                raise ValueError(f"two readings share a {attr}")
+        return readings
+
+
+def load_cases(path: Path) -> list[tuple[str, GoldCase]]:
+    """(file:line, case) for every non-blank line; a malformed line fails naming file:line."""
+    cases = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        where = f"{path.name}:{number}"
+        try:
+            case = GoldCase.model_validate(json.loads(line))
+        except (json.JSONDecodeError, ValidationError) as err:
+            pytest.fail(f"{where}: malformed gold case: {str(err).splitlines()[0]}", pytrace=False)
+        if case.db != path.stem:
+            pytest.fail(f"{where}: db {case.db!r} in {path.name}", pytrace=False)
+        cases.append((where, case))
+    return cases
+
+
+@cache
+def all_cases() -> tuple[tuple[str, GoldCase], ...]:
+    return tuple(item for db in DBS for item in load_cases(GOLD / f"{db}.jsonl"))
+
+
+def cases_of(db: str) -> list[tuple[str, GoldCase]]:
+    return [item for item in all_cases() if item[1].db == db]
+
+
+# -- SQL per engine -----------------------------------------------------------------------------
+
+def squash(name: str) -> str:
+    """The name compared across engines: case-, underscore- and space-insensitive."""
+    return re.sub(r"[\s_]", "", name).lower()
+
+
+def identifier_map(url: str) -> dict[str, str]:
+    """squash(name) -> the engine's spelling, for every table and column of the database."""
+    engine = sa.create_engine(url)
+    try:
+        inspector = sa.inspect(engine)
+        names: dict[str, str] = {}
+        for table in inspector.get_table_names():
+            names.setdefault(squash(table), table)
+            for column in inspector.get_columns(table):
+                names.setdefault(squash(column["name"]), column["name"])
+        return names
+    finally:
+        engine.dispose()
+
+
+def map_identifiers(tree: exp.Expression, names: dict[str, str]) -> exp.Expression:
+    """Rename tables and columns to the engine's spelling; aliases and unknown names are kept."""
+    for node in tree.find_all(exp.Table, exp.Column):
+        ident = node.this
+        if isinstance(ident, exp.Identifier) and squash(ident.name) in names:
+            node.set("this", exp.to_identifier(names[squash(ident.name)], quoted=True))
+    return tree
+
+
+def adapt_postgres(tree: exp.Expression) -> exp.Expression:
+    """What PostgreSQL needs beyond sqlglot: substrings of timestamps, the weekday number."""
+    for node in list(tree.find_all(exp.Substring)):
+        node.set("this", exp.cast(node.this, "TEXT"))
+    for node in list(tree.find_all(exp.TimeToStr)):
+        if node.args["format"].name == "%w":
+            node.replace(exp.Extract(this=exp.var("DOW"), expression=exp.cast(node.this, "TIMESTAMP")))
+    return tree
+
+
+def render(sql: str, backend: str, names: dict[str, str] | None) -> str:
+    if backend == "sqlite":
+        return sql
+    tree = sqlglot.parse_one(sql, read="sqlite")
+    if names is not None:
+        tree = map_identifiers(tree, names)
+    if backend == "postgresql":
+        tree = adapt_postgres(tree)
+    return tree.sql(dialect=DIALECT[backend])
+
+
+def fetch(url: str, sql: str) -> list[tuple[Any, ...]]:
+    engine = sa.create_engine(url)
+    try:
+        with engine.connect() as conn:
+            return [tuple(row) for row in conn.execute(sa.text(sql))]
+    finally:
+        engine.dispose()
+
+
+# -- answers ------------------------------------------------------------------------------------
+
+def scalar(value: Any) -> Any:
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, (int, float, Decimal)):
+        return float(value)
+    if isinstance(value, (datetime, date)):
+        return str(value)
+    return str(value)
+
+
+def answer_of(kind: str, rows: list[tuple[Any, ...]]) -> Any:
+    """What a case compares: the winner's non-numeric cells, the first number, or the set of rows."""
+    first = [scalar(v) for v in rows[0]]
+    if kind == "top":
+        return tuple(v for v in first if not isinstance(v, float))
+    if kind == "value":
+        numbers = [v for v in first if isinstance(v, float)]
+        assert numbers, "a value answer needs a numeric cell in its first row"
+        return numbers[0]
+    return sorted((tuple(scalar(v) for v in row) for row in rows), key=lambda r: [str(v) for v in r])
+
+
+def same(a: Any, b: Any) -> bool:
+    if isinstance(a, float) and isinstance(b, float):
+        return math.isclose(a, b, rel_tol=1e-4, abs_tol=1e-6)
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def sqlite_answers(where: str, case: GoldCase, url: str) -> list[Any]:
+    answers = []
+    for reading in case.readings:
+        rows = fetch(url, reading.sql)
+        assert rows, f"{where} {reading.label!r}: no rows on sqlite"
+        answers.append(answer_of(case.answer, rows))
+    return answers
+
+
+# -- tests --------------------------------------------------------------------------------------
+
+def test_every_line_is_a_case_and_the_mix_holds() -> None:
+    cases = [case for _, case in all_cases()]
+    per_db = {db: sum(case.db == db for case in cases) for db in DBS}
+    assert all(count >= 25 for count in per_db.values()), per_db
+    clear = sum(len(case.readings) == 1 for case in cases)
+    assert 0.25 <= clear / len(cases) <= 0.45, f"{clear} clear of {len(cases)}"
+    questions = [case.q.lower() for case in cases]
+    assert len(set(questions)) == len(questions), "a question appears twice"
+
+
+def test_malformed_line_names_file_and_line(tmp_path) -> None:
+    bad = tmp_path / "demo.jsonl"
+    bad.write_text('{"q": "x", "db": "demo", "readings": [{"label": "a", "sql": "SELECT 1"}], "answer": "value"}\n'
+                   '{"q": "y", "db": "demo", "readings": [], "answer": "value"}\n', encoding="utf-8")
+    with pytest.raises(pytest.fail.Exception, match=r"demo\.jsonl:2: malformed"):
+        load_cases(bad)
+
+
+def _check_sqlite(db: str, url: str) -> None:
+    for where, case in cases_of(db):
+        answers = sqlite_answers(where, case, url)
+        for i in range(len(answers)):
+            for j in range(i):
+                assert not same(answers[i], answers[j]), (
+                    f"{where} {case.q!r}: readings {case.readings[j].label!r} and {case.readings[i].label!r} "
+                    f"give the same answer: they are one reading")
+        if case.answer == "top":
+            for reading in case.readings:
+                tree = sqlglot.parse_one(reading.sql, read="sqlite")
+                rows = fetch(url, tree.limit(2).sql(dialect="sqlite"))
+                if len(rows) == 2:
+                    numbers = [[v for v in map(scalar, row) if isinstance(v, float)] for row in rows]
+                    assert rows[0] != rows[1] and (not numbers[0] or numbers[0] != numbers[1]), (
+                        f"{where} {reading.label!r}: the winner is tied: {rows}")
+
+
+def _check_engines(db: str, urls: dict[str, str]) -> None:
+    for backend in OTHER_ENGINES[db]:
+        names = None if db == "demo" else identifier_map(urls[backend])
+        for where, case in cases_of(db):
+            for reading, expected in zip(case.readings, sqlite_answers(where, case, urls["sqlite"])):
+                sql = render(reading.sql, backend, names)
+                rows = fetch(urls[backend], sql)
+                assert rows, f"{where} {reading.label!r}: no rows on {backend}\n{sql}"
+                got = answer_of(case.answer, rows)
+                assert same(got, expected), f"{where} {reading.label!r} on {backend}: {got!r} != sqlite {expected!r}\n{sql}"
+
+
+def test_demo_gold_on_sqlite(demo_urls) -> None:
+    _check_sqlite("demo", demo_urls["sqlite"])
+
+
+def test_demo_gold_on_postgres_and_mariadb(demo_urls) -> None:
+    _check_engines("demo", demo_urls)
+
+
+def test_chinook_gold_on_sqlite(chinook_urls) -> None:
+    _check_sqlite("chinook", chinook_urls["sqlite"])
+
+
+def test_chinook_gold_on_postgres_and_mariadb(chinook_urls) -> None:
+    _check_engines("chinook", chinook_urls)
+
+
+def test_northwind_gold_on_sqlite(northwind_urls) -> None:
+    _check_sqlite("northwind", northwind_urls["sqlite"])
+
+
+def test_northwind_gold_on_postgres(northwind_urls) -> None:
+    _check_engines("northwind", northwind_urls)
