@@ -3,8 +3,8 @@
 Every line parses into a case; every reading runs on SQLite and returns rows, and on the other engines
 (demo: PostgreSQL and MariaDB; Chinook: PostgreSQL and MariaDB; Northwind: PostgreSQL) after
 transpiling with sqlglot and mapping identifiers to the engine's own spelling, with the same answer as on
-SQLite. The readings of an ambiguous case name different answers (else they are one reading), and a
-"top" answer is not decided by a tie.
+SQLite where both hold the same data. The readings of an ambiguous case name different answers (else
+they are one reading), and a "top" answer is not decided by a tie.
 """
 from __future__ import annotations
 
@@ -27,6 +27,9 @@ GOLD = Path(__file__).parent / "fixtures" / "gold"
 DBS = ("demo", "chinook", "northwind")
 DIALECT = {"sqlite": "sqlite", "postgresql": "postgres", "mysql": "mysql"}
 OTHER_ENGINES = {"demo": ("postgresql", "mysql"), "chinook": ("postgresql", "mysql"), "northwind": ("postgresql",)}
+# Northwind's SQLite and PostgreSQL builds are different editions (extra customers, other Discontinued
+# flags), so there the other engine must run every reading and return rows, not give the same answer.
+SAME_DATA = {"demo": True, "chinook": True, "northwind": False}
 
 
 class Reading(BaseModel):
@@ -181,6 +184,23 @@ def sqlite_answers(where: str, case: GoldCase, url: str) -> list[Any]:
     return answers
 
 
+def tied(url: str, sql: str) -> bool:
+    """Whether the first two rows share their ORDER BY keys but name different winners."""
+    tree = sqlglot.parse_one(sql, read="sqlite")
+    aliases = {e.alias: e.this for e in tree.selects if isinstance(e, exp.Alias)}
+    keys = []
+    for ordered in tree.args["order"].expressions if tree.args.get("order") else []:
+        key = ordered.this
+        if isinstance(key, exp.Column) and not key.table and key.name in aliases:
+            key = aliases[key.name]
+        keys.append(key.copy())
+    width = len(tree.selects)
+    probe = tree.select(*[k.as_(f"_key{i}") for i, k in enumerate(keys)], copy=True).limit(2)
+    rows = fetch(url, probe.sql(dialect="sqlite"))
+    return (len(rows) == 2 and rows[0][width:] == rows[1][width:]
+            and answer_of("top", [rows[0][:width]]) != answer_of("top", [rows[1][:width]]))
+
+
 # -- tests --------------------------------------------------------------------------------------
 
 def test_every_line_is_a_case_and_the_mix_holds() -> None:
@@ -189,8 +209,8 @@ def test_every_line_is_a_case_and_the_mix_holds() -> None:
     assert all(count >= 25 for count in per_db.values()), per_db
     clear = sum(len(case.readings) == 1 for case in cases)
     assert 0.25 <= clear / len(cases) <= 0.45, f"{clear} clear of {len(cases)}"
-    questions = [case.q.lower() for case in cases]
-    assert len(set(questions)) == len(questions), "a question appears twice"
+    questions = [(case.db, case.q.lower()) for case in cases]
+    assert len(set(questions)) == len(questions), "a question appears twice for one database"
 
 
 def test_malformed_line_names_file_and_line(tmp_path) -> None:
@@ -211,12 +231,7 @@ def _check_sqlite(db: str, url: str) -> None:
                     f"give the same answer: they are one reading")
         if case.answer == "top":
             for reading in case.readings:
-                tree = sqlglot.parse_one(reading.sql, read="sqlite")
-                rows = fetch(url, tree.limit(2).sql(dialect="sqlite"))
-                if len(rows) == 2:
-                    numbers = [[v for v in map(scalar, row) if isinstance(v, float)] for row in rows]
-                    assert rows[0] != rows[1] and (not numbers[0] or numbers[0] != numbers[1]), (
-                        f"{where} {reading.label!r}: the winner is tied: {rows}")
+                assert not tied(url, reading.sql), f"{where} {reading.label!r}: the winner is a tie"
 
 
 def _check_engines(db: str, urls: dict[str, str]) -> None:
@@ -228,7 +243,7 @@ def _check_engines(db: str, urls: dict[str, str]) -> None:
                 rows = fetch(urls[backend], sql)
                 assert rows, f"{where} {reading.label!r}: no rows on {backend}\n{sql}"
                 got = answer_of(case.answer, rows)
-                assert same(got, expected), f"{where} {reading.label!r} on {backend}: {got!r} != sqlite {expected!r}\n{sql}"
+                assert not SAME_DATA[db] or same(got, expected), f"{where} {reading.label!r} on {backend}: {got!r} != sqlite {expected!r}\n{sql}"
 
 
 def test_demo_gold_on_sqlite(demo_urls) -> None:
