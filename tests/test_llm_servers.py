@@ -60,15 +60,16 @@ def test_json_schema_refused_falls_back_to_json_object_and_is_remembered(llm) ->
         part.fallbacks[0]["reason"]
     refused, accepted = llm.requests[1], llm.requests[2]
     assert refused["response_format"]["type"] == "json_schema"
-    assert accepted["response_format"] == {"type": "json_object"}
+    schema = refused["response_format"]["json_schema"]["schema"]
+    assert accepted["response_format"] == {"type": "json_object", "schema": schema}  # llama-cpp-python's grammar
     sent = json.loads(accepted["messages"][1]["content"].split("matching this JSON schema exactly:\n", 1)[1])
-    assert sent == refused["response_format"]["json_schema"]["schema"]   # the same schema, now in the prompt
+    assert sent == schema   # the same schema, in the prompt too
     assert SERVER_MODES.current(part.settings["base_url"]) == "json_object"
     # the next check goes straight to the mode that works
     llm.push(tool_call_reply({"questions": []}), structured_reply(READINGS))
     again = run_model(QUESTION, PROFILE, settings=llm.settings())
     assert again.structured_output == "json_object" and again.fallbacks == []
-    assert llm.requests[4]["response_format"] == {"type": "json_object"}
+    assert llm.requests[4]["response_format"]["type"] == "json_object"
 
 
 def test_a_server_refusing_both_gets_plain_text_and_the_json_is_extracted(llm) -> None:
@@ -164,6 +165,14 @@ def test_streams_measure_the_first_token_and_cut_runaways(llm, case) -> None:
         assert len(part.readings) == expect["readings"]
         assert step.first_token_s >= expect["first_token_at_least"]
         assert part.to_dict()["usage"]["by_step"]["interpret"]["first_token_s"] >= expect["first_token_at_least"]
+
+
+def test_a_server_that_cannot_stream_is_asked_again_without_and_remembered(llm) -> None:
+    cannot = recorded_error(next(c for c in ERRORS if c["param"] == "stream"))
+    llm.push(cannot, tool_call_reply({"questions": []}), structured_reply(READINGS))
+    part = run_model(QUESTION, PROFILE, settings=llm.settings())
+    assert [r.get("stream", False) for r in llm.requests] == [True, False, False]
+    assert len(part.readings) == 2 and part.usage.steps["clarify"].attempts == 2
 
 
 def test_a_reply_without_streaming(llm) -> None:

@@ -304,6 +304,7 @@ def test_the_model_panel_of_an_off_and_a_malformed_part() -> None:
     assert view.malformed.raw == '{\n  "questions": 1\n}' and view.malformed.language == "json"
     assert [f.step for f in view.failures] == ["interpret"] and view.offers_recovery
     assert view.usage.text == "2 calls · 15 tokens (10 prompt, 5 completion)"
-    assert view.usage.rows == [{"step": "ask (tool)", "calls": 1, "prompt tokens": 10, "completion tokens": 5,
-                                "total tokens": 15}]
+    assert view.usage.rows == [{"step": "ask (tool)", "calls": 1, "failed attempts": 0, "prompt tokens": 10,
+                                "completion tokens": 5, "total tokens": 15, "first token (s)": "—",
+                                "seconds": "0.0"}]
     assert model_view.raw_text('{"questions": [') == ('{"questions": [', "text")

@@ -21,6 +21,7 @@ from typing import Any
 
 from checker_app.llm.errors import ModelFailure
 from checker_app.llm.failures import retriable, status_failure, whole
+from checker_app.llm.modes import SERVER_MODES
 from checker_app.llm.settings import ModelSettings, without_credentials
 from checker_app.llm.stream import Streamed, read_stream
 from checker_app.llm.usage import Usage
@@ -82,11 +83,16 @@ class ModelClient:
             kwargs["tool_choice"] = tool_choice or "auto"
         if response_format:
             kwargs["response_format"] = response_format
+        stream = settings.stream and not SERVER_MODES.refuses(self.server, "stream")
         for attempt in range(settings.max_retries + 1):
             try:
-                reply = self._attempt(step, kwargs, usage, retry=attempt > 0)
+                reply = self._attempt(step, kwargs, usage, retry=attempt > 0, stream=stream)
                 break
             except ModelFailure as failure:
+                if stream and failure.param in ("stream", "stream_options"):
+                    SERVER_MODES.refuse(self.server, "stream")  # asked again at once, without streaming
+                    reply = self._attempt(step, kwargs, usage, retry=True, stream=False)
+                    break
                 if attempt >= settings.max_retries or not retriable(failure):
                     if attempt:
                         failure.message += f" (after {attempt + 1} attempts)"
@@ -106,11 +112,11 @@ class ModelClient:
 
     # -- one attempt -----------------------------------------------------------------------------
 
-    def _attempt(self, step: str, kwargs: dict[str, Any], usage: Usage, *, retry: bool) -> Reply:
+    def _attempt(self, step: str, kwargs: dict[str, Any], usage: Usage, *, retry: bool, stream: bool) -> Reply:
         started = time.perf_counter()
         streamed = Streamed()
         try:
-            if self.settings.stream:
+            if stream:
                 stream = self._sdk.chat.completions.create(**kwargs, stream=True,
                                                           stream_options={"include_usage": True})
                 read_stream(stream, started, self.settings.timeout_s, streamed)

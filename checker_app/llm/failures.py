@@ -22,7 +22,7 @@ CONTEXT_HINT = ("start the server with a larger context (llama-server --ctx-size
                 "Ollama num_ctx, vLLM --max-model-len) or lower CHECKER_MODEL_MAX_TOKENS")
 _CONTEXT = re.compile(r"context[ _](length|window|size)|maximum context|n_ctx|exceed_context_size", re.I)
 _LOC = re.compile(r"""['"]loc['"]\s*:\s*[(\[]\s*['"]body['"]\s*,\s*['"](\w+)['"]""")
-_PARAMS = ("response_format", "tool_choice", "tools", "stream_options", "max_tokens", "temperature")
+_PARAMS = ("response_format", "tool_choice", "tools", "stream_options", "stream", "max_tokens", "temperature")
 
 
 def whole(text: str, limit: int = MESSAGE_LIMIT) -> str:

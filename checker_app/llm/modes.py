@@ -5,9 +5,11 @@ llama-cpp-python refuses it (HTTP 500, "Input should be 'text' or 'json_object'"
 `json_object`; some take neither. The ladder, best first:
 
     json_schema   the schema is enforced by the server (grammar-constrained)
-    json_object   any JSON object; the schema goes into the prompt
+    json_object   a JSON object; the schema goes into the prompt, and into `response_format.schema`,
+                  which llama-cpp-python turns into a grammar (others ignore it)
     text          no response_format; the schema goes into the prompt, the JSON is taken from the text
 
+A server that refuses streaming is asked again without it, and that too is remembered.
 A refusal of `response_format` steps down the ladder and is remembered for the server, so the next
 check does not pay for the refused request again. Every mode's reply is validated against the same
 schema (`checker_app.llm.readings`).
@@ -27,6 +29,7 @@ class ServerModes:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._modes: dict[str, str] = {}
+        self._refused: set[tuple[str, str]] = set()
 
     def current(self, server: str) -> str:
         with self._lock:
@@ -42,9 +45,19 @@ class ServerModes:
                 self._modes[server] = MODES[index]
             return self._modes[server]
 
+    def refuse(self, server: str, feature: str) -> None:
+        """Remember that `server` refuses a request feature (e.g. "stream")."""
+        with self._lock:
+            self._refused.add((server, feature))
+
+    def refuses(self, server: str, feature: str) -> bool:
+        with self._lock:
+            return (server, feature) in self._refused
+
     def forget(self) -> None:
         with self._lock:
             self._modes.clear()
+            self._refused.clear()
 
     def snapshot(self) -> dict[str, str]:
         with self._lock:
@@ -58,7 +71,7 @@ def response_format_for(mode: str, name: str, schema: dict[str, Any]) -> dict[st
     if mode == "json_schema":
         return {"type": "json_schema", "json_schema": {"name": name, "strict": True, "schema": schema}}
     if mode == "json_object":
-        return {"type": "json_object"}
+        return {"type": "json_object", "schema": schema}
     return None
 
 

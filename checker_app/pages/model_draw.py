@@ -93,6 +93,16 @@ def _archetypes(report: Report, view: ModelPanel) -> None:
         st.markdown(f"{swatch} on “{highlight.md(archetype.get('evidence', ''))}”{tail}", unsafe_allow_html=True)
 
 
+def _model_errors(ctx: Context, view: ModelPanel) -> None:
+    """The model's own errors, apart from its archetypes and readings (never counted as either)."""
+    if view.model_errors:
+        st.markdown(f"**The model's errors** ({len(view.model_errors)}, not used):")
+        for line in view.model_errors:
+            st.caption(highlight.md(ctx.say(line)))
+    for note in view.notes:
+        st.caption(highlight.md(ctx.say(note)))
+
+
 def _usage(view: ModelPanel, state: Any) -> None:
     seconds = f" · {view.elapsed_ms / 1000:.1f} s" if view.elapsed_ms else ""
     st.markdown(f"**Tokens this check:** {view.usage.text}{seconds}")
@@ -155,6 +165,7 @@ def panel(ctx: Context, report: Report, key: str, state: Any = None, interactive
         with left:
             _clarification(ctx, view, interactive)
             _archetypes(report, view)
+            _model_errors(ctx, view)
         with right:
             _usage(view, state)
 

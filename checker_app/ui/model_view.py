@@ -148,6 +148,8 @@ class ModelPanel:
     readings: int = 0
     usage: UsageView = field(default_factory=lambda: UsageView(0, 0, 0, []))
     elapsed_ms: float = 0.0
+    model_errors: list[str] = field(default_factory=list)   # unknown archetype ids, invalid readings: apart
+    notes: list[str] = field(default_factory=list)          # structured-output fallbacks, calls written as text
 
     @property
     def offers_recovery(self) -> bool:
@@ -158,8 +160,11 @@ class ModelPanel:
 def usage_view(usage: Mapping[str, Any] | None) -> UsageView:
     usage = usage or {}
     rows = [{"step": STEP_SHORT.get(name, name), "calls": int(s.get("calls", 0)),
+             "failed attempts": int(s.get("attempts", s.get("calls", 0))) - int(s.get("calls", 0)),
              "prompt tokens": int(s.get("prompt_tokens", 0)), "completion tokens": int(s.get("completion_tokens", 0)),
-             "total tokens": int(s.get("total_tokens", 0))} for name, s in (usage.get("by_step") or {}).items()]
+             "total tokens": int(s.get("total_tokens", 0)),
+             "first token (s)": "—" if s.get("first_token_s") is None else f"{s['first_token_s']:.1f}",
+             "seconds": f"{float(s.get('seconds', 0.0)):.1f}"} for name, s in (usage.get("by_step") or {}).items()]
     return UsageView(int(usage.get("calls", 0)), int(usage.get("prompt_tokens", 0)),
                      int(usage.get("completion_tokens", 0)), rows)
 
@@ -241,7 +246,26 @@ def model_panel(report: Report) -> ModelPanel | None:
         said=clarification.get("text") if clarification.get("status") == "none" else None,
         answered=bool(model.get("answered")), tool_output=model.get("tool_output"),
         archetypes=list(model.get("archetypes") or []), readings=readings, usage=usage,
-        elapsed_ms=float(model.get("elapsed_ms") or 0.0))
+        elapsed_ms=float(model.get("elapsed_ms") or 0.0), model_errors=_model_errors(model), notes=_notes(model))
+
+
+def _model_errors(model: Mapping[str, Any]) -> list[str]:
+    lines = []
+    for error in model.get("model_errors") or []:
+        what = "unknown archetype id" if error.get("kind") == "unknown_archetype" else "invalid reading"
+        value = json.dumps(error.get("value"), ensure_ascii=False)
+        lines.append(f"{what} {value[:120]} at {error.get('where')}: {error.get('message')}")
+    return lines
+
+
+def _notes(model: Mapping[str, Any]) -> list[str]:
+    lines = [f"The server refused {f.get('mode')} and {f.get('next')} was used (remembered for this server): "
+             f"{f.get('reason')}" for f in model.get("fallbacks") or []]
+    written = (model.get("clarification") or {}).get("written_as_text")
+    if written:
+        lines.append(f"The model wrote its clarification call as text ({written}), not as a tool call; it was "
+                     "read through the same contract.")
+    return lines
 
 
 def model_note(report: Report) -> str | None:
