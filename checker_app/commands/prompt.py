@@ -33,10 +33,10 @@ def prompt(profile: Path | None, tools: bool, as_json: bool, db: tuple[str, ...]
         return
     tool = tool_definition(archetype_ids())
     if as_json:
-        emit_json({"system": text, "tools": [tool], "response_format": response_format()})
+        emit_json({"system": text, "tools": [tool], "response_format": response_format(archetype_ids())})
     else:
         click.echo(text)
         if tools:
             click.echo("\n--- tool ---\n" + json.dumps(tool, indent=2))
-            click.echo("\n--- readings (structured output) ---\n" + json.dumps(response_format(), indent=2))
+            click.echo("\n--- readings (structured output) ---\n" + json.dumps(response_format(archetype_ids()), indent=2))
     raise SystemExit(EXIT_OK)
