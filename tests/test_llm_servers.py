@@ -201,3 +201,32 @@ def test_the_reply_is_validated_against_the_schema_sent() -> None:
     text = json.dumps({"archetypes": [], "readings": [{"label": "", "sql": "SELECT 1"}]})
     with pytest.raises(Exception, match="does not match"):
         read_interpretations(text, IDS)
+
+
+@pytest.mark.parametrize(("env", "expected"), [
+    ({}, {"clarify": 512, "interpret": 1536}),
+    ({"CHECKER_MODEL_MAX_TOKENS": "800"}, {"clarify": 800, "interpret": 800}),
+    ({"CHECKER_MODEL_MAX_TOKENS": "interpret=2000"}, {"clarify": 512, "interpret": 2000}),
+])
+def test_max_tokens_from_the_environment(env, expected) -> None:
+    from checker_app.llm.settings import ModelSettings
+
+    settings = ModelSettings.from_env({"OPENAI_API_KEY": "k", **env})
+    assert {step: settings.max_tokens_for(step) for step in expected} == expected
+    assert settings.temperature == 0 and settings.stream is True
+
+
+@pytest.mark.parametrize(("name", "value", "message"), [
+    ("CHECKER_MODEL_MAX_TOKENS", "answer=10", "unknown step 'answer'"),
+    ("CHECKER_MODEL_MAX_TOKENS", "clarify=-1", "not a positive whole number"),
+    ("CHECKER_MODEL_TEMPERATURE", "hot", "not a number"),
+    ("CHECKER_MODEL_TEMPERATURE", "3", "between 0 and 2"),
+    ("CHECKER_MODEL_STREAM", "maybe", "use 1 or 0"),
+])
+def test_bad_model_settings_are_one_line_errors(name, value, message) -> None:
+    from adapters import ConfigError
+    from checker_app.llm.settings import ModelSettings
+
+    with pytest.raises(ConfigError, match=message) as raised:
+        ModelSettings.from_env({"OPENAI_API_KEY": "k", name: value})
+    assert "\n" not in str(raised.value)
