@@ -13,13 +13,14 @@ from adapters.errors import EngineErrorInfo
 
 _PG_KINDS = {
     "42601": "syntax", "42702": "ambiguous_column", "42703": "unknown_column",
-    "57014": "timeout", "25006": "read_only",
+    "57014": "timeout", "25006": "read_only", "42501": "permission", "42883": "unknown_function",
 }
 _MYSQL_KINDS = {
     1064: "syntax", 1149: "syntax", 1052: "ambiguous_column", 1054: "unknown_column",
     1969: "timeout", 3024: "timeout", 1317: "timeout", 1792: "read_only",
     2003: "connection", 2005: "connection", 2006: "connection", 2013: "connection", 1045: "connection",
-    1044: "connection", 1049: "connection",
+    1044: "connection", 1049: "connection", 1142: "permission", 1143: "permission", 1227: "permission",
+    1370: "permission", 1305: "unknown_function", 1630: "unknown_function", 1046: "connection",
 }
 _SQLITE_PATTERNS = (
     (re.compile(r"ambiguous column name"), "ambiguous_column"),
@@ -28,6 +29,8 @@ _SQLITE_PATTERNS = (
     (re.compile(r"^interrupted$"), "timeout"),
     (re.compile(r"readonly database|read-only"), "read_only"),
     (re.compile(r"unable to open database|disk I/O error|not a database"), "connection"),
+    (re.compile(r"no such function"), "unknown_function"),
+    (re.compile(r"not authorized"), "permission"),
 )
 _MSSQL_AMBIGUOUS = re.compile(r"Ambiguous column name '([^']+)'")
 

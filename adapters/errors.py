@@ -32,7 +32,8 @@ class IntrospectionError(CheckerError):
 
 
 # The kinds of engine error, part of the JSON contract.
-ERROR_KINDS = ("syntax", "ambiguous_column", "unknown_column", "timeout", "read_only", "connection", "other")
+ERROR_KINDS = ("syntax", "ambiguous_column", "unknown_column", "unknown_function", "permission", "timeout",
+               "read_only", "connection", "other")
 
 
 @dataclass(frozen=True)

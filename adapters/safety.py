@@ -6,13 +6,18 @@ Select containing a Delete).
 """
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
+
 import sqlglot
 from sqlglot import exp
 from sqlglot.errors import ParseError, TokenError
 
 from adapters.errors import InputError, UnsafeStatementError
+from adapters.functions import check_functions
 
 MAX_SQL_BYTES = 100_000
+_EXECUTABLE_COMMENT = re.compile(r"^\s*M?!")
 
 _WRITING_NODES: tuple[type[exp.Expression], ...] = (
     exp.Insert, exp.Update, exp.Delete, exp.Drop, exp.Create, exp.Alter, exp.TruncateTable,
@@ -45,10 +50,15 @@ def decode_input(raw: bytes | str, *, what: str = "input", limit: int = MAX_SQL_
     return raw
 
 
-def parse_query(sql: str, dialect: str | None = None) -> exp.Query:
-    """Parse `sql` and return its single read-only query, or raise UnsafeStatementError."""
+def parse_query(sql: str, dialect: str | None = None, *, allow_functions: Iterable[str] = ()) -> exp.Query:
+    """Parse `sql` and return its single read-only query, or raise UnsafeStatementError.
+
+    Besides the statement's shape: no executable comment (MariaDB runs `/*! ... */`), no user-variable
+    assignment (`@x := 1` outlives the statement), and every function and catalog on the allow-list
+    (`adapters.functions`; `allow_functions` adds user-defined functions by name)."""
     sql = decode_input(sql, what="SQL")
     try:
+        _refuse_executable_comments(sql, dialect)
         statements = [s for s in sqlglot.parse(sql, read=dialect or None) if s is not None]
     except (ParseError, TokenError) as err:
         first_line = str(err).splitlines()[0] if str(err) else "parse error"
@@ -63,7 +73,18 @@ def parse_query(sql: str, dialect: str | None = None) -> exp.Query:
     for node in statement.walk():
         if isinstance(node, _WRITING_NODES):
             raise UnsafeStatementError(f"only read-only queries may run; it contains {_describe(node)}")
+        if isinstance(node, exp.PropertyEQ) and isinstance(node.this, (exp.Parameter, exp.SessionParameter)):
+            raise UnsafeStatementError("a user-variable assignment (:=) is not allowed: it outlives the statement")
+    check_functions(statement, dialect, allow_functions)
     return statement
+
+
+def _refuse_executable_comments(sql: str, dialect: str | None) -> None:
+    """MariaDB and MySQL execute `/*! ... */`, `/*!50000 ... */` and `/*M! ... */`; sqlglot keeps them as comments."""
+    for token in sqlglot.tokenize(sql, read=dialect or None):
+        for comment in token.comments:
+            if _EXECUTABLE_COMMENT.match(comment):
+                raise UnsafeStatementError("an executable comment (/*! ... */) is not allowed: MariaDB runs its contents")
 
 
 def _describe(node: exp.Expression) -> str:

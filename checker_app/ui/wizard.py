@@ -15,7 +15,7 @@ from typing import Any
 import sqlglot
 from sqlglot.errors import SqlglotError
 
-from adapters import Database
+from adapters import Database, UnsafeStatementError
 from adapters.results import json_value
 from checker_app.clarify import (
     Answer, ChoiceQuestion, ClarificationError, OptionModel, QueryChoiceQuestion, answer_question, archetype_answers,
@@ -44,11 +44,12 @@ class OptionsFetch:
 
 
 def _for_engine(sql: str, db: Database, read: str | None) -> str:
-    """The options query in the engine's dialect (the rules write it in sqlglot's generic dialect)."""
+    """The options query in the engine's dialect (the rules write it in sqlglot's generic dialect).
+    Never the raw text: what cannot be re-rendered is not run (`Database.run` re-renders it again)."""
     try:
         return sqlglot.transpile(sql, read=read, write=db.dialect)[0]
     except (SqlglotError, IndexError):
-        return sql
+        raise UnsafeStatementError(f"the options query cannot be rendered for {db.dialect}") from None
 
 
 def _pick(columns: list[str], names: tuple[str, ...]) -> int | None:
