@@ -20,7 +20,28 @@ COMMANDS: tuple[tuple[str, str], ...] = (
 )
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class CheckerGroup(click.Group):
+    """Every failure ends as one line on stderr: an error this project raises on purpose exits 2 (bad
+    input), anything else exits 2 too, prefixed "internal", never a traceback (it could hold a URL)."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        from adapters import CheckerError
+        from checker_app.commands.common import fail
+
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.Exit, click.ClickException, click.exceptions.Abort, SystemExit, KeyboardInterrupt):
+            raise
+        except CheckerError as err:
+            fail(str(err))
+        except RecursionError:
+            fail("input nested too deeply")
+        except Exception as err:  # noqa: BLE001 - the last edge: one line, no traceback
+            first = str(err).splitlines()[0] if str(err) else ""
+            fail(f"internal: {type(err).__name__}: {first}")
+
+
+@click.group(cls=CheckerGroup, context_settings={"help_option_names": ["-h", "--help"]})
 def main() -> None:
     """Show every defensible reading of a data question, run side by side on live databases."""
 

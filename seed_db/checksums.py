@@ -17,6 +17,8 @@ from datetime import date, datetime
 import sqlalchemy as sa
 from sqlalchemy.engine import URL
 
+from adapters import urls
+
 from .connect import display_url, make_engine, parse_url
 from .errors import SeedError, translate_errors
 from .schema import primary_key_columns
@@ -30,7 +32,7 @@ def table_checksums(url: str | URL, schema: str = "demo") -> dict[str, str]:
     target = parse_url(url)
     shown = display_url(target)
     md = schema_named(schema).metadata()
-    with translate_errors(f"cannot checksum {shown}", [target.password], shown):
+    with translate_errors(f"cannot checksum {shown}", urls.secrets_of(target), shown):
         engine = make_engine(target)
         try:
             with engine.connect() as conn:

@@ -14,6 +14,8 @@ import sqlalchemy as sa
 from sqlalchemy.engine import URL, Engine
 from sqlalchemy.pool import NullPool
 
+from adapters import urls
+
 from .errors import SeedError
 
 BACKENDS = ("sqlite", "postgresql", "mysql")
@@ -25,13 +27,15 @@ def parse_url(url: str | URL) -> URL:
     if isinstance(url, URL):
         return url
     try:
-        return sa.make_url(url)
+        parsed = urls.repair_userinfo(url, sa.make_url(url))
+        parsed.port  # noqa: B018 - parsed lazily: ValueError for a port like "abc"
+        return parsed
     except Exception:  # noqa: BLE001 - ArgumentError / ValueError; both echo the raw URL
         raise SeedError("not a valid SQLAlchemy database URL (expected e.g. sqlite:///path.sqlite)") from None
 
 
 def display_url(url: URL) -> str:
-    return url.render_as_string(hide_password=True)
+    return urls.display_url(url)
 
 
 def backend_of(url: URL) -> str:

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from urllib.parse import quote, quote_plus
+
+from adapters.urls import scrub
 
 _MAX_DETAIL = 300
 
@@ -28,16 +29,6 @@ def one_line(text: str, limit: int = _MAX_DETAIL) -> str:
     """Collapse whitespace (newlines, tabs) into single spaces and cap the length."""
     flat = re.sub(r"\s+", " ", text).strip()
     return flat if len(flat) <= limit else flat[: limit - 3] + "..."
-
-
-def scrub(text: str, secrets: Iterable[str | None]) -> str:
-    """Replace every secret, raw or URL-encoded, with ``***``."""
-    for secret in secrets:
-        if not secret:
-            continue
-        for form in {secret, quote(secret, safe=""), quote_plus(secret)}:
-            text = text.replace(form, "***")
-    return text
 
 
 def describe(exc: BaseException) -> str:

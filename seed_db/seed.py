@@ -8,6 +8,8 @@ from time import perf_counter
 import sqlalchemy as sa
 from sqlalchemy.engine import URL, Engine
 
+from adapters import urls
+
 from .connect import backend_of, display_url, ensure_database, make_engine, parse_url
 from .errors import SeedError, translate_errors
 from .load import load_dataset
@@ -47,7 +49,7 @@ def seed_database(url: str | URL, *, scale: int = 1, seed: int = 42, force: bool
         raise SeedError(str(exc), url_display=shown) from None
     expected = dataset.expected_counts()
     started = perf_counter()
-    with translate_errors(f"cannot seed {shown}", [target.password], shown):
+    with translate_errors(f"cannot seed {shown}", urls.secrets_of(target), shown):
         ensure_database(target)
         engine = make_engine(target)
         try:

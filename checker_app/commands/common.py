@@ -9,6 +9,7 @@ from typing import Any, NoReturn
 import click
 
 from adapters import Limits
+from adapters.urls import scrub, secrets_in_texts
 
 # Exit codes (documented in the README)
 EXIT_OK = 0            # ran; for run/check: every engine answered
@@ -33,11 +34,19 @@ def limits_from(timeout: float, max_rows: int) -> Limits:
     return Limits(time_limit_s=timeout, row_cap=max_rows)
 
 
+def shown(text: str) -> str:
+    """Text safe to print: one line, without any credential of the URLs on the command line."""
+    line = " ".join(str(text).split())
+    return scrub(line, secrets_in_texts(sys.argv[1:]))
+
+
 def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
-    """One line on stderr, then exit."""
-    click.echo(f"error: {message}", err=True)
+    """One line on stderr (credentials scrubbed), then exit."""
+    click.echo(f"error: {shown(message)}", err=True)
     sys.exit(code)
 
 
 def emit_json(payload: Any) -> None:
-    click.echo(json.dumps(payload, ensure_ascii=False, default=str))
+    """One JSON line; text that is not valid Unicode (a lone surrogate) is printed as its escape."""
+    text = json.dumps(payload, ensure_ascii=False, default=str)
+    click.echo(text.encode("utf-8", "backslashreplace").decode("utf-8"))

@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy.engine import URL, make_url
 
 from adapters import ConfigError, Limits
+from adapters.urls import scrub, secrets_in_texts
 
 ENV_DB = "CHECKER_DB"
 ENV_TIMEOUT = "CHECKER_TIMEOUT"
@@ -128,24 +129,10 @@ def load_config(environ: Mapping[str, str] | None = None, secrets: Mapping[str, 
 
 
 def passwords_of(db_values: tuple[str, ...] | list[str]) -> list[str]:
-    """Every password in the configured URLs (to scrub them from anything shown)."""
-    found: list[str] = []
-    for value in db_values:
-        _, sep, rest = value.partition("=")
-        for text in ((rest, value) if sep else (value,)):
-            try:
-                password = make_url(text.strip()).password
-            except Exception:  # noqa: BLE001 - not a URL in this split
-                continue
-            if password:
-                found.append(str(password))
-                break
-    return found
+    """Every credential in the configured URLs (to scrub them from anything shown)."""
+    return secrets_in_texts(db_values)
 
 
 def redact(text: str, secrets: list[str] | tuple[str, ...]) -> str:
-    """`text` with every configured password replaced by ***."""
-    for secret in sorted(set(secrets), key=len, reverse=True):
-        if secret:
-            text = text.replace(secret, "***")
-    return text
+    """`text` with every configured credential (and any URL's password) replaced by ***."""
+    return scrub(text, secrets)
