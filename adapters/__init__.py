@@ -1,4 +1,5 @@
 """Engine adapters: connections, safety checks, running statements, introspection, side-by-side runs."""
+from adapters import deadline
 from adapters.connections import DatabaseConfig, parse_db_option, parse_db_options, parse_url
 from adapters.database import Database, Limits
 from adapters.errors import (
@@ -12,6 +13,6 @@ from adapters.schema import ColumnInfo, ForeignKey, SchemaInfo, TableInfo, intro
 __all__ = [
     "CheckerError", "ColumnInfo", "ConfigError", "Database", "DatabaseConfig", "EngineErrorInfo", "ForeignKey",
     "InputError", "IntrospectionError", "Job", "Limits", "RunResult", "SchemaInfo", "TableInfo",
-    "UnsafeStatementError", "decode_input", "introspect", "parse_db_option", "parse_db_options", "parse_query",
+    "UnsafeStatementError", "deadline", "decode_input", "introspect", "parse_db_option", "parse_db_options", "parse_query",
     "parse_url", "run_side_by_side",
 ]

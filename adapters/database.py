@@ -1,28 +1,40 @@
 """One live database behind a small interface: run a statement safely, read its schema.
 
-Every statement is checked by `safety.parse_query` first, then the engine enforces read-only and a
-time limit itself (scoped to the transaction or statement, never to the pooled session), and the
-row cap is pushed into the SQL so no more than cap + 1 rows ever cross the wire.
+Every statement is checked by `safety.parse_query` first, and only the SQL re-rendered from the checked
+tree is sent (never the caller's text, so no comment the parser skipped can reach the engine). The
+engine enforces read-only and a time limit itself (scoped to the transaction or statement, never to the
+pooled session), the row cap is pushed into the SQL so no more than cap + 1 rows ever cross the wire,
+and rows are read incrementally under a byte budget (`adapters.fetch`). Each statement gets at most
+what is left of the check's deadline (`adapters.deadline`) and one of the server's connection slots.
 """
 from __future__ import annotations
 
 import contextlib
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlglot import exp
 
+from adapters import deadline
 from adapters.classify import classify
-from adapters.connections import DatabaseConfig, create_engine, scrub
-from adapters.errors import EngineErrorInfo, UnsafeStatementError
+from adapters.connections import READ_GRACE_S, DatabaseConfig, create_engine, scrub
+from adapters.errors import EngineErrorInfo, IntrospectionError, UnsafeStatementError
+from adapters.fetch import Fetched, batches_of, bounded_rows, stream_batches
+from adapters.privileges import privilege_warning
 from adapters.results import RunResult
 from adapters.safety import parse_query
+from adapters.schema import SchemaInfo, introspect
+from adapters.sessions import TooManyConnections, connection_slot, too_many_info
+from adapters.threads import call_with_timeout
+
+INTROSPECTION_S = 20.0
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -33,17 +45,36 @@ class Limits:
     row_cap: int = 1000
 
 
+def _literal_count(node: exp.Expression | None) -> int | None:
+    return int(node.this) if isinstance(node, exp.Literal) and node.is_int else None
+
+
 def cap_rows(query: exp.Query, row_cap: int) -> exp.Query:
     """The query with LIMIT row_cap + 1 (the extra row tells us it was truncated), unless it already
-    has a literal limit at or below that."""
+    has a literal LIMIT / TOP / FETCH FIRST at or below that. A FETCH FIRST above it becomes the LIMIT;
+    one sqlglot cannot simply replace (PERCENT, WITH TIES, an expression) is wrapped in a capped subquery."""
     limit = query.args.get("limit")
     if isinstance(limit, exp.Limit):
-        value = limit.expression
-        if isinstance(value, exp.Literal) and value.is_int and int(value.this) <= row_cap + 1:
+        count = _literal_count(limit.expression)
+        if count is not None and count <= row_cap + 1 and not limit.args.get("offset"):
             return query
     elif isinstance(limit, exp.Fetch):
-        return query
+        count = _literal_count(limit.args.get("count"))
+        options = limit.args.get("limit_options")
+        plain = options is None or not (options.args.get("percent") or options.args.get("with_ties"))
+        if count is not None and plain:
+            if count <= row_cap + 1:
+                return query
+            capped = query.copy()
+            capped.set("limit", None)
+            return capped.limit(row_cap + 1)
+        return exp.select("*").from_(query.copy().subquery("capped")).limit(row_cap + 1)
     return query.copy().limit(row_cap + 1)
+
+
+def sent_text(query: exp.Query, dialect: str, limits: Limits) -> str:
+    """What `Database.run` sends for a checked query: re-rendered from the tree, capped, no comments."""
+    return cap_rows(query, limits.row_cap).sql(dialect=dialect, comments=False)
 
 
 class Database:
@@ -55,6 +86,7 @@ class Database:
         self._engine: Engine | None = None
         self._lock = threading.Lock()
         self._cache: dict[str, Any] = {}
+        self.allow_functions: frozenset[str] = frozenset()  # user-defined functions the profile allows
 
     @property
     def name(self) -> str:
@@ -72,7 +104,7 @@ class Database:
     def engine(self) -> Engine:
         with self._lock:
             if self._engine is None:
-                self._engine = create_engine(self.config)
+                self._engine = create_engine(self.config, time_limit_s=self.limits.time_limit_s)
             return self._engine
 
     def cached(self, key: str, build: Any) -> Any:
@@ -83,6 +115,53 @@ class Database:
         value = build()
         with self._lock:
             return self._cache.setdefault(key, value)
+
+    def bounded(self, build: Callable[[], T], what: str) -> T:
+        """build() under the same limits as a statement (each catalog query has the session's statement
+        timeout): it ends within `INTROSPECTION_S` (or what is left of the check's deadline), on a daemon
+        thread that cannot keep the process alive, holding one of the server's connection slots."""
+        def held() -> T:
+            with connection_slot(self.config.url, self.limits.time_limit_s + READ_GRACE_S):
+                return build()
+
+        seconds = deadline.remaining(max(INTROSPECTION_S, 4 * self.limits.time_limit_s))
+        try:
+            return call_with_timeout(held, seconds, "introspect")
+        except TimeoutError:
+            raise IntrospectionError(f"{self.name}: {what} took more than {seconds:.0f} s") from None
+        except TooManyConnections as err:
+            raise IntrospectionError(f"{self.name}: {err}") from None
+        except IntrospectionError as err:
+            raise IntrospectionError(scrub(str(err), self.config.url)) from None
+
+    def schema(self) -> SchemaInfo:
+        """The introspected schema, read once, bounded (`bounded`)."""
+        return self.cached("schema", lambda: self.bounded(lambda: introspect(self.engine, dialect=self.dialect),
+                                                          "reading the schema"))
+
+    def privilege_warning(self) -> str | None:
+        """Once per engine: a line when the connection is a superuser or can read server files."""
+        def check() -> str | None:
+            def query() -> str | None:
+                with self.engine.connect() as conn:
+                    try:
+                        return privilege_warning(conn, self.backend, self.name)
+                    finally:
+                        conn.rollback()
+            try:
+                return call_with_timeout(query, deadline.remaining(self.limits.time_limit_s), "privileges")
+            except Exception:  # noqa: BLE001 - no answer is no warning; the statements say what failed
+                return None
+
+        return self.cached("privileges", check)
+
+    def describe(self) -> dict[str, str]:
+        """The engine as the report lists it; `warning` when it is connected with too many privileges."""
+        described = self.config.describe()
+        warning = self._cache.get("privileges")
+        if warning:
+            described["warning"] = warning
+        return described
 
     def forget(self) -> None:
         with self._lock:
@@ -102,7 +181,7 @@ class Database:
         result = RunResult(engine=self.name, dialect=self.dialect, sql=sql, status="ok")
         started = time.perf_counter()
         try:
-            query = parse_query(sql, self.dialect)
+            query = parse_query(sql, self.dialect, allow_functions=self.allow_functions)
         except UnsafeStatementError as err:
             result.status = "rejected"
             result.error = EngineErrorInfo("syntax" if err.reason.startswith("cannot parse") else "read_only", None, err.reason)
@@ -111,32 +190,86 @@ class Database:
             result.status = "rejected"
             result.error = EngineErrorInfo("other", None, str(err))
             return result
-        capped = cap_rows(query, limits.row_cap)
-        text = sql if capped is query else capped.sql(dialect=self.dialect)
+        seconds = deadline.remaining(limits.time_limit_s)
+        if seconds <= 0.05:
+            result.status = "timeout"
+            result.error = EngineErrorInfo("timeout", None, "not run: the check's overall deadline passed")
+            return result
+        text = sent_text(query, self.dialect, limits)
         try:
-            with self.engine.connect() as conn, self._guard(conn, limits) as prepare:
-                # the DBAPI cursor directly: with no parameters no driver reads '%' or ':' as a placeholder
-                cursor = conn.connection.dbapi_connection.cursor()
-                try:
-                    cursor.execute(prepare(text))
-                    columns = [d[0] for d in cursor.description or ()]
-                    rows = [list(row) for row in cursor.fetchmany(limits.row_cap + 1)]
-                finally:
-                    cursor.close()
-                conn.rollback()
+            with connection_slot(self.config.url, seconds), self.engine.connect() as conn:
+                with self._guard(conn, seconds) as prepare:
+                    fetched = self._fetch(conn, prepare(text), limits.row_cap)
+                if fetched.complete:
+                    conn.rollback()
+                else:
+                    conn.invalidate()  # unread rows stay on the wire: close rather than drain them
+        except TooManyConnections as err:
+            return self._failed(result, too_many_info(err), started)
         except (SQLAlchemyError, self._driver_error()) as err:
             info = classify(err, self.backend)
             info = EngineErrorInfo(info.kind, info.code, scrub(self._explain(info), self.config.url), info.position)
-            result.status = "timeout" if info.kind == "timeout" else "error"
-            result.error = info
-            result.elapsed_ms = (time.perf_counter() - started) * 1000
-            return result
+            return self._failed(result, info, started)
         result.elapsed_ms = (time.perf_counter() - started) * 1000
-        result.columns = columns
-        result.truncated = len(rows) > limits.row_cap
-        result.rows = rows[: limits.row_cap]
+        if self.backend == "mysql" and result.elapsed_ms >= 0.98 * seconds * 1000:
+            # MariaDB's max_statement_time stops BENCHMARK() or a lock wait with an answer (0, NULL), not an error
+            return self._failed(result, EngineErrorInfo("timeout", "1969", f"stopped after {seconds:g} s (the time limit)"), started)
+        result.columns = fetched.columns
+        result.truncated = fetched.truncated_reason is not None
+        result.truncated_reason = fetched.truncated_reason
+        result.rows = fetched.rows[: limits.row_cap]
         result.row_count = len(result.rows)
         return result
+
+    def _failed(self, result: RunResult, info: EngineErrorInfo, started: float) -> RunResult:
+        result.status = "timeout" if info.kind == "timeout" else "error"
+        result.error = info
+        result.elapsed_ms = (time.perf_counter() - started) * 1000
+        return result
+
+    def _fetch(self, conn: Connection, text: str, row_cap: int) -> Fetched:
+        """Rows read incrementally from a streaming cursor (the DBAPI's own: with no parameters no driver
+        reads '%' or ':' as a placeholder)."""
+        raw = conn.connection.dbapi_connection
+        if self.backend == "postgresql":
+            cursor = raw.cursor()
+            stream = cursor.stream(text)
+            try:
+                first = next(stream, None)
+                columns = [d[0] for d in cursor.description or ()]
+                fetched = bounded_rows(stream_batches(_chain(first, stream)) if first is not None else iter(()), row_cap)
+            finally:
+                stream.close()  # stops (cancels) a query whose rows were not all read
+            if first is None:
+                # a stream with no rows forgets its columns: describe them (LIMIT 0 evaluates no row)
+                cursor.execute(f"SELECT * FROM ({text}) AS described LIMIT 0")
+                columns = [d[0] for d in cursor.description or ()]
+            cursor.close()
+            fetched.columns = columns
+            return fetched
+        if self.backend == "mysql":
+            import pymysql.cursors
+
+            cursor = raw.cursor(pymysql.cursors.SSCursor)
+            cursor.execute(text)
+            fetched = bounded_rows(batches_of(cursor), row_cap)
+            fetched.columns = [d[0] for d in cursor.description or ()]
+            if fetched.complete:
+                cursor.close()
+            else:
+                pending = getattr(cursor, "_result", None)
+                if pending is not None:
+                    pending.unbuffered_active = False  # the connection is closed instead of drained
+                cursor._result = None
+            return fetched
+        cursor = raw.cursor()
+        try:
+            cursor.execute(text)
+            fetched = bounded_rows(batches_of(cursor), row_cap)
+            fetched.columns = [d[0] for d in cursor.description or ()]
+            return fetched
+        finally:
+            cursor.close()
 
     def _explain(self, info: EngineErrorInfo) -> str:
         """SQLite says only "unable to open database file"; say which file is missing."""
@@ -151,9 +284,10 @@ class Database:
         return self.engine.dialect.loaded_dbapi.Error
 
     @contextlib.contextmanager
-    def _guard(self, conn: Connection, limits: Limits) -> Iterator[Any]:
+    def _guard(self, conn: Connection, limit: Limits | float) -> Iterator[Any]:
         """Read-only and time limit for one statement; yields a function that prepares its text."""
-        ms = max(1, int(limits.time_limit_s * 1000))
+        seconds = limit.time_limit_s if isinstance(limit, Limits) else limit
+        ms = max(1, int(seconds * 1000))
         if self.backend == "postgresql":
             conn.exec_driver_sql("SET TRANSACTION READ ONLY")
             conn.exec_driver_sql(f"SET LOCAL statement_timeout = {ms}")
@@ -171,7 +305,7 @@ class Database:
             # thousand VM steps must take the GIL each time, which stalls every other engine's thread
             raw = conn.connection.driver_connection
             conn.exec_driver_sql("PRAGMA query_only = ON")
-            timer = threading.Timer(limits.time_limit_s, raw.interrupt)
+            timer = threading.Timer(seconds, raw.interrupt)
             timer.daemon = True
             timer.start()
             try:
@@ -183,3 +317,8 @@ class Database:
         """None when the engine answers `SELECT 1`, else what went wrong."""
         result = self.run("SELECT 1", Limits(time_limit_s=3.0, row_cap=1))
         return None if result.ok else result.error
+
+
+def _chain(first: Any, rest: Iterator[Any]) -> Iterator[Any]:
+    yield first
+    yield from rest

@@ -58,6 +58,7 @@ class RunResult:
     rows: list[list[Any]] = field(default_factory=list)
     row_count: int = 0
     truncated: bool = False
+    truncated_reason: str | None = None   # the row cap, the byte budget, or cells cut
     elapsed_ms: float = 0.0
     error: EngineErrorInfo | None = None
     repairs: list[dict[str, Any]] = field(default_factory=list)
@@ -80,6 +81,7 @@ class RunResult:
             "rows": [[json_value(v) for v in row] for row in self.rows],
             "row_count": self.row_count,
             "truncated": self.truncated,
+            "truncated_reason": self.truncated_reason,
             "elapsed_ms": round(self.elapsed_ms, 2),
             "error": self.error.to_dict() if self.error else None,
             "repairs": list(self.repairs),

@@ -1,19 +1,22 @@
 """Run N statements x M engines at once, with a bounded pool.
 
 A slow or dead engine never blocks the others: each cell has a deadline (the time limit plus a grace
-period for connecting), and a cell that misses it is reported as a timeout while its thread finishes
-in the background (the engine's own time limit ends it soon after).
+period for connecting, and never past the check's overall deadline), and a cell that misses it is
+reported as a timeout while its daemon thread finishes in the background (the engine's own time limit
+or the driver's read timeout ends it; it can never keep the process alive).
 """
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor, wait
+from concurrent.futures import Future, wait
 from dataclasses import dataclass
 
+from adapters import deadline
 from adapters.database import Database, Limits
 from adapters.errors import EngineErrorInfo
 from adapters.results import RunResult
+from adapters.threads import DaemonPool
 
 MAX_WORKERS = 8
 GRACE_S = 5.0  # connect timeout and driver overhead on top of the statement time limit
@@ -44,7 +47,7 @@ def run_side_by_side(jobs: Sequence[Job], databases: Sequence[Database], limits:
     results: dict[str, dict[str, RunResult]] = {job.key: {} for job in jobs}
     if not cells:
         return results
-    executor = ThreadPoolExecutor(max_workers=max(1, min(max_workers, len(cells))), thread_name_prefix="runner")
+    executor = DaemonPool(max(1, min(max_workers, len(cells))), "runner")
     futures: dict[Future[RunResult], tuple[Job, Database]] = {}
     try:
         for job, db in cells:
@@ -53,7 +56,8 @@ def run_side_by_side(jobs: Sequence[Job], databases: Sequence[Database], limits:
         budget = max((limits or db.limits).time_limit_s for _, db in cells) + GRACE_S
         # queued cells start late when the pool is smaller than the work: give each wave its budget
         waves = -(-len(cells) // max(1, min(max_workers, len(cells))))
-        done, _ = wait(futures, timeout=budget * waves)
+        waited = max(0.0, deadline.remaining(budget * waves))
+        done, _ = wait(futures, timeout=waited)
         for future, (job, db) in futures.items():
             if future in done and future.exception() is None:
                 results[job.key][db.name] = future.result()
@@ -61,9 +65,11 @@ def run_side_by_side(jobs: Sequence[Job], databases: Sequence[Database], limits:
                 results[job.key][db.name] = _failed(job, db, f"internal error: {future.exception()}")
             else:
                 future.cancel()
-                results[job.key][db.name] = _failed(job, db, f"no answer within {budget:.0f} s", timeout=True)
+                results[job.key][db.name] = _failed(job, db, f"no answer within {waited:.0f} s", timeout=True)
     finally:
-        executor.shutdown(wait=False, cancel_futures=True)
+        for future in futures:
+            future.cancel()
+        executor.shutdown()
     return results
 
 

@@ -2,16 +2,51 @@
 
 Local dates are half-open ranges [start, end). A zone turns a local date into the UTC instant its day
 begins (zoneinfo, daylight saving included); the SQL then compares timestamps with plain literals.
+
+Dates near 0001-01-01 or 9999-12-31 (an as-of date from data with a sentinel timestamp) are clamped to
+the calendar's ends; anything that still cannot be computed raises `CalendarRangeError` (one line),
+never OverflowError.
 """
 from __future__ import annotations
 
 import datetime as dt
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
 
+from archetypes.errors import ArchetypeError
 from archetypes.profile import FiscalCalendar
 
 DAY = dt.timedelta(days=1)
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class CalendarRangeError(ArchetypeError):
+    """A date computation left the range Python's calendar can hold (years 1 to 9999)."""
+
+
+def _in_range(fn: F) -> F:
+    """OverflowError or an out-of-range date becomes CalendarRangeError."""
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except (OverflowError, ValueError) as err:
+            if isinstance(err, ValueError) and "range" not in str(err):
+                raise
+            raise CalendarRangeError(f"dates out of range ({err}): use an as-of date between 1900 and 2999") from None
+    return wrapper  # type: ignore[return-value]
+
+
+def shift(day: dt.date, delta: dt.timedelta) -> dt.date:
+    """day + delta, clamped to the calendar's first and last day."""
+    try:
+        return day + delta
+    except OverflowError:
+        return (dt.datetime.max if isinstance(day, dt.datetime) else dt.date.max) if delta > dt.timedelta(0) else \
+            (dt.datetime.min if isinstance(day, dt.datetime) else dt.date.min)
 
 # reading value -> label, for the timeframe archetype (order = the order offered)
 WINDOWS: dict[str, str] = {
@@ -42,21 +77,25 @@ class Period:
     end: dt.date
 
 
+@_in_range
 def quarter_start(day: dt.date) -> dt.date:
     return dt.date(day.year, 3 * ((day.month - 1) // 3) + 1, 1)
 
 
 def add_months(day: dt.date, months: int) -> dt.date:
+    """The first of the month `months` after day's month, clamped to the calendar's ends."""
     index = day.year * 12 + day.month - 1 + months
+    index = min(max(index, 12 * dt.MINYEAR), 12 * dt.MAXYEAR + 11)
     return dt.date(index // 12, index % 12 + 1, 1)
 
 
+@_in_range
 def preset_window(value: str, as_of: dt.date) -> Window | None:
     """The window a timeframe reading names, ending with the as-of day (None: all time)."""
-    end = as_of + DAY
+    end = shift(as_of, DAY)
     if value.startswith("last_") and value.endswith("_days"):
         days = int(value.split("_")[1])
-        return Window(end - dt.timedelta(days=days), end, WINDOWS.get(value, f"Last {days} days"))
+        return Window(shift(end, -dt.timedelta(days=days)), end, WINDOWS.get(value, f"Last {days} days"))
     if value == "last_quarter":
         this_quarter = quarter_start(as_of)
         return Window(add_months(this_quarter, -3), this_quarter, "Last full quarter")
@@ -66,14 +105,19 @@ def preset_window(value: str, as_of: dt.date) -> Window | None:
 
 
 def utc_instant(day: dt.date, zone: str | None) -> dt.datetime:
-    """The naive UTC datetime at which local `day` (or local datetime) begins in `zone` (None or UTC: as is)."""
+    """The naive UTC datetime at which local `day` (or local datetime) begins in `zone` (None or UTC: as is);
+    clamped to the calendar's ends when the zone's offset would cross them."""
     moment = day if isinstance(day, dt.datetime) else dt.datetime.combine(day, dt.time())
     if not zone or zone == "UTC":
         return moment
     local = moment.replace(tzinfo=ZoneInfo(zone))
-    return local.astimezone(dt.timezone.utc).replace(tzinfo=None)
+    try:
+        return local.astimezone(dt.timezone.utc).replace(tzinfo=None)
+    except OverflowError:
+        return dt.datetime.min if moment.year == dt.MINYEAR else dt.datetime.max
 
 
+@_in_range
 def periods(grain: str, start: dt.date, end: dt.date, *, fiscal: FiscalCalendar | None = None,
             fiscal_year_start: int | None = None) -> list[Period]:
     """Periods of `grain` covering local dates [start, end), clipped to it.
@@ -100,6 +144,8 @@ def periods(grain: str, start: dt.date, end: dt.date, *, fiscal: FiscalCalendar 
     while cursor < end:
         following = _next(grain, cursor)
         found.append(Period(_label(grain, cursor), max(cursor, start), min(following, end)))
+        if following <= cursor:  # clamped at the calendar's last day
+            break
         cursor = following
     return found
 
@@ -108,9 +154,9 @@ def _period_start(grain: str, day: dt.date) -> dt.date:
     if grain == "day":
         return day
     if grain == "week_iso":
-        return day - dt.timedelta(days=day.weekday())
+        return shift(day, -dt.timedelta(days=day.weekday()))
     if grain == "week_sunday":
-        return day - dt.timedelta(days=(day.weekday() + 1) % 7)
+        return shift(day, -dt.timedelta(days=(day.weekday() + 1) % 7))
     if grain in ("month", "fy_period"):
         return day.replace(day=1)
     if grain in ("quarter", "fy_quarter"):
@@ -120,14 +166,19 @@ def _period_start(grain: str, day: dt.date) -> dt.date:
 
 def _next(grain: str, day: dt.date) -> dt.date:
     if grain == "day":
-        return day + DAY
+        return shift(day, DAY)
     if grain.startswith("week"):
-        return day + dt.timedelta(days=7)
+        return shift(day, dt.timedelta(days=7))
     if grain in ("month", "fy_period"):
-        return add_months(day, 1)
+        return _after(day, add_months(day, 1))
     if grain in ("quarter", "fy_quarter"):
-        return add_months(day, 3)
-    return dt.date(day.year + 1, 1, 1)
+        return _after(day, add_months(day, 3))
+    return dt.date(day.year + 1, 1, 1) if day.year < dt.MAXYEAR else dt.date.max
+
+
+def _after(day: dt.date, following: dt.date) -> dt.date:
+    """A clamped add_months can land on or before `day` in year 9999: the period then runs to the last day."""
+    return following if following > day else dt.date.max
 
 
 def _label(grain: str, day: dt.date) -> str:
@@ -171,7 +222,7 @@ def _shifted_periods(grain: str, start: dt.date, end: dt.date, first_month: int)
     months_into_year = (cursor.month - 1 - offset) % 12
     cursor = add_months(cursor, -(months_into_year % step))
     while cursor < end:
-        following = add_months(cursor, step)
+        following = _after(cursor, add_months(cursor, step))
         fy = cursor.year if cursor.month >= first_month else cursor.year - 1  # named by its first year
         index = (cursor.month - 1 - offset) % 12
         if grain == "fy_period":
@@ -181,5 +232,7 @@ def _shifted_periods(grain: str, start: dt.date, end: dt.date, first_month: int)
         else:
             label = f"FY{fy}"
         found.append(Period(label, max(cursor, start), min(following, end)))
+        if following == dt.date.max:
+            break
         cursor = following
     return found

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from adapters import CheckerError, Database, Job, Limits, decode_input, run_side_by_side
+from adapters import CheckerError, Database, Job, Limits, decode_input, deadline, run_side_by_side
 from checker_app.profiles import load_profile, lookup_for
 from checker_app.report import ReadingResult, Report
 from checker_app.verdict import engines_agree, readings_divergent
@@ -69,8 +69,14 @@ def analyse_on(db: Database, question: str, options: CheckOptions, as_of: dt.dat
 
 
 def check(question: str, databases: Sequence[Database], options: CheckOptions | None = None) -> Report:
-    """The whole check for one question. Raises CheckerError only for input that cannot be checked at all."""
+    """The whole check for one question, within one overall deadline (`deadline.check_budget_s`).
+    Raises CheckerError only for input that cannot be checked at all."""
     options = options or CheckOptions()
+    with deadline.within(deadline.check_budget_s((options.limits or Limits()).time_limit_s)):
+        return _check(question, databases, options)
+
+
+def _check(question: str, databases: Sequence[Database], options: CheckOptions) -> Report:
     started = time.perf_counter()
     question = decode_input(question, what="question", limit=MAX_QUESTION_BYTES).strip()
     if not databases:
@@ -90,6 +96,7 @@ def check(question: str, databases: Sequence[Database], options: CheckOptions | 
         primary = primary or analysis
     assert primary is not None
     notes.extend(primary.notes)
+    notes.extend(w for db in databases if db.name in analyses and (w := db.privilege_warning()))
 
     readings: list[ReadingResult] = []
     for interpretation in primary.interpretations:
@@ -134,7 +141,7 @@ def check(question: str, databases: Sequence[Database], options: CheckOptions | 
     return Report(
         question=question,
         as_of=primary.as_of,
-        engines=[db.config.describe() for db in databases],
+        engines=[db.describe() for db in databases],
         archetypes=archetypes,
         interpretations=readings,
         divergent=divergent if len(verdict_on) > 1 else None,

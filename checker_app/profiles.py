@@ -6,6 +6,8 @@ Every later question on the same ``Database`` (``batch``, the page) reuses it fr
 """
 from __future__ import annotations
 
+import datetime as dt
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -15,12 +17,15 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.exc import SQLAlchemyError
 from sqlglot import exp
 
-from adapters import CheckerError, Database, SchemaInfo, introspect
+from adapters import CheckerError, Database, InputError, SchemaInfo, introspect
 from adapters.catalog import snapshot
 from adapters.connections import scrub
 from adapters.errors import IntrospectionError
 from checker_app import profile_store
 from checker_app.profile_store import StoredProfile
+
+AS_OF_RANGE = (dt.date(1900, 1, 1), dt.date(2999, 12, 31))
+_FUNCTION_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,62}$")
 
 if TYPE_CHECKING:
     from archetypes import SchemaProfile
@@ -43,6 +48,37 @@ def lookup_for(db: Database) -> Callable[[exp.Query], list[tuple[Any, ...]]]:
     return lookup
 
 
+def as_of_date(value: object, what: str = "--as-of") -> dt.date:
+    """A YYYY-MM-DD date between 1900 and 2999 (relative windows are computed from it), else InputError."""
+    try:
+        day = value if isinstance(value, dt.date) else dt.date.fromisoformat(str(value).strip())
+    except ValueError:
+        raise InputError(f"{what}: expected a date YYYY-MM-DD, got {str(value)[:40]!r}") from None
+    day = day.date() if isinstance(day, dt.datetime) else day
+    if not AS_OF_RANGE[0] <= day <= AS_OF_RANGE[1]:
+        raise InputError(f"{what}: {day.isoformat()} is outside {AS_OF_RANGE[0].year}..{AS_OF_RANGE[1].year}")
+    return day
+
+
+def checked_overrides(data: dict[str, Any], path: Path) -> dict[str, Any]:
+    """The overrides with `as_of` validated and `allow_functions` (user-defined functions the safety
+    check may let through, by name) checked; the archetypes read the rest."""
+    data = dict(data)
+    if data.get("as_of"):
+        data["as_of"] = as_of_date(data["as_of"], f"{path}: as_of")
+    names = data.get("allow_functions") or []
+    if not isinstance(names, list) or not all(isinstance(n, str) and _FUNCTION_NAME.match(n) for n in names):
+        raise InputError(f"{path}: allow_functions: expected a list of function names")
+    data["allow_functions"] = [n.lower() for n in names]
+    return data
+
+
+def allowed_functions(overrides: Path | None) -> frozenset[str]:
+    from archetypes import load_profile_overrides
+
+    return frozenset(checked_overrides(load_profile_overrides(overrides), overrides)["allow_functions"]) if overrides else frozenset()
+
+
 def load_schema(db: Database) -> SchemaInfo:
     """The introspected schema of the profile in use (stored, or built now once per connection)."""
     return stored_profile(db).schema
@@ -59,9 +95,11 @@ def load_profile(db: Database, overrides: Path | None = None, *, refresh: bool =
 def stored_profile(db: Database, overrides: Path | None = None, *, refresh: bool = False) -> StoredProfile:
     """The profile of `db` with when and how it was built (one build at a time per connection and overrides)."""
     slot: _Slot = db.cached(f"profile:{overrides or ''}", _Slot)
+    db.allow_functions = allowed_functions(overrides)
     with slot.lock:
         if slot.entry is None or refresh:
-            slot.entry = _load_or_build(db, overrides, refresh)
+            # under the statement limits and the check's deadline, on a thread that cannot keep the process alive
+            slot.entry = db.bounded(lambda: _load_or_build(db, overrides, refresh), "reading the schema")
             schema = slot.entry.schema
             db.cached("schema", lambda: schema)  # the repair pass reads columns from the same introspection
         return slot.entry
@@ -104,7 +142,8 @@ class _Slot:
 def _load_or_build(db: Database, overrides: Path | None, refresh: bool) -> StoredProfile:
     from archetypes import build_profile, load_profile_overrides
 
-    data = load_profile_overrides(overrides) if overrides else None  # a bad file fails before any work
+    # a bad file fails before any work
+    data = checked_overrides(load_profile_overrides(overrides), overrides) if overrides else None
     try:
         with db.engine.connect() as conn:
             current = snapshot(conn)

@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlglot import exp
 
-from adapters.database import Database, Limits, cap_rows
+from adapters.database import Database, Limits, sent_text
 from adapters.errors import CheckerError
 from adapters.repair.log import RepairLog, clarification
 from adapters.repair.names import sqlglot_dialect
@@ -24,7 +24,7 @@ from adapters.repair.recognise import original_offset, recognise
 from adapters.repair.statement import RepairOutcome, repair_statement
 from adapters.results import RunResult
 from adapters.safety import parse_query
-from adapters.schema import SchemaInfo, introspect
+from adapters.schema import SchemaInfo
 
 MAX_PARALLEL = 4
 
@@ -32,7 +32,7 @@ MAX_PARALLEL = 4
 def schema_of(db: Database) -> SchemaInfo:
     """The connection's schema, read once and shared with everything else that caches it."""
     try:
-        return db.cached("schema", lambda: introspect(db.engine, dialect=db.dialect))
+        return db.schema()
     except CheckerError as err:
         raise SchemaUnavailable(str(err)) from None
     except Exception as err:  # a driver error outside SQLAlchemy's wrapping
@@ -59,13 +59,12 @@ def run_with_repair(db: Database, sql: str, limits: Limits) -> RunResult:
 
 
 def _ran_text(sql: str, dialect: str, limits: Limits) -> str:
-    """The text `Database.run` sent for `sql` (the row cap may have regenerated it)."""
+    """The text `Database.run` sent for `sql` (re-rendered from the checked tree)."""
     try:
         query = parse_query(sql, dialect)
     except CheckerError:
         return sql
-    capped = cap_rows(query, limits.row_cap)
-    return sql if capped is query else capped.sql(dialect=dialect)
+    return sent_text(query, dialect, limits)
 
 
 def apply_outcome(db: Database, sql: str, limits: Limits, original: RunResult, outcome: RepairOutcome) -> RunResult:

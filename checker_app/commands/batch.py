@@ -8,32 +8,45 @@ import click
 
 from adapters import CheckerError
 from checker_app.commands.check import check_options, parse_answers, parse_as_of
-from checker_app.commands.common import EXIT_ENGINE_ERROR, EXIT_OK, emit_json, fail, limits_from
+from checker_app.commands.common import EXIT_ENGINE_ERROR, EXIT_OK, emit_json, fail, limits_from, shown
 from checker_app.pipeline import CheckOptions, check
 from checker_app.profiles import refresh_profiles
 from checker_app.settings import databases_from_options
 
 
-def read_questions(path: Path) -> list[tuple[int, str]]:
-    """(line number, question) from plain lines or JSONL objects with a `q` field."""
+def _record(line: str, number: int, path: Path) -> str:
+    """The question on one line: plain text, or a JSON object's string field `q`; CheckerError otherwise."""
+    if not line.startswith("{"):
+        return line
+    try:
+        value = json.loads(line)
+    except json.JSONDecodeError:
+        raise CheckerError(f"{path}:{number}: not a JSON object") from None
+    except RecursionError:
+        raise CheckerError(f"{path}:{number}: JSON nested too deeply") from None
+    if not isinstance(value, dict):
+        raise CheckerError(f"{path}:{number}: not a JSON object")
+    question = value.get("q")
+    if not isinstance(question, str):
+        raise CheckerError(f"{path}:{number}: JSON line has no string field 'q'")
+    return question
+
+
+def read_questions(path: Path) -> list[tuple[int, str | CheckerError]]:
+    """(line number, question or why that line cannot be one) from plain lines or JSONL with a `q` field."""
     try:
         text = path.read_bytes().decode("utf-8")
     except UnicodeDecodeError:
         raise CheckerError(f"{path}: not UTF-8 text") from None
-    questions: list[tuple[int, str]] = []
+    questions: list[tuple[int, str | CheckerError]] = []
     for number, line in enumerate(text.splitlines(), 1):
         line = line.strip()
         if not line or line.startswith("#"):
             continue
-        if line.startswith("{"):
-            try:
-                value = json.loads(line).get("q")
-            except (json.JSONDecodeError, AttributeError):
-                raise CheckerError(f"{path}:{number}: not a JSON object") from None
-            if not isinstance(value, str):
-                raise CheckerError(f"{path}:{number}: JSON line has no string field 'q'")
-            line = value
-        questions.append((number, line))
+        try:
+            questions.append((number, _record(line, number, path)))
+        except CheckerError as err:
+            questions.append((number, err))
     return questions
 
 
@@ -55,9 +68,14 @@ def batch(file: Path, answer: tuple[str, ...], as_of: str | None, profile: Path 
         refresh_profiles(databases, profile)
     failures = 0
     for number, question in questions:
+        if isinstance(question, CheckerError):
+            failures += 1
+            emit_json({"question": None, "line": number, "error": str(question)})
+            continue
         try:
             emit_json(check(question, databases, options).to_dict())
-        except CheckerError as err:
+        except Exception as err:  # noqa: BLE001 - one bad record never stops the batch
             failures += 1
-            emit_json({"question": question, "line": number, "error": str(err)})
+            message = str(err) if isinstance(err, CheckerError) else f"internal: {type(err).__name__}: {err}"
+            emit_json({"question": question, "line": number, "error": shown(message)})
     raise SystemExit(EXIT_ENGINE_ERROR if failures else EXIT_OK)

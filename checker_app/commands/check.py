@@ -10,7 +10,7 @@ from adapters import CheckerError
 from checker_app.commands.common import EXIT_OK, db_options, emit_json, fail, limits_from
 from checker_app.commands.render import table_text
 from checker_app.pipeline import CheckOptions, check
-from checker_app.profiles import refresh_profiles
+from checker_app.profiles import as_of_date, refresh_profiles
 from checker_app.report import Report
 from checker_app.settings import databases_from_options
 
@@ -29,9 +29,9 @@ def parse_as_of(value: str | None) -> dt.date | None:
     if value is None:
         return None
     try:
-        return dt.date.fromisoformat(value)
-    except ValueError:
-        raise click.BadParameter(f"expected YYYY-MM-DD, got {value!r}", param_hint="--as-of") from None
+        return as_of_date(value)
+    except CheckerError as err:
+        fail(str(err))
 
 
 def check_options(f):  # noqa: ANN001, ANN201 - click decorator stack

@@ -6,7 +6,7 @@ from pathlib import Path
 import click
 
 from adapters import CheckerError
-from checker_app.commands.common import EXIT_ENGINE_ERROR, EXIT_OK, db_options, emit_json, fail, limits_from
+from checker_app.commands.common import EXIT_ENGINE_ERROR, EXIT_OK, db_options, emit_json, fail, limits_from, shown
 from checker_app.profiles import load_profile, lookup_for
 from checker_app.settings import databases_from_options
 
@@ -35,13 +35,24 @@ def diagnose(files: tuple[Path, ...], samples: bool, profile: Path | None, as_js
     try:
         database = databases_from_options(db, limits_from(timeout, max_rows))[0]
         classify = rules_classifier(load_profile(database, profile), lookup_for(database))
-        reports = [diagnose_path(path, classify) for path in paths]
     except CheckerError as err:
         fail(str(err))
         return
-    for report in reports:
+    flagged = False
+    for path in paths:
+        try:
+            report = diagnose_path(path, classify)
+        except (CheckerError, RecursionError, ValueError) as err:  # one bad trace never stops the others
+            flagged = True
+            message = "JSON nested too deeply" if isinstance(err, RecursionError) else str(err)
+            if as_json:
+                emit_json({"source": path.name, "error": shown(message)})
+            else:
+                click.echo(f"{path.name}: error: {shown(message)}")
+            continue
+        flagged = flagged or bool(report.findings)
         if as_json:
             emit_json(report.to_dict())
         else:
             click.echo(report.text())
-    raise SystemExit(EXIT_FINDINGS if any(r.findings for r in reports) else EXIT_OK)
+    raise SystemExit(EXIT_FINDINGS if flagged else EXIT_OK)

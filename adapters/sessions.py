@@ -1,0 +1,97 @@
+"""Pooled sessions that leak nothing and stay few.
+
+* Session state does not survive a check: a connection going back to the pool is reset (`DISCARD ALL`
+  on PostgreSQL: advisory locks, prepared statements, settings; COM_RESET_CONNECTION on MariaDB: user
+  variables, GET_LOCK locks, temporary tables), and one that cannot be reset is closed.
+* Session defaults bound what runs outside `Database.run` (introspection): a statement timeout on
+  PostgreSQL (in the connect options) and MariaDB, SQLite's longest string or blob.
+* At most `MAX_PER_SERVER` connections per server in this process, whatever the number of Database objects.
+"""
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import event
+
+from adapters.errors import EngineErrorInfo
+from adapters.fetch import RESULT_BUDGET_BYTES
+
+MAX_PER_SERVER = 8
+COM_RESET_CONNECTION = 0x1F
+_slots: dict[tuple[str, str, int | None, str], threading.BoundedSemaphore] = {}
+_slots_lock = threading.Lock()
+
+
+class TooManyConnections(Exception):
+    """No connection slot for this server within the time left."""
+
+
+def server_key(url: sa.URL) -> tuple[str, str, int | None, str]:
+    backend = url.get_backend_name()
+    if backend == "sqlite":
+        return (backend, "", None, url.database or "")
+    return (backend, url.host or "localhost", url.port, "")
+
+
+@contextlib.contextmanager
+def connection_slot(url: sa.URL, timeout: float) -> Iterator[None]:
+    """Hold one of the server's connection slots (raises TooManyConnections after `timeout`)."""
+    key = server_key(url)
+    with _slots_lock:
+        slot = _slots.setdefault(key, threading.BoundedSemaphore(MAX_PER_SERVER))
+    if not slot.acquire(timeout=max(0.0, timeout)):
+        raise TooManyConnections(f"all {MAX_PER_SERVER} connections to this server are busy")
+    try:
+        yield
+    finally:
+        slot.release()
+
+
+def too_many_info(err: TooManyConnections) -> EngineErrorInfo:
+    return EngineErrorInfo("connection", None, str(err))
+
+
+def install_reset(engine: sa.Engine, backend: str, time_limit_s: float) -> None:
+    """Session defaults on connect, a reset on every return to the pool."""
+    mariadb_seconds = f"{max(0.001, time_limit_s):.3f}"
+
+    def prepare(dbapi_connection: Any) -> None:
+        if backend == "sqlite":
+            import sqlite3
+
+            dbapi_connection.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, RESULT_BUDGET_BYTES)
+        elif backend == "mysql":
+            cursor = dbapi_connection.cursor()
+            try:
+                cursor.execute("SET NAMES utf8mb4")
+                if "mariadb" in str(getattr(dbapi_connection, "server_version", "")).lower():
+                    cursor.execute(f"SET SESSION max_statement_time = {mariadb_seconds}")
+            finally:
+                cursor.close()
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, record: Any) -> None:
+        prepare(dbapi_connection)
+
+    @event.listens_for(engine, "checkin")
+    def _on_checkin(dbapi_connection: Any, record: Any) -> None:
+        if dbapi_connection is None:
+            return
+        try:
+            if backend == "postgresql":
+                dbapi_connection.rollback()
+                dbapi_connection.autocommit = True
+                try:
+                    dbapi_connection.execute("DISCARD ALL")
+                finally:
+                    dbapi_connection.autocommit = False
+            elif backend == "mysql":
+                dbapi_connection._execute_command(COM_RESET_CONNECTION, b"")
+                dbapi_connection._read_ok_packet()
+                prepare(dbapi_connection)
+        except Exception:  # noqa: BLE001 - a session we cannot reset is not reused
+            record.invalidate()
