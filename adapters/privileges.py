@@ -50,13 +50,15 @@ def _checked(identifier: str, what: str) -> str:
 
 def role_statements(backend: str, database: str, role: str = "checker_ro", schema: str = "public") -> list[str]:
     """SQL that creates a login role that can only read `database` (the password is set separately)."""
+    if backend == "sqlite":
+        return ["-- SQLite has no roles: the checker opens the file with mode=ro and PRAGMA query_only;",
+                "-- make the file read-only for the account that runs the checker (chmod a-w FILE)."]
     role, database = _checked(role, "role"), _checked(database, "database")
     if backend == "postgresql":
         schema = _checked(schema, "schema")
         return [
             f"CREATE ROLE {role} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS;",
             f"\\password {role}",
-            f"REVOKE ALL ON DATABASE {database} FROM PUBLIC;",
             f"GRANT CONNECT ON DATABASE {database} TO {role};",
             f"GRANT USAGE ON SCHEMA {schema} TO {role};",
             f"GRANT SELECT ON ALL TABLES IN SCHEMA {schema} TO {role};",
@@ -73,8 +75,5 @@ def role_statements(backend: str, database: str, role: str = "checker_ro", schem
             f"GRANT SELECT ON `{database}`.* TO '{role}'@'%';",
             f"-- never: GRANT FILE, PROCESS, SUPER ON *.* TO '{role}'@'%';",
         ]
-    if backend == "sqlite":
-        return ["-- SQLite has no roles: the checker opens the file with mode=ro and PRAGMA query_only;",
-                "-- make the file read-only for the account that runs the checker (chmod a-w FILE)."]
     raise ValueError(f"no role statements for {backend!r}")
 

@@ -17,6 +17,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("serve", "serve"),
     ("prompt", "prompt"),
     ("diagnose", "diagnose"),
+    ("role", "role"),
 )
 
 
