@@ -217,7 +217,8 @@ def test_diagnose_command_on_the_sample_traces(demo_urls, tmp_path) -> None:
     broken = tmp_path / "broken.jsonl"
     broken.write_text('{"role": "user"}\nnot json\n')
     result = CliRunner().invoke(diagnose_command, [str(broken), db])
-    assert result.exit_code == 2 and "broken.jsonl:2: not JSON" in result.output
+    # a bad trace is an error line and the others are still read (issue 12): exit 1, like a finding
+    assert result.exit_code == 1 and "broken.jsonl:2: not JSON" in result.output
 
 
 def test_diagnose_page_shows_the_findings_of_a_sample(demo_urls, monkeypatch) -> None:
