@@ -110,6 +110,15 @@ def test_readings_replies_keep_model_errors_apart(llm, case) -> None:
     assert (part.failure or {}).get("kind") == case["failure"]
 
 
+def test_an_unknown_archetype_in_a_text_call_is_the_models_error(llm) -> None:
+    call = {"questions": [{"question": "Which metric?", "quote": "top-selling", "archetype": ":ranking_metric",
+                           "options": [{"label": "Revenue"}]}], "suggestions": [[]]}
+    llm.push(text_reply("functions.render_ask_user_question:\n" + json.dumps(call)), structured_reply(READINGS))
+    part = run_model(QUESTION, PROFILE, settings=llm.settings())
+    assert part.clarification.status == "asked" and part.clarification.questions[0].archetype is None
+    assert [e["value"] for e in part.model_errors] == [":ranking_metric"]
+
+
 def test_every_schema_sent_names_the_registry_ids(llm) -> None:
     llm.push(tool_call_reply({"questions": []}), structured_reply(READINGS))
     run_model(QUESTION, PROFILE, settings=llm.settings())

@@ -89,6 +89,11 @@ def _ask(client: ModelClient, part: ModelPart, system: dict[str, Any], question:
         part.fail("clarify", failure)
         return not _stops(failure)
     part.clarification = read_reply(reply.message, question)
+    for i, asked in enumerate(part.clarification.questions):
+        if asked.archetype is not None and asked.archetype not in ids:  # a call written as text is not enforced
+            part.model_errors.append({"kind": "unknown_archetype", "where": f"clarify.questions.{i}.archetype",
+                                      "message": "not an archetype of the registry", "value": asked.archetype})
+            asked.archetype = None
     if part.clarification.status == "malformed":
         part.failures.append({"step": "clarify", "kind": "malformed",
                               "message": part.clarification.error or "malformed tool call"})
