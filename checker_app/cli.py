@@ -15,6 +15,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("eval", "eval_command"),
     ("eval_ambiqt", "eval_ambiqt"),
     ("serve", "serve"),
+    ("demo", "demo"),
     ("prompt", "prompt"),
     ("diagnose", "diagnose"),
     ("role", "role"),
@@ -43,6 +44,7 @@ class CheckerGroup(click.Group):
 
 
 @click.group(cls=CheckerGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="ambiguity-checker", prog_name="ambiguity-checker", message="%(prog)s %(version)s")
 def main() -> None:
     """Show every defensible reading of a data question, run side by side on live databases."""
 

@@ -111,10 +111,17 @@ def test_a_link_runs_the_check_and_shows_three_readings(configure, demo_sqlite) 
     text = page_text(at)
     assert 'data-archetype=\\"ranking_metric\\"' in text or 'data-archetype="ranking_metric"' in text
     assert "Rank by which metric?" in text
-    # the wizard is pending: question box hidden, wizard at the bottom
-    assert not [t for t in at.text_input if t.key == "question_text"]
+    # the wizard is pending: the question box and the examples stay at the top, the verdict's bullets are
+    # the clarification's choices, and the wizard comes before the readings
+    assert [t for t in at.text_input if t.key == "question_text"]
+    assert [b for b in at.button if b.key == f"example_{TOP_SELLING}"]
+    bullets = [b.label.replace("\\", "") for b in at.button if str(b.key).startswith("pick_main_")]
+    assert len(bullets) == 3 and all(any(p in label for p in TOP_PRODUCTS) for label in bullets)
     assert choice(at).options[-1] == "Other"
-    assert str(last_block(at).proto.id).endswith("-wizard")  # the wizard is the last thing on the page
+    keys = [str(getattr(block.proto, "id", "")) for block in at.main.children.values()]
+    wizard_at = next(i for i, k in enumerate(keys) if k.endswith("-wizard"))
+    assert wizard_at < len(keys) - 1  # the readings come after it
+    assert not any("Skip" == b.label for b in at.button)
     assert at.query_params["q"] == TOP_SELLING and at.query_params["db"] == "demo"
     labels = {b.label for b in at.get("download_button")}
     assert {"Download JSON report", "Download Markdown summary", "CSV"} <= labels
@@ -152,10 +159,27 @@ def test_wizard_choice_gives_the_anchored_sql_and_brings_the_box_back(configure,
     no_exception(at)
     output = tool_output(at)
     assert output["answers"][0]["choice"]["value"] == "units" and "memoryHint" not in output
-    assert any("anchored to your choice" in s.value for s in at.success)
+    assert any("Answered: USB\\-C Cable, by units" in s.value for s in at.success)
     assert any('SUM("t0"."quantity")' in c.value for c in at.code)
-    assert [t for t in at.text_input if t.key == "question_text"]  # the question box is back
+    assert [t for t in at.text_input if t.key == "question_text"]
     assert not [r for r in at.radio if r.label == "Choose one"]
+    # the answered box replaces the red one; the tool output is collapsed
+    assert not any("3 readings, 3 different answers" in e.value for e in at.error)
+    tool = next(e for e in at.expander if e.label.startswith("Tool output"))
+    assert not tool.proto.expanded
+
+
+def test_a_verdict_bullet_answers_the_clarification_in_place(configure, demo_sqlite) -> None:
+    configure(f"demo={demo_sqlite}")
+    at = app(q=TOP_SELLING)
+    bullet = next(b for b in at.button if str(b.key).startswith("pick_main_") and "USB" in b.label)
+    assert "**USB\\-C Cable** (units = 11,508)" in bullet.label
+    bullet.click().run()
+    no_exception(at)
+    state = at.session_state["checker"]
+    assert state.anchored is not None and state.anchored.answers == {"ranking_metric": "units"}
+    assert any("Answered: USB\\-C Cable, by units" in s.value for s in at.success)
+    assert tool_output(at)["answers"][0]["choice"]["value"] == "units"
 
 
 def test_wizard_refuses_an_empty_submission_and_other_without_text(configure, demo_sqlite) -> None:
@@ -348,7 +372,9 @@ def test_compare_page_runs_statements_side_by_side(configure, demo_sqlite) -> No
     assert any("Not run" in e.value and "read-only" in e.value for e in at.error)
     at.text_area(key="compare_sql").set_value("SELECT 1")
     at.button(key="FormSubmitter:compare-Compare").click().run()
-    assert any("at least two statements" in w.value for w in at.warning)
+    no_exception(at)
+    assert any("1 statement, answered" in s.value for s in at.success)
+    assert {m.value for m in at.metric} == {"1"}
 
 
 def test_compare_page_expands_one_statement_through_the_schema_mappings(configure, servers) -> None:
@@ -365,7 +391,8 @@ def test_compare_page_expands_one_statement_through_the_schema_mappings(configur
     assert any("2 statements, 2 different answers" in e.value for e in at.error), text[:2000]
     at.checkbox(key="compare_expand").uncheck()
     at.button(key="FormSubmitter:compare-Compare").click().run()
-    assert any("no other mapping" not in w.value and "at least two statements" in w.value for w in at.warning)
+    assert any("1 statement, answered" in s.value for s in at.success)
+    assert len(at.session_state["comparison"].items) == 1
 
 
 def test_navigation_has_both_pages(configure, demo_sqlite) -> None:

@@ -6,6 +6,8 @@ import csv
 import io
 import json
 import sys
+from collections import Counter
+from decimal import Decimal
 
 import pytest
 from click.testing import CliRunner
@@ -14,12 +16,14 @@ from adapters import Database, Limits, RunResult, parse_db_option
 from checker_app.clarify import MEMORY_HINT
 from checker_app.pipeline import CheckOptions
 from checker_app.report import ReadingResult, Report
-from checker_app.ui import config, display, exports, highlight
+from checker_app import format as fmt
+from checker_app.ui import charts, config, display, exports, highlight
 from checker_app.ui.compare import Statement, compare, split_statements
 from checker_app.ui.sidebar import connection_health, schema_summary, where_of
-from checker_app.ui.state import PageState, finish_wizard, reopen_wizard, run_check
+from checker_app.ui.progress import track_all
+from checker_app.ui.state import PageState, choose_reading, finish_wizard, reopen_wizard, run_check
 from checker_app.ui.wizard import Wizard, fetch_options, options_from_rows, reading_values, steps_from_report
-from tests.support import BACKENDS
+from tests.support import BACKENDS, DATASETS
 
 TOP_PRODUCTS = {"MacBook Pro", "USB-C Cable", "Phone Case"}
 ACMES = {"Acme Corp", "Acme Industries", "ACME Logistics"}
@@ -146,32 +150,118 @@ def test_verdict_words_for_a_stakeholder() -> None:
     assert anchored.kind == "anchored" and "ranking_metric = units" in anchored.detail
 
 
-def test_top_answers_chart_rows_and_tables() -> None:
-    revenue = _reading("revenue", "Revenue", [["MacBook Pro", 1240000.0], ["iPhone", 620000.0]])
-    units = _reading("units", "Units", [["USB-C Cable", 84200], ["Phone Case", 42100]], "units")
-    assert display.top_answer(revenue) == "MacBook Pro (1,240,000)"
-    assert display.top_parts(units) == ("USB-C Cable", "units = 84,200")
-    rows = display.chart_rows([revenue, units])
-    assert {(r["reading"], r["answer"], r["share"]) for r in rows} == {
-        ("Revenue", "MacBook Pro", 100.0), ("Revenue", "iPhone", 50.0),
-        ("Units", "USB-C Cable", 100.0), ("Units", "Phone Case", 50.0)}
-    # readings that return one number each: one bar per reading
-    acme = [_reading("a", "Acme Corp", [[8305.799999999997]]), _reading("b", "Acme Industries", [[16611.6]])]
-    assert display.top_parts(acme[0]) == ("8,305.80", "product, revenue")
-    assert [(r["answer"], r["share"]) for r in display.chart_rows(acme)] == [("Acme Corp", 50.0), ("Acme Industries", 100.0)]
-    assert display.chart_rows(acme[:1]) == []
+NUMBERS = [  # (value, page and CLI, CSV, as money)
+    (11508, "11,508", "11508", "11,508.00"),
+    (12252343.590000004, "12,252,343.59", "12252343.59", "12,252,343.59"),
+    (15360815.010000004, "15,360,815.01", "15360815.01", "15,360,815.01"),
+    (3.0, "3", "3", "3.00"),
+    (2.5, "2.50", "2.50", "2.50"),
+    (0.0123456, "0.0123", "0.0123", "0.01"),
+    (-1234.5, "-1,234.50", "-1234.50", "-1,234.50"),
+    (Decimal("8305.799999999997"), "8,305.80", "8305.80", "8,305.80"),
+    (None, "", "", ""),
+]
+
+
+@pytest.mark.parametrize("value, shown, plain, money", NUMBERS)
+def test_one_number_format(value, shown, plain, money) -> None:
+    assert fmt.number(value) == shown
+    assert fmt.number(value, plain=True) == plain
+    assert fmt.number(value, money=True) == money
+
+
+ANSWERS = [  # (columns, rows, choices, label, shape, answer text)
+    (["product", "units"], [["USB-C Cable", 11508], ["Phone Case", 9000]], {}, "Units", "ranking",
+     "USB-C Cable (units = 11,508)"),
+    (["revenue"], [[8305.799999999997]], {"unit": "only_usd"}, "Only amounts recorded in USD", "scalar",
+     "USD 8,305.80 (revenue)"),
+    (["count"], [[30]], {}, "As asked", "scalar", "30 (count)"),
+    (["currency", "revenue"], [["EUR", 2881.11], ["GBP", 12059.820000000002]], {"unit": "per_currency"},
+     "One total per currency (EUR, GBP)", "breakdown", "EUR 2,881.11 · GBP 12,059.82 (revenue)"),
+    (["period", "revenue"], [["2024-W01", 10.0], ["2024-W02", 30.5], ["2024-W03", 20.0]], {}, "Last 3 weeks",
+     "series", "2024-W01 to 2024-W03 (3 periods) (revenue total 60.50, peak 2024-W02 30.50)"),
+    (["product", "revenue"], [], {}, "Revenue", "empty", "no rows"),
+]
+
+
+@pytest.mark.parametrize("columns, rows, choices, label, shape, text", ANSWERS)
+def test_the_answer_of_a_reading_is_said_by_its_shape(columns, rows, choices, label, shape, text) -> None:
+    reading = ReadingResult(id="r", label=label, choices=choices)
+    reading.results = {"demo": _result("demo", columns, rows)}
+    answer = display.reading_answer(reading)
+    assert (answer.shape, answer.text) == (shape, text)
+    assert display.top_answer(reading) == text
+
+
+def test_a_reading_that_did_not_answer_says_so() -> None:
     failed = ReadingResult(id="x", label="X", choices={})
     failed.results = {"demo": _result("demo", [], [], status="error")}
-    assert display.top_answer(failed) == "no answer" and display.chart_rows([failed]) == []
-    columns, data = display.table_records(_result("demo", ["n", "n", "v"], [[1, 2, None]]))
-    assert columns == ["n", "n_2", "v"] and data == [[1, 2, None]]
+    assert display.top_answer(failed) == "no answer" and charts.chart_spec([failed]) is None
+
+
+def _series(rid: str, label: str, buckets: list[str], column: str = "revenue") -> ReadingResult:
+    reading = ReadingResult(id=rid, label=label, choices={})
+    reading.results = {"demo": _result("demo", ["period", column], [[b, float(i + 1)] for i, b in enumerate(buckets)])}
+    return reading
+
+
+def test_a_series_is_one_line_per_reading_over_its_whole_range() -> None:
+    days = [f"2025-06-{d:02d}" for d in range(1, 31)]
+    months = [f"2025-{m:02d}" for m in range(1, 7)]
+    spec = charts.chart_spec([_series("a", "Last 30 days", days), _series("b", "Year to date", months)])
+    assert spec.kind == "line" and spec.temporal
+    assert Counter(r["reading"] for r in spec.rows) == {"Last 30 days": 30, "Year to date": 6}
+    assert {r["x"] for r in spec.rows} >= {"2025-06-30", "2025-01-01"}
+
+
+def test_scalars_are_bars_and_rankings_the_top_n_of_each_reading() -> None:
+    scalars = [ReadingResult(id=str(i), label=f"Acme {i} (customer) / Only amounts recorded in USD",
+                             choices={"unit": "only_usd"}) for i in range(3)]
+    for i, reading in enumerate(scalars):
+        reading.results = {"demo": _result("demo", ["revenue"], [[100.0 * (i + 1)]])}
+    spec = charts.chart_spec(scalars)
+    assert spec.kind == "bar" and [r["value"] for r in spec.rows] == [100.0, 200.0, 300.0]
+    assert [r["reading"] for r in spec.rows] == ["Acme 0 (customer)", "Acme 1 (customer)", "Acme 2 (customer)"]
+    assert spec.rows[0]["label"] == "USD 100.00"
+    rows = [[f"p{i}", 100 - i] for i in range(9)]
+    rankings = [_reading("revenue", "Revenue", rows), _reading("units", "Units", rows, "units")]
+    spec = charts.chart_spec(rankings, top_n=5)
+    assert spec.kind == "ranking" and Counter(r["reading"] for r in spec.rows) == {"Revenue": 5, "Units": 5}
+
+
+def test_legend_names_are_short_and_distinct() -> None:
+    long = "Standard chart (table, bar or line) of the same data"
+    labels = [f"{long} / Days in America/New_York (business time zone)", f"{long} / Days in America/New_York (x)",
+              f"{long} / UTC days"]
+    readings = [ReadingResult(id=str(i), label=label, choices={}) for i, label in enumerate(labels)]
+    names = charts.short_labels(readings)
+    assert len(set(names)) == 3 and all(len(n) <= 36 for n in names) and not any("Standard chart" in n for n in names)
+
+
+def test_long_calendars_are_folded_out_of_the_sql() -> None:
+    rows = " UNION ALL ".join(f"SELECT '2025-06-{d:02d}' AS period, {d} AS period_index" for d in range(1, 31))
+    sql = f"WITH periods AS ({rows}) SELECT p.period FROM periods AS p ORDER BY p.period_index"
+    folded = display.fold_sql(sql, "sqlite")
+    assert folded.text.count("UNION") == 0 and "29 more rows" in folded.text and folded.text.count("\n") < 20
+    name, columns, calendar = folded.calendars[0]
+    assert (name, columns, len(calendar)) == ("periods", ["period", "period_index"], 30)
+    assert calendar[-1] == ["2025-06-30", "30"]
+    short = display.fold_sql("SELECT a FROM t", "sqlite")
+    assert short.calendars == [] and short.text == "SELECT\n  a\nFROM t"
+
+
+def test_engines_that_differ_only_beyond_the_shown_precision_are_not_a_disagreement() -> None:
+    reading = _reading("revenue", "Revenue", [["Laptops", 15360815.010000004]])
+    reading.results["pg"] = _result("pg", ["product", "revenue"], [["Laptops", 15360815.01]])
+    reading.engines_agree = False
+    assert display.engine_disagreement(reading) == []
 
 
 def test_engines_disagreeing_on_one_reading_are_named() -> None:
     reading = _reading("revenue", "Revenue", [["MacBook Pro", 1]])
     reading.results["pg"] = _result("pg", ["product", "revenue"], [["iPhone", 1]])
     reading.engines_agree = False
-    assert display.engine_disagreement(reading) == [("demo", "MacBook Pro"), ("pg", "iPhone")]
+    assert display.engine_disagreement(reading) == [("demo", "MacBook Pro (revenue = 1)"), ("pg", "iPhone (revenue = 1)")]
     assert display.engines_to_show(reading, ["demo", "pg", "down"]) == (["demo", "pg"], [])
     reading.engines_agree = True
     assert display.engine_disagreement(reading) == []
@@ -195,8 +285,8 @@ def test_repairs_are_described() -> None:
                       {"rule": "qualify_ambiguous_column", "column": "id", "sql": None, "agree": False,
                        "candidates": [{"label": "o.id"}, {"label": "c.id"}]}]
     lines = display.repair_lines(result)
-    assert "ran the repaired SQL" in lines[0] and "'id'" in lines[0]
-    assert "2 candidates, candidates disagree" in lines[1]
+    assert "ran the repaired SQL" in lines[0] and "“id”" in lines[0] and "{" not in lines[0]
+    assert "2 candidates, the candidates give different answers: choose one" in lines[1]
 
 
 # -- exports ----------------------------------------------------------------------------------------
@@ -206,10 +296,12 @@ def test_markdown_summary_csv_and_json() -> None:
     report = _report(readings)
     markdown = exports.markdown_summary(report, {"answers": [], "memoryHint": MEMORY_HINT})
     assert "**Verdict:** 2 readings, 2 different answers" in markdown
-    assert "Revenue \\| gross" in markdown and "MacBook Pro (1.50)" in markdown
+    assert "Revenue \\| gross" in markdown and "MacBook Pro (revenue = 1.50)" in markdown
     assert "**ranking_metric**" in markdown and "memoryHint" in markdown and "```sql" in markdown
     rows = list(csv.reader(io.StringIO(exports.result_csv(_result("demo", ["a", "b"], [["x,y", None]])))))
     assert rows == [["a", "b"], ["x,y", ""]]
+    money = exports.result_csv(_result("demo", ["n", "revenue"], [[11508, 12252343.590000004]]), "USD")
+    assert money.splitlines()[1] == "11508,12252343.59"
     assert json.loads(exports.report_json(report))["verdict"] == "material"
     assert exports.slug("What is the top-selling product?") == "what-is-the-top-selling-product"
 
@@ -322,10 +414,10 @@ def test_question_to_pending_wizard_to_anchored_sql(demo_db) -> None:
     run_check(state, "What is the top-selling product?", [demo_db], CheckOptions())
     assert state.problem is None and state.report is not None
     assert {str(r.top_row()[0]) for r in state.report.interpretations} == TOP_PRODUCTS
-    assert state.wizard_pending and not state.show_question_box
+    assert state.wizard_pending
     assert state.wizard.submit([state.wizard.question().options[1].label])
     finish_wizard(state, [demo_db], CheckOptions())
-    assert not state.wizard_pending and state.show_question_box
+    assert not state.wizard_pending
     assert state.anchored is not None and len(state.anchored.interpretations) == 1
     assert str(state.anchored.interpretations[0].top_row()[0]) == "USB-C Cable"
     assert display.verdict_view(state.anchored).kind == "anchored"
@@ -353,7 +445,53 @@ def test_a_clear_question_has_no_wizard_and_bad_input_is_a_problem(demo_db) -> N
     state = PageState()
     run_check(state, "   ", [demo_db], CheckOptions())
     assert state.problem is not None and state.problem.kind == "input" and state.report is None
-    assert state.show_question_box
+    assert not state.wizard_pending
+    assert state.problem.actions == ()  # no unexplained Skip: the question box is the way on
+    assert "Type a data question in the box above" in display.problem_words("input", state.problem.message)
+
+
+@pytest.mark.parametrize("question, pick, answer, words", [
+    ("What is the top-selling product?", "ranking_metric=units", "USB-C Cable", "USB-C Cable, by units"),
+    ("Show me revenue for Acme", "entity=acme_corp|unit=only_usd", "USD 8,305.80",
+     "USD 8,305.80, Acme Corp, Only amounts recorded in USD"),
+])
+def test_clicking_a_verdict_bullet_answers_the_clarification_with_that_reading(demo_db, question, pick, answer,
+                                                                               words) -> None:
+    state = PageState()
+    run_check(state, question, [demo_db], CheckOptions())
+    assert state.wizard_pending and not choose_reading(state, "no such reading")
+    assert choose_reading(state, pick) and not state.wizard_pending
+    finish_wizard(state, [demo_db], CheckOptions())
+    assert state.anchored is not None and len(state.anchored.interpretations) == 1
+    assert display.top_parts(state.anchored.interpretations[0])[0] == answer
+    assert display.answered_words(state.anchored, state.report.archetypes) == words
+    assert [a["choice"]["value"] for a in state.tool_output["answers"]] == pick_values(pick)
+
+
+def pick_values(pick: str) -> list[str]:
+    return [{"acme_corp": "Acme Corp"}.get(v, v) for v in (p.split("=")[1] for p in pick.split("|"))]
+
+
+def test_examples_come_from_the_connected_schema(demo_db) -> None:
+    from checker_app.profiles import load_profile
+
+    assert display.examples_for([load_profile(demo_db)]) == display.EXAMPLES
+    chinook = Database(parse_db_option(f"chinook=sqlite:///{DATASETS / 'chinook' / 'Chinook_Sqlite.sqlite'}"), Limits())
+    try:
+        examples = display.examples_for([load_profile(chinook)])
+    finally:
+        chinook.dispose()
+    assert examples[0] == "What is the top-selling track?"
+    assert not set(examples) & set(display.EXAMPLES[:2]) and not any("product" in e for e in examples)
+
+
+def test_progress_names_the_engines_that_answered(demo_db) -> None:
+    tracked, progress = track_all([demo_db])
+    assert progress.lines() == ["demo: waiting"]
+    result = tracked[0].run("SELECT 1 AS n")
+    assert result.ok and progress.lines() == ["demo: answered (1 answered)"]
+    assert tracked[0].name == "demo" and tracked[0].dialect == demo_db.dialect
+    assert progress.summary() == "answered: demo"
 
 
 def test_engine_down_is_a_note_and_all_down_is_a_problem_without_the_password(demo_db, dead_db) -> None:
@@ -432,14 +570,29 @@ def test_health_and_schema_never_show_a_password(demo_db, dead_db) -> None:
 
 # -- the serve command ----------------------------------------------------------------------------
 
-def test_serve_command_line_and_bad_db() -> None:
-    from checker_app.commands.serve import APP, serve, streamlit_command
+def test_serve_command_line_and_bad_db(tmp_path) -> None:
+    from checker_app.commands.serve import PACKAGE, app_copy, serve, streamlit_command
 
-    command = streamlit_command(8600, True, "127.0.0.1")
-    assert command[:5] == [sys.executable, "-m", "streamlit", "run", str(APP)] and APP.exists()
+    script = app_copy(tmp_path)
+    assert script.parent.parent == tmp_path / "app" and script.read_bytes() == (PACKAGE / "streamlit_app.py").read_bytes()
+    pages = sorted(p.name for p in (PACKAGE / "pages").glob("*.py"))
+    assert sorted(p.name for p in (script.parent / "pages").glob("*.py")) == pages
+    assert app_copy(tmp_path) == script  # unchanged files: the same copy
+    command = streamlit_command(8600, True, script=script)
+    assert command[:5] == [sys.executable, "-m", "checker_app.serve_main", "run", str(script)]
     assert command[5:] == ["--server.port", "8600", "--server.headless", "true", "--browser.gatherUsageStats",
-                           "false", "--server.fileWatcherType", "none", "--server.address", "127.0.0.1"]
+                           "false", "--server.fileWatcherType", "none", "--client.toolbarMode", "viewer",
+                           "--server.address", "localhost"]  # localhost unless --address says otherwise
     runner = CliRunner()
-    assert "--port" in runner.invoke(serve, ["--help"]).output
+    assert "--address" in runner.invoke(serve, ["--help"]).output
     bad = runner.invoke(serve, ["--db", "nope://u:s3cret@h/x"])
     assert bad.exit_code == 2 and "s3cret" not in bad.output
+
+
+def test_the_server_loads_every_module_before_it_serves() -> None:
+    from checker_app.serve_main import preload
+
+    loaded = preload()
+    assert {"checker_app.pipeline", "checker_app.ui.display", "checker_app.llm.text", "adapters.repair",
+            "archetypes.registry", "seed_db.seed"} <= set(loaded)
+    assert "checker_app.pages.draw" in loaded and "checker_app.pages.checker" not in loaded

@@ -1,17 +1,19 @@
 """`ambiguity-checker check "QUESTION"`: every reading of a question, run side by side, with a verdict."""
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from pathlib import Path
 
 import click
 
 from adapters import CheckerError
-from checker_app.commands.common import EXIT_OK, db_options, emit_json, fail, limits_from
+from checker_app.commands.common import EXIT_OK, db_options, emit_json, fail, limits_from, require_sqlite_files
 from checker_app.commands.render import table_text
 from checker_app.pipeline import CheckOptions, check
 from checker_app.profiles import as_of_date, refresh_profiles
-from checker_app.report import Report
+from checker_app.report import ReadingResult, Report
+from checker_app.ui import display
 from checker_app.settings import databases_from_options
 
 
@@ -48,37 +50,111 @@ def check_options(f):  # noqa: ANN001, ANN201 - click decorator stack
     return db_options(f)
 
 
+def answer_values(archetype: dict) -> list[str]:
+    """The values `--answer ARCHETYPE=VALUE` accepts for one archetype (its readings, else its options)."""
+    values = [str(r.get("value")) for r in archetype.get("readings") or [] if isinstance(r, dict)]
+    if not values:
+        options = (archetype.get("clarification") or {}).get("options") or []
+        values = [str(o.get("value") or o.get("label")) for o in options if isinstance(o, dict)]
+    return values
+
+
+def _ignored(report: Report) -> list[str]:
+    understood = getattr(report, "understood", None) or report.extra.get("understood") or {}
+    if hasattr(understood, "model_dump"):
+        understood = understood.model_dump()
+    return [str(i.get("text")) for i in (understood.get("ignored") or []) if isinstance(i, dict)]
+
+
+def _indent(text: str, by: str) -> str:
+    return by + text.replace("\n", "\n" + by)
+
+
+def _sql_text(reading: ReadingResult, engines: list[dict[str, str]]) -> tuple[str, str]:
+    """(where it runs, the SQL pretty-printed with long calendars folded) for the first engine."""
+    dialect_of = {e["name"]: e.get("dialect", "") for e in engines}
+    for name, sql in reading.sql.items():
+        return name, display.fold_sql(sql, dialect_of.get(name) or "sqlite").text
+    refused = next((r.sql for r in reading.results.values() if r.sql), "")
+    return "refused", refused
+
+
 def report_text(report: Report) -> str:
-    lines = [f"Question: {report.question}", f"Verdict:  {report.verdict_text}",
-             f"As of:    {report.as_of or '-'}"]
+    """The plain-text report: the verdict with its warnings, each archetype with the values --answer takes,
+    then each reading's answer, what it computes, its SQL and its rows per engine."""
+    ignored = _ignored(report)
+    verdict = report.verdict_text + (f" (not understood: {', '.join(repr(w) for w in ignored)})" if ignored else "")
+    lines = [f"Question: {report.question}", f"Verdict:  {verdict}"]
+    warnings = display.notes_to_show(report)
+    if report.capped:
+        warnings.insert(0, f"showing {len(report.interpretations)} of {report.total_readings} readings (capped)")
+    failed, runs = display.unanswered(report.interpretations)
+    if failed:
+        warnings.append(f"{failed} of {runs} runs did not answer (an engine error or the time limit)")
+    lines += [f"  ! {w}" for w in warnings]
+    lines.append(f"As of:    {report.as_of or '-'} · engines: {', '.join(e['name'] for e in report.engines) or '-'}")
     for archetype in report.archetypes:
         name = archetype.get("id") or archetype.get("archetype")
-        lines.append(f"\n* {name}: \"{archetype['evidence']}\" -> {archetype['ask']}")
-        lines.append(f"  why: {archetype['reason']}")
-    if report.capped:
-        lines.append(f"\n(showing {len(report.interpretations)} of {report.total_readings} readings)")
+        lines.append(f"\n* {name} on \"{archetype.get('evidence', '')}\": {archetype.get('ask', '')}")
+        lines.append(f"  why: {archetype.get('reason', '')}")
+        values = answer_values(archetype)
+        if values and name not in report.answers:
+            lines.append(f"  answer with: --answer {name}=" + " | ".join(values))
     for n, reading in enumerate(report.interpretations, 1):
-        lines.append(f"\n[{n}] {reading.label}" + (" (model)" if reading.source == "model" else ""))
-        first_sql = next(iter(reading.sql.values()), "") or next((r.sql for r in reading.results.values()), "")
-        lines.append("    " + first_sql.replace("\n", "\n    "))
+        choose = " ".join(f"--answer {k}={v}" for k, v in reading.choices.items() if k not in report.answers)
+        lines.append(f"\n[{n}] {reading.label}" + (" (model)" if reading.source == "model" else "")
+                     + (f"    {choose}" if choose and len(report.interpretations) > 1 else ""))
+        lines.append(f"    Answer: {display.top_answer(reading)}")
+        explanation = display.explanation_of(reading)
+        if explanation:
+            lines.append(f"    What it computes: {explanation}")
+        where, sql = _sql_text(reading, report.engines)
+        lines.append(f"    SQL ({where}):")
+        lines.append(_indent(sql, "      "))
+        currency = display.reading_currency(reading)
         for engine, result in reading.results.items():
-            if result.ok:
-                lines.append(f"    {engine}: {result.row_count} row(s) in {result.elapsed_ms:.0f} ms")
-                lines.append("      " + table_text(result.columns, result.rows, limit=3).replace("\n", "\n      "))
-            else:
-                err = result.error
-                lines.append(f"    {engine}: {result.status}: {err.kind if err else ''} {err.message if err else ''}")
-            for repair in result.repairs:
-                lines.append(f"      repair ({repair.get('rule')}): {repair.get('sql') or 'choose a candidate'}")
-        if reading.engines_agree is False:
-            lines.append("    ! the engines disagree on this reading")
+            lines.append(f"    {engine}: {display.result_caption(result)}")
+            if result.ok and result.columns:
+                lines.append(_indent(table_text(result.columns, result.rows, limit=3, currency=currency), "      "))
+            for line in display.repair_lines(result):
+                lines.append(f"      repair: {line}")
+        disagreement = display.engine_disagreement(reading)
+        if disagreement:
+            lines.append("    ! the engines disagree on this reading: "
+                         + "; ".join(f"{name}: {answer}" for name, answer in disagreement))
     if report.extra.get("model"):
         from checker_app.llm.text import model_lines
 
         lines.extend(model_lines(report.extra))
-    for note in report.notes:
-        lines.append(f"note: {note}")
     return "\n".join(lines)
+
+
+def check_with_subject(question: str, databases: list, options: CheckOptions) -> Report:
+    """The check; an `--answer insufficient_info=VALUE` names the subject the question lacked, so the
+    question is read again with it (the other answers then apply to that reading)."""
+    from archetypes import UnknownAnswerError
+
+    subject = options.answers.get(display.SUBJECT)
+    if subject is None:
+        return check(question, databases, options)
+    rest = {k: v for k, v in options.answers.items() if k != display.SUBJECT}
+    first = check(question, databases, dataclasses.replace(options, answers={}))
+    rewritten = display.subject_question(question, first.archetypes, subject)
+    if rewritten is None:
+        raise UnknownAnswerError(display.SUBJECT, subject, [])
+    return check(rewritten, databases, dataclasses.replace(options, answers=rest))
+
+
+def unknown_answer(err: Exception) -> str:
+    """An --answer naming an archetype that does not exist or did not fire, or a value it does not take."""
+    from archetypes.registry import BY_ID
+
+    archetype, value, allowed = getattr(err, "archetype", ""), getattr(err, "value", ""), getattr(err, "allowed", [])
+    if archetype not in BY_ID:
+        return f"--answer: there is no archetype {archetype!r} (archetypes: {', '.join(BY_ID)})"
+    if not allowed:
+        return f"--answer: {archetype} did not fire on this question, so there is nothing to answer"
+    return f"--answer: {archetype} takes one of {', '.join(allowed)}; got {value!r}"
 
 
 @click.command("check")
@@ -97,14 +173,18 @@ def check_command(question: str, as_json: bool, engine: str, reply: str | None, 
     options = CheckOptions(answers=parse_answers(answer), as_of=parse_as_of(as_of), cap=cap,
                            limits=limits_from(timeout, max_rows), profile_overrides=profile, engine=engine,
                            reply=reply)
+    from archetypes import UnknownAnswerError
+
     try:
+        require_sqlite_files(db)
         databases = databases_from_options(db, options.limits)
         if refresh_profile:
             refresh_profiles(databases, profile)
-        report = check(question, databases, options)
+        report = check_with_subject(question, databases, options)
+    except UnknownAnswerError as err:
+        fail(unknown_answer(err))
     except CheckerError as err:
         fail(str(err))
-        return
     if as_json:
         emit_json(report.to_dict())
     else:

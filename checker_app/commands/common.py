@@ -50,3 +50,24 @@ def emit_json(payload: Any) -> None:
     """One JSON line; text that is not valid Unicode (a lone surrogate) is printed as its escape."""
     text = json.dumps(payload, ensure_ascii=False, default=str)
     click.echo(text.encode("utf-8", "backslashreplace").decode("utf-8"))
+
+
+def require_sqlite_files(db_values: tuple[str, ...] | list[str]) -> None:
+    """Fail with the file's name when a `--db` SQLite URL points at no file (SQLite alone would say only
+    "unable to open database file"; read-only connections never create one)."""
+    from pathlib import Path
+
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    for value in db_values:
+        text = value.split("=", 1)[1] if "=" in value.split("://", 1)[0] else value
+        try:
+            url = make_url(text.strip())
+        except ArgumentError:
+            continue  # reported, without echoing it, by the connection parser
+        database = url.database or ""
+        if url.get_backend_name() == "sqlite" and database not in ("", ":memory:") and not database.startswith("file:"):
+            path = Path(database).expanduser().resolve()
+            if not path.exists():
+                fail(f"no SQLite file at {path}")

@@ -5,8 +5,7 @@ import streamlit as st
 
 from checker_app.pages import draw, model_draw, wizard_view
 from checker_app.ui import model_view
-from checker_app.ui.display import EXAMPLES
-from checker_app.ui.state import PageState, finish_wizard, reopen_wizard, run_check
+from checker_app.ui.state import PageState, choose_reading, finish_wizard, reopen_wizard, run_check
 
 ctx = draw.setup()
 state: PageState = st.session_state.setdefault("checker", PageState())
@@ -53,8 +52,8 @@ elif action in ("check", "model_reply") or action in rerun:
         question, (engine, reply) = state.question, rerun[action]
     options = model_view.options_for(ctx.options, engine, available, reply)
     asking = " and asking the model" if options.engine != "rules" else ""
-    with st.spinner(f"Running every reading on {len(ctx.databases)} engine(s){asking}…"):
-        run_check(state, question, ctx.databases, options, ctx.secrets)
+    draw.with_progress(f"Running every reading on {len(ctx.databases)} engine(s){asking}", ctx.databases,
+                       lambda dbs: run_check(state, question, dbs, options, ctx.secrets))
     state.link_warning = intent[3] if action == "check" and len(intent) > 3 else None
     st.session_state["question_text"] = state.question
     if state.question:
@@ -68,10 +67,10 @@ elif action in ("check", "model_reply") or action in rerun:
             del st.query_params["engine"]
 elif action == "check_skip":
     state.reset()
-elif action in ("finish", "anchored_retry"):
-    with st.spinner("Running the anchored SQL…"):
-        finish_wizard(state, ctx.databases, model_view.options_for(ctx.options, state.engine, available),
-                      ctx.secrets)
+elif action in ("finish", "anchored_retry", "pick"):
+    if action != "pick" or choose_reading(state, str(intent[1])):
+        draw.with_progress("Running the anchored SQL", ctx.databases, lambda dbs: finish_wizard(
+            state, dbs, model_view.options_for(ctx.options, state.engine, available), ctx.secrets))
 elif action == "anchored_skip":
     state.anchored_problem = None
 elif action in ("reopen", "anchored_plain"):
@@ -80,31 +79,32 @@ elif action in ("reopen", "anchored_plain"):
         state.wizard.plain_text = True
 
 model_draw.engine_control(available)
-if state.show_question_box:
-    st.session_state.setdefault("question_text", state.question)
-    with st.form("ask", border=False):
-        st.text_input("Your data question", key="question_text", placeholder=EXAMPLES[0])
-        st.form_submit_button("Check", type="primary", on_click=submit)
-    st.caption("Examples from the articles:")
-    for column, example in zip(st.columns(len(EXAMPLES)), EXAMPLES):
-        column.button(example, key=f"example_{example}", on_click=ask, args=(example,), type="tertiary")
-else:
-    st.caption("A clarification is pending: answer it at the bottom of the page (or skip it) to ask another "
-               "question.")
+st.session_state.setdefault("question_text", state.question)
+with st.form("ask", border=False):
+    st.text_input("Your data question", key="question_text", placeholder=ctx.examples[0])
+    st.form_submit_button("Check", type="primary", on_click=submit)
+with st.container(horizontal=True, key="examples"):
+    st.caption("Examples:" if ctx.examples_from_schema else "Examples from the articles:")
+    for example in ctx.examples:
+        st.button(example, key=f"example_{example}", on_click=ask, args=(example,), type="tertiary")
 
 if state.link_warning:
     st.warning(state.link_warning, icon=":material/block:")
 if state.problem is not None:
     wizard_view.problem(ctx, state.problem)
-if state.report is not None:
-    draw.report_header(ctx, state.report)
-    model_draw.panel(ctx, state.report, "main", state)
-    model_draw.comparison(ctx, state.report, "main")
-if state.wizard is not None and not state.wizard.pending:
+answered = state.wizard is not None and not state.wizard.pending and (
+    state.anchored is not None or state.anchored_problem is not None or state.tool_output is not None)
+if state.report is not None and answered:
     with st.container(border=True, key="answers"):
         wizard_view.answers(ctx, state)
-    st.subheader("Every reading")
+    st.subheader("Every reading, before your answer")
+    st.caption(f"Before your answer: {draw.display.verdict_view(state.report).headline}.")
+    draw.archetypes(state.report)
+elif state.report is not None:
+    draw.report_header(ctx, state.report, pending=state.wizard_pending)
+    model_draw.panel(ctx, state.report, "main", state)
+    model_draw.comparison(ctx, state.report, "main")
+    if state.wizard_pending:
+        wizard_view.wizard(ctx, state)
 if state.report is not None:
     draw.report_body(ctx, state.report, f"r{state.generation}")
-if state.wizard_pending:
-    wizard_view.wizard(ctx, state)

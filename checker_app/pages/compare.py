@@ -1,4 +1,6 @@
-"""The compare-SQL page: two or more statements side by side on every engine, with repair and a verdict."""
+"""The compare-SQL page: one statement or several side by side on every engine, with the schema's other
+mappings of each, the repair pass (candidates shown with their SQL and result, one click to use one) and
+a verdict."""
 from __future__ import annotations
 
 import streamlit as st
@@ -9,31 +11,42 @@ from checker_app.ui.compare import EXAMPLE_SQL, compare, expand_statements, spli
 ctx = draw.setup()
 
 st.title("Compare SQL")
-st.caption("Paste two or more SQL statements (for example what a model wrote), separated by semicolons; a "
-           "leading `-- comment` names a statement. Each runs on every engine, with the repair pass.")
+st.caption("Paste one SQL statement (for example what a model wrote), or several separated by semicolons; a "
+           "leading `-- comment` names a statement. Each runs on every engine with the repair pass, next to the "
+           "statements that answer it through the schema's other mappings.")
 
+intent = st.session_state.pop("intent", None) or ()
+run_now = False
+if intent and intent[0] == "use_candidate":  # a repair candidate was chosen: it becomes the statement
+    st.session_state["compare_sql"] = f"-- {intent[2] or 'chosen candidate'}\n{intent[1]};\n"
+    run_now = True
+
+st.session_state.setdefault("compare_sql", EXAMPLE_SQL)
 with st.form("compare", border=False):
-    st.text_area("SQL statements", value=EXAMPLE_SQL, height=260, key="compare_sql")
+    st.text_area("SQL", height=220, key="compare_sql")
     read = st.selectbox("Written in", ["generic", "sqlite", "postgres", "mysql"], key="compare_dialect")
     expand = st.checkbox("Also run each statement through the schema's other mappings (split-off columns, "
                          "precomputed aggregate tables)", value=True, key="compare_expand")
     submitted = st.form_submit_button("Compare", type="primary")
 
-if submitted:
+if submitted or run_now:
+    dialect = None if read == "generic" else read
     statements = split_statements(st.session_state.get("compare_sql") or "")
-    if expand and statements:
-        statements = expand_statements(statements, ctx.databases, None if read == "generic" else read)
-    if len(statements) < 2:
+    if not statements:
         st.session_state["comparison"] = None
-        st.warning("Paste at least two statements, separated by semicolons"
-                   + (" (this schema offers no other mapping for the one given)." if expand else "."))
+        st.warning("Paste a SQL statement to run.")
     else:
-        with st.spinner(f"Running {len(statements)} statements on {len(ctx.databases)} engine(s)…"):
-            st.session_state["comparison"] = compare(statements, ctx.databases, ctx.options.limits,
-                                                     None if read == "generic" else read, secrets=ctx.secrets)
+        if expand:
+            statements = expand_statements(statements, ctx.databases, dialect)
+        box: dict[str, object] = {}
+        draw.with_progress(f"Running {len(statements)} statement{'s' if len(statements) != 1 else ''} on "
+                           f"{len(ctx.databases)} engine(s)", ctx.databases,
+                           lambda dbs: box.update(result=compare(statements, dbs, ctx.options.limits, dialect,
+                                                                 secrets=ctx.secrets)))
+        st.session_state["comparison"] = box.get("result")
 
 comparison = st.session_state.get("comparison")
 if comparison is not None:
-    draw.verdict(comparison.view(), comparison.items)
+    draw.verdict(comparison.view(), comparison.items, "compare")
     draw.readings(ctx, comparison.items, comparison.engines, "cmp", comparison.rejected)
-    draw.chart(comparison.items)
+    draw.chart(comparison.items, "compare")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,8 +19,9 @@ import streamlit as st
 from adapters import Database, Limits
 from checker_app.pipeline import CheckOptions
 from checker_app.report import ReadingResult, Report
-from checker_app.ui import display, exports, highlight
+from checker_app.ui import charts, display, exports, highlight
 from checker_app.ui.config import AppConfig, load_config, passwords_of, redact
+from checker_app.ui.progress import track_all
 from checker_app.ui.sidebar import ConnectionStatus, connection_health, profile_age_text, schema_summary
 
 STATUS_ICON = {"ok": ":green[:material/check_circle:]", "error": ":red[:material/error:]",
@@ -75,6 +76,8 @@ class Context:
     options: CheckOptions
     secrets: list[str] = field(default_factory=list)
     problem: str | None = None
+    examples: tuple[str, ...] = display.EXAMPLES
+    examples_from_schema: bool = False
 
     def say(self, text: Any) -> str:
         """Text safe to show: every configured password scrubbed."""
@@ -93,7 +96,51 @@ def setup() -> Context:
         all_databases = open_databases((), config.timeout_s, config.max_rows)
     ctx = Context(config, all_databases, all_databases, CheckOptions(limits=config.limits), secrets, problem)
     sidebar(ctx)
+    ctx.examples = examples(tuple(db.name for db in ctx.databases), config.db_values if not problem else (),
+                            config.timeout_s, config.max_rows)
+    ctx.examples_from_schema = ctx.examples != display.EXAMPLES
     return ctx
+
+
+@st.cache_data(ttl=600, show_spinner=False)
+def examples(names: tuple[str, ...], db_values: tuple[str, ...], timeout_s: float, max_rows: int) -> tuple[str, ...]:
+    """Example questions for the first selected connection's schema (the articles' own on the demo data)."""
+    from checker_app.profiles import load_profile
+
+    databases = [db for db in open_databases(db_values, timeout_s, max_rows) if db.name in names]
+    for db in databases:
+        try:
+            return display.examples_for([load_profile(db)])
+        except Exception:  # noqa: BLE001 - a down engine: try the next one
+            continue
+    return display.EXAMPLES
+
+
+def with_progress(title: str, databases: Sequence[Database], work: Callable[[list[Database]], None]) -> None:
+    """Run `work` on tracked connections in a worker thread, showing which engines have answered and which
+    are still running until it is done."""
+    tracked, progress = track_all(databases)
+    done = threading.Event()
+    failure: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            work(tracked)
+        except BaseException as err:  # noqa: BLE001 - re-raised in the page's thread
+            failure.append(err)
+        finally:
+            done.set()
+
+    worker = threading.Thread(target=target, daemon=True, name="checker-check")
+    with st.status(f"{title}…", expanded=True) as box:
+        placeholder = st.empty()
+        worker.start()
+        while not done.wait(0.25):
+            placeholder.markdown("  \n".join(f"- {highlight.md(line)}" for line in progress.lines()))
+        placeholder.markdown("  \n".join(f"- {highlight.md(line)}" for line in progress.lines()))
+        box.update(label=f"{title}: done", state="complete", expanded=False)
+    if failure:
+        raise failure[0]
 
 
 # -- sidebar ----------------------------------------------------------------------------------
@@ -155,44 +202,111 @@ def _bump_health() -> None:
 
 # -- reports ----------------------------------------------------------------------------------
 
-def verdict(view: display.VerdictView, items: Sequence[ReadingResult] = ()) -> None:
-    """The verdict in stakeholder words, with each reading's answer (the first results on the page)."""
-    lines = [f"**{view.headline}**", view.detail]
-    glance = display.at_a_glance(items) if len(items) > 1 else []
-    lines += [f"- {label}: **{name}**" + (f" ({measure})" if measure else "") for label, name, measure in glance]
-    if len(items) > len(glance) > 0:
-        lines.append(f"- … {len(items) - len(glance)} more readings below")
-    VERDICT_BOX.get(view.kind, st.info)("  \n".join(lines[:2]) + ("\n\n" + "\n".join(lines[2:]) if lines[2:] else ""))
+def verdict(view: display.VerdictView, items: Sequence[ReadingResult] = (), key: str = "main",
+            clickable: bool = False) -> None:
+    """The verdict in stakeholder words, then each reading's answer as a bullet; while a clarification is
+    pending each bullet is a button that answers it with that reading (the first results on the page)."""
+    with st.container(key=f"verdict_{key}"):
+        VERDICT_BOX.get(view.kind, st.info)(f"**{view.headline}**  \n{view.detail}")
+        glance = display.at_a_glance(items) if len(items) > 1 else []
+        if clickable and glance:
+            st.caption("Which one did you mean? Click it to anchor the SQL on that reading (or answer step by "
+                       "step below).")
+        for n, (label, name, measure) in enumerate(glance):
+            text = f"{highlight.md(label)}: **{highlight.md(name)}**" + (f" ({highlight.md(measure)})" if measure else "")
+            if clickable:
+                st.button(text, key=f"pick_{key}_{n}", on_click=queue, args=("pick", items[n].id), type="tertiary",
+                          icon=":material/arrow_right:")
+            else:
+                st.markdown(f"- {text}")
+        if len(items) > len(glance) > 0:
+            st.markdown(f"- … {len(items) - len(glance)} more readings below")
 
 
-def archetypes(report: Report) -> None:
-    if not report.archetypes:
-        st.markdown(f"> {highlight.highlighted_html(report.question, [])}", unsafe_allow_html=True)
-        return
-    st.markdown(f"> {highlight.highlighted_html(report.question, report.archetypes)}", unsafe_allow_html=True)
+def _understood(report: Report) -> dict[str, Any]:
+    understood = getattr(report, "understood", None)
+    if understood is None:
+        understood = report.extra.get("understood")
+    if hasattr(understood, "model_dump"):
+        understood = understood.model_dump()
+    elif hasattr(understood, "to_dict"):
+        understood = understood.to_dict()
+    return understood if isinstance(understood, dict) else {}
+
+
+def archetypes(report: Report, key: str = "main") -> None:
+    """The question with the evidence marked and the ignored words struck through, then each archetype's
+    ask and reason, and for each ignored word why, with a way to say what was meant."""
+    ignored = [i for i in _understood(report).get("ignored") or [] if isinstance(i, dict)]
+    st.markdown(f"> {highlight.highlighted_html(report.question, report.archetypes, ignored)}", unsafe_allow_html=True)
     palette = highlight.colours(report.archetypes)
     for archetype in report.archetypes:
         aid = highlight.archetype_id(archetype)
         swatch = (f'<span style="background:{palette[aid]};color:#111;padding:0 .4em;border-radius:.25em">'
-                  f"{highlight.md(aid)}</span>")
+                  f"{highlight.md(display.archetype_name(aid))}</span>")
         evidence, ask, reason = (highlight.md(archetype.get(k, "")) for k in ("evidence", "ask", "reason"))
         st.markdown(f"{swatch} on “{evidence}”: **{ask}**  \n<small>Why: {reason}</small>", unsafe_allow_html=True)
+    for n, item in enumerate(ignored):
+        text = str(item.get("text") or "")
+        suggestions = [str(s) for s in item.get("suggestions") or []][:5]
+        st.markdown(f":gray[:material/strikethrough_s:] “{highlight.md(text)}” was not understood: no column, value "
+                    "or phrase of this database matches it, so no reading uses it. Rephrase the question above"
+                    + (", or pick what you meant:" if suggestions else "."))
+        if suggestions:
+            with st.container(horizontal=True, key=f"ignored_{key}_{n}"):
+                for m, suggestion in enumerate(suggestions):
+                    st.button(suggestion, key=f"suggest_{key}_{n}_{m}", on_click=queue,
+                              args=("check", highlight.replace_span(report.question, item, suggestion)))
 
 
-def _engine_cell(ctx: Context, name: str, result: Any, key: str) -> None:
+def _candidates(ctx: Context, result: Any, key: str) -> None:
+    """A repair that found several candidates: each one's SQL and result, and a way to choose it."""
+    for n, candidate in enumerate(display.repair_candidates(result)):
+        with st.container(border=True, key=f"cand_{key}_{n}"):
+            rows = candidate.get("rows") or []
+            status = candidate.get("status") or "ok"
+            st.markdown(f"**Candidate {n + 1}: {highlight.md(candidate.get('label') or '')}** · "
+                        f"{highlight.md(display.candidate_caption(candidate))}")
+            st.code(display.pretty_sql(str(candidate.get("sql") or ""), result.dialect), language="sql",
+                    height=160 if str(candidate.get("sql") or "").count("\n") > 8 else "content")
+            if status == "ok" and rows:
+                columns = candidate.get("columns") or [f"column {i + 1}" for i in range(len(rows[0]))]
+                st.table(pd.DataFrame([display.format_row(columns, r) for r in rows[:SMALL_TABLE]],
+                                      columns=display.unique_columns(columns)), hide_index=True)
+            st.button("Use this candidate", key=f"use_{key}_{n}", on_click=queue,
+                      args=("use_candidate", str(candidate.get("sql") or ""), str(candidate.get("label") or "")))
+
+
+def _engine_cell(ctx: Context, name: str, result: Any, key: str, currency: str | None = None) -> None:
     icon = STATUS_ICON.get(result.status, "•")
-    st.markdown(f"{icon} **{name}** · {ctx.say(display.result_caption(result))}")
+    st.markdown(f"{icon} **{name}** · {highlight.md(ctx.say(display.result_caption(result)))}")
     for line in display.repair_lines(result):
-        st.info(ctx.say(f"Repair applied: {line}"), icon=":material/build:")
+        st.info(ctx.say(f"Repair: {line}"), icon=":material/build:")
+    _candidates(ctx, result, key)
     if result.ok and result.columns:
-        columns, rows = display.table_records(result)
+        columns, rows = display.table_records(result, currency)
         frame = pd.DataFrame(rows, columns=columns)
         if len(rows) <= SMALL_TABLE:
             st.table(frame, hide_index=True)  # plain HTML: shows at once, no grid to load
         else:
-            st.dataframe(frame, hide_index=True, height="auto")
-        st.download_button("CSV", exports.result_csv(result), file_name=f"{key}.csv", mime="text/csv",
+            st.dataframe(frame, hide_index=True, height=320)
+        st.download_button("CSV", exports.result_csv(result, currency), file_name=f"{key}.csv", mime="text/csv",
                            key=f"csv_{key}", on_click="ignore")
+
+
+def sql_block(reading: ReadingResult, engines: Sequence[dict[str, str]], dialect: str, key: str) -> None:
+    """The reading's SQL, pretty-printed and collapsed; a long calendar is folded to a table."""
+    sql, origin = display.sql_in_dialect(reading, engines, dialect)
+    folded = display.fold_sql(sql, dialect)
+    with st.expander(f"SQL ({display.dialect_name(dialect)}, {origin})", expanded=False):
+        st.code(folded.text, language="sql", wrap_lines=True,
+                height=420 if folded.text.count("\n") > 24 else "content")
+        for name, columns, rows in folded.calendars:
+            st.caption(f"The calendar “{name}”: {len(rows):,} rows (folded in the SQL above)")
+            st.dataframe(pd.DataFrame(rows, columns=display.unique_columns(columns)), hide_index=True, height=180)
+        if folded.calendars:
+            st.download_button("Download the full SQL", sql, file_name=f"{key}.sql", mime="text/plain",
+                               key=f"sql_{key}", on_click="ignore")
 
 
 def reading_panel(ctx: Context, reading: ReadingResult, engines: Sequence[dict[str, str]], dialect: str,
@@ -204,17 +318,16 @@ def reading_panel(ctx: Context, reading: ReadingResult, engines: Sequence[dict[s
             st.badge("model", icon=":material/smart_toy:", color="violet", help="Written by the model")
         else:
             st.badge("rules", icon=":material/rule:", color="gray", help="Built by the rules")
-    if reading.choices:
-        st.caption(" · ".join(f"{k}: {v}" for k, v in reading.choices.items()))
     for line in captions:
         st.caption(ctx.say(line))
     name, measure = display.top_parts(reading)
-    st.metric("Top answer", name)
+    st.metric("Answer", name)
     if measure:
-        st.caption(measure)
-    sql, origin = display.sql_in_dialect(reading, engines, dialect)
-    st.code(sql, language="sql", wrap_lines=True)
-    st.caption(f"SQL {origin}")
+        st.caption(highlight.md(measure))
+    explanation = display.explanation_of(reading)
+    if explanation:
+        st.markdown(f":material/info: {highlight.md(explanation)}")
+    sql_block(reading, engines, dialect, key)
     if rejected:
         st.error(ctx.say(f"Not run: {rejected}"))
     disagreement = display.engine_disagreement(reading)
@@ -222,6 +335,7 @@ def reading_panel(ctx: Context, reading: ReadingResult, engines: Sequence[dict[s
         st.warning("Engines disagree on this reading: " +
                    "; ".join(f"{name}: {ctx.say(answer)}" for name, answer in disagreement), icon=":material/warning:")
     configured = [e["name"] for e in engines]
+    currency = display.reading_currency(reading)
     shown, same = display.engines_to_show(reading, configured)
     for name in configured:
         result = reading.results.get(name)
@@ -230,13 +344,13 @@ def reading_panel(ctx: Context, reading: ReadingResult, engines: Sequence[dict[s
                 st.markdown(f":gray[:material/remove_circle:] **{name}** · not run (engine unavailable or no SQL "
                             "for its schema)")
         elif name in shown:
-            _engine_cell(ctx, name, result, f"{key}_{name}")
+            _engine_cell(ctx, name, result, f"{key}_{name}", currency)
     if same:
         st.markdown(":green[:material/check_circle:] same rows on " + ", ".join(
             f"**{name}** ({display.result_caption(reading.results[name])})" for name in same))
         with st.expander(f"Rows on {', '.join(same)}"):
             for name in same:
-                _engine_cell(ctx, name, reading.results[name], f"{key}_{name}")
+                _engine_cell(ctx, name, reading.results[name], f"{key}_{name}", currency)
 
 
 def readings(ctx: Context, items: Sequence[ReadingResult], engines: Sequence[dict[str, str]], key: str,
@@ -265,34 +379,59 @@ def readings(ctx: Context, items: Sequence[ReadingResult], engines: Sequence[dic
         if len(group) <= display.COLUMNS_BEFORE_TABS:
             containers = st.columns(len(group), border=True)
         else:
-            containers = st.tabs([f"{n}. {r.label}" + (" · model" if r.source == "model" else "") for n, r in group])
+            short = charts.short_labels([r for _, r in group], limit=40)
+            containers = st.tabs([f"{n}. {s}" + (" · model" if r.source == "model" else "")
+                                  for (n, r), s in zip(group, short)])
         for container, (n, reading) in zip(containers, group):
             with container:
                 reading_panel(ctx, reading, engines, dialect, f"{key}_{n}", (rejected or {}).get(reading.id),
                               source_badge=mixed, captions=(captions or {}).get(reading.id, ()))
 
 
-def chart(items: Sequence[ReadingResult]) -> None:
-    rows = display.chart_rows(items)
-    if not rows:
+def chart(items: Sequence[ReadingResult], key: str = "main") -> None:
+    """The chart that fits the answers: lines for series, bars for scalars, top N per reading for rankings."""
+    import altair as alt
+
+    spec = charts.chart_spec(items)
+    if spec is None:
         return
-    frame = pd.DataFrame(rows)
-    if all(r["answer"] == r["reading"] for r in rows):
-        st.markdown("**What each reading returns**")
-        st.bar_chart(frame, x="reading", y="value", height=300, x_label="", y_label="")
-        return
-    st.markdown("**How each reading ranks the answers** (share of that reading's leader)")
-    st.bar_chart(frame, x="answer", y="share", color="reading", stack=False, height=340,
-                 x_label="", y_label="% of the reading's top value")
+    frame = pd.DataFrame(spec.rows)
+    scale = alt.Scale(domain=spec.order, range=[charts.PALETTE[i % len(charts.PALETTE)] for i in range(len(spec.order))])
+    colour = alt.Color("reading:N", title=None, sort=spec.order, scale=scale,
+                       legend=alt.Legend(orient="bottom", columns=2, labelLimit=360))
+    tooltip = [alt.Tooltip("reading:N"), alt.Tooltip("x:N", title=""), alt.Tooltip("label:N", title="value")]
+    st.markdown(f"**{spec.title}**")
+    if spec.kind == "line":
+        x = alt.X("x:T", title=None) if spec.temporal else alt.X("x:N", title=None, sort=None,
+                                                                 axis=alt.Axis(labelAngle=-45, labelOverlap=True))
+        chart_ = alt.Chart(frame).mark_line(point=alt.OverlayMarkDef(size=18)).encode(
+            x=x, y=alt.Y("value:Q", title=spec.y_title), color=colour, tooltip=tooltip)
+        height = 360
+    elif spec.kind == "bar":
+        chart_ = alt.Chart(frame).mark_bar().encode(
+            y=alt.Y("reading:N", title=None, sort=spec.order, axis=alt.Axis(labelLimit=320)),
+            x=alt.X("value:Q", title=None), color=alt.Color("reading:N", legend=None, sort=spec.order, scale=scale),
+            tooltip=tooltip)
+        chart_ = chart_ + chart_.mark_text(align="left", dx=4).encode(text="label:N")
+        height = max(120, 44 * len(spec.order))
+    else:
+        chart_ = alt.Chart(frame).mark_bar().encode(
+            y=alt.Y("x:N", title=None, sort=None, axis=alt.Axis(labelLimit=260)),
+            x=alt.X("value:Q", title=spec.y_title), yOffset=alt.YOffset("reading:N", sort=spec.order),
+            color=colour, tooltip=tooltip)
+        height = max(200, 18 * len(spec.rows) + 60)
+    st.altair_chart(chart_.properties(height=height), width="stretch", key=f"chart_{key}")
 
 
 def notes(ctx: Context, report: Report) -> None:
+    """The notes once each: the cap in one line, then the rest."""
     from checker_app.ui.model_view import model_note
 
     if report.capped:
-        st.caption(f"Showing {len(report.interpretations)} of {report.total_readings} readings (capped).")
+        st.caption(f"Showing {len(report.interpretations)} of {report.total_readings} readings (capped: "
+                   "answer the clarification to see the one you mean).")
     shown_in_model_panel = model_note(report)
-    for note in report.notes:
+    for note in display.notes_to_show(report):
         if note != shown_in_model_panel:
             st.warning(ctx.say(note), icon=":material/info:")
 
@@ -308,19 +447,20 @@ def downloads(report: Report, key: str, tool_output: dict[str, Any] | None = Non
                            file_name=f"{base}.md", mime="text/markdown", key=f"md_{key}", on_click="ignore")
 
 
-def report_header(ctx: Context, report: Report) -> None:
-    """Verdict, the question with its evidence marked, each archetype's ask and reason."""
-    verdict(display.verdict_view(report), display.verdict_readings(report))
+def report_header(ctx: Context, report: Report, pending: bool = False) -> None:
+    """Verdict (its bullets clickable while a clarification is pending), the question with its evidence
+    marked, each archetype's ask and reason."""
+    verdict(display.verdict_view(report), display.verdict_readings(report), "main", clickable=pending)
     archetypes(report)
     notes(ctx, report)
     read_by = {"model": " · read by the model", "both": " · read by the rules and the model"}.get(
         str(report.extra.get("engine")), "")
-    st.caption(f"As of {report.as_of or '-'} · checked in {report.elapsed_ms:.0f} ms on "
+    st.caption(f"As of {report.as_of or '-'} · checked in {report.elapsed_ms:,.0f} ms on "
                f"{', '.join(e['name'] for e in report.engines)}{read_by}")
     failed, runs = display.unanswered(report.interpretations)
     if failed:
-        st.warning(f"{failed} of {runs} runs did not answer (error or time limit): each engine's status is below. "
-                   "Run again, raise the time limit in the sidebar, or answer the clarification.",
+        st.warning(f"{failed} of {runs} runs did not answer (an engine error or the time limit): each engine's "
+                   "status is below. Run again, raise the time limit in the sidebar, or answer the clarification.",
                    icon=":material/timer_off:")
         st.button("Run again", key="run_again", on_click=queue, args=("retry",))
 
@@ -330,7 +470,7 @@ def report_body(ctx: Context, report: Report, key: str, tool_output: dict[str, A
     from checker_app.ui.model_view import reading_captions
 
     readings(ctx, report.interpretations, report.engines, key, captions=reading_captions(report))
-    chart(report.interpretations)
+    chart(report.interpretations, key)
     downloads(report, key, tool_output)
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import streamlit as st
 
-from checker_app.pages.draw import Context, notes, queue, report_body, verdict
+from checker_app.pages.draw import Context, notes, queue, report_body
 from checker_app.ui import display, highlight
 
 
@@ -117,9 +117,9 @@ def wizard(ctx: Context, state: Any) -> None:
         else:
             labels = [o.label for o in question.options] + [OTHER_LABEL]
             if question.multiSelect:
-                st.multiselect("Choose one or more", labels, key=f"{key}_choice")
+                st.multiselect("Choose one or more", labels, key=f"{key}_choice", format_func=display.choice_words)
             else:
-                st.radio("Choose one", labels, index=None, key=f"{key}_choice")
+                st.radio("Choose one", labels, index=None, key=f"{key}_choice", format_func=display.choice_words)
             st.text_input("Other: your own answer", key=f"{key}_other",
                           placeholder="Used when you choose Other (or to add to your choice)")
             st.text_area("Notes (optional)", key=f"{key}_notes", height=68)
@@ -143,12 +143,15 @@ def wizard(ctx: Context, state: Any) -> None:
 
 
 def answers(ctx: Context, state: Any) -> None:
-    """After the wizard: the tool output of the article, then the anchored re-check."""
-    st.subheader("Anchored answer")
-    if state.tool_output is not None:
-        with st.expander("Tool output (what a model receives: answers, plus memoryHint only when you typed "
-                         "text or notes)", expanded=True):
-            st.code(json.dumps(state.tool_output, ensure_ascii=False, indent=2), language="json")
+    """After an answer: the answered box (the answer in words) in place of the verdict, the anchored reading,
+    the tool output of the article collapsed."""
+    anchored = state.anchored
+    if anchored is not None and state.anchored_problem is None:
+        words = display.answered_words(anchored, state.report.archetypes if state.report else ())
+        view = display.verdict_view(anchored)
+        st.success(f"**Answered: {highlight.md(words)}**  \n{highlight.md(view.detail)}", icon=":material/check_circle:")
+    else:
+        st.subheader("Your answer")
     for plain in state.plain_answers:
         st.info(ctx.say(f"Kept as plain text (no reading matches it, so nothing was anchored): {plain}"))
     if state.sent_to_model:
@@ -156,22 +159,27 @@ def answers(ctx: Context, state: Any) -> None:
                         + "  \n".join(state.sent_to_model)), icon=":material/smart_toy:")
     if state.anchored_problem is not None:
         problem(ctx, state.anchored_problem, prefix="anchored")
-    elif state.anchored is not None:
+    elif anchored is not None:
         from checker_app.pages import model_draw
 
-        verdict(display.verdict_view(state.anchored))
-        notes(ctx, state.anchored)
-        model_draw.panel(ctx, state.anchored, f"anchored{state.generation}", state, interactive=False)
-        model_draw.comparison(ctx, state.anchored, f"anchored{state.generation}")
-        report_body(ctx, state.anchored, f"anchored{state.generation}", state.tool_output)
+        notes(ctx, anchored)
+        model_draw.panel(ctx, anchored, f"anchored{state.generation}", state, interactive=False)
+        model_draw.comparison(ctx, anchored, f"anchored{state.generation}")
+        report_body(ctx, anchored, f"anchored{state.generation}", state.tool_output)
     elif state.tool_output is not None and not state.tool_output.get("answers"):
-        st.info("No answer given: the readings above stand as they are.")
+        st.info("No answer given: the readings below stand as they are.")
+    if state.tool_output is not None:
+        with st.expander("Tool output (what a model receives: answers, plus memoryHint only when you typed "
+                         "text or notes)", expanded=False):
+            st.code(json.dumps(state.tool_output, ensure_ascii=False, indent=2), language="json")
     st.button("Answer the clarification again", key=f"reopen{state.generation}", on_click=queue, args=("reopen",))
 
 
 def problem(ctx: Context, problem: Any, prefix: str = "check") -> None:
     """What went wrong, with every way on (never a dead end)."""
-    st.error(ctx.say(problem.message), icon=":material/error:")
+    st.error(ctx.say(display.problem_words(problem.kind, problem.message)), icon=":material/error:")
+    if not problem.actions:
+        return
     labels = {"retry": "Retry", "skip": "Skip", "plain": "Answer in plain text"}
     cols = st.columns(len(problem.actions) or 1)
     for col, action in zip(cols, problem.actions):

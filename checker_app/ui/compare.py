@@ -59,11 +59,30 @@ class Comparison:
 
     def view(self) -> VerdictView:
         """The verdict as the pages show it."""
+        if len(self.items) == 1:
+            return self._one_view()
         detail = {"material": "The statements give different answers: decide which one answers the question.",
                   "benign": "Every statement gives the same answer on this data."}.get(
             self.verdict, "Not enough statements ran to compare them.")
         kind = "same" if self.verdict == "benign" else self.verdict  # same SQL answer: good news here
         return VerdictView(kind, self.verdict_text, detail)
+
+    def _one_view(self) -> VerdictView:
+        """One statement and no other mapping of it: what it answers, and whether a repair needs a choice."""
+        item = self.items[0]
+        if item.id in self.rejected:
+            return VerdictView("unanswered", "the statement was not run", self.rejected[item.id])
+        repairs = [r for result in item.results.values() for r in result.repairs]
+        if any(r.get("candidates") and r.get("agree") is False for r in repairs):
+            return VerdictView("material", "1 statement, an ambiguous column: the candidates give different answers",
+                               "The engines could not tell which table a column comes from. Each candidate is "
+                               "shown below with its SQL and result: use the one you mean.")
+        if item.first_ok() is None:
+            return VerdictView("unanswered", "1 statement, no engine answered", "Each engine's status is below.")
+        repaired = " after a repair" if repairs else ""
+        return VerdictView("same", f"1 statement, answered{repaired}",
+                           "This schema offers no other mapping for it (no split-off column or precomputed table "
+                           "answers it another way); it ran on every engine.")
 
     @property
     def verdict_text(self) -> str:

@@ -1,16 +1,20 @@
 """What the page puts on screen for a report: verdict words, top answers, chart data, SQL per dialect."""
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import sqlglot
+from sqlglot import exp
 from sqlglot.errors import SqlglotError
 
 from adapters import RunResult
 from adapters.results import json_value
+from checker_app import format as fmt
 from checker_app.report import ReadingResult, Report
+from checker_app.ui.shape import Answer, answer_of
 
 # The examples the articles use (ranking metric, entity name, timeframe, calendar vs fiscal, units).
 EXAMPLES: tuple[str, ...] = (
@@ -22,7 +26,6 @@ EXAMPLES: tuple[str, ...] = (
 )
 DIALECTS: tuple[tuple[str, str], ...] = (("sqlite", "SQLite"), ("postgres", "PostgreSQL"), ("mysql", "MySQL/MariaDB"))
 COLUMNS_BEFORE_TABS = 3
-CHART_TOP_N = 3
 
 
 @dataclass(frozen=True)
@@ -67,121 +70,81 @@ def _verdict_view(report: Report, n: int) -> VerdictView:
                            "The question can be read several ways, but on this data every reading gives the same answer.")
     if kind == "clear":
         return VerdictView(kind, "clear", "No ambiguity found: the question has one reading.")
+    missing = next((a for a in report.archetypes if str(a.get("id") or a.get("archetype")) == "insufficient_info"), None)
+    if missing is not None:
+        return VerdictView(kind, "more information needed", f"{missing.get('ask') or 'Say what the question is about.'} "
+                           "Choose below what it should run on, or rephrase the question.")
+    failed, runs = unanswered(report.interpretations)
+    if runs and failed == runs:
+        return VerdictView(kind, "no reading finished", "Every run ended in an engine error or the time limit: each "
+                           "engine's status is below. Run again, or raise the time limit in the sidebar.")
     return VerdictView(kind, report.verdict_text,
-                       "The readings could not be compared (not enough of them ran). Answer the clarification "
-                       "below or check the engines.")
+                       "Fewer than two readings gave an answer, so they cannot be compared. Answer the clarification "
+                       "below to run the one you mean.")
 
 
 def _numeric(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+    return fmt.is_number(value)
 
 
 def row_label(columns: Sequence[str], row: Sequence[Any]) -> str:
     """Who a row names: its non-numeric values joined (or its numbers, formatted, when it has no names)."""
-    values = [json_value(v) for v in row]
-    labels = [str(v) for v in values if not _numeric(v) and v is not None]
+    values = [v if fmt.is_number(v) else json_value(v) for v in row]
+    labels = [fmt.cell(v) for v in values if not _numeric(v) and v is not None]
     if labels:
         return " / ".join(labels)
-    return ", ".join("NULL" if v is None else format_number(float(v)) for v in values)
-
-
-def _labelled(row: Sequence[Any]) -> bool:
-    return any(not _numeric(json_value(v)) and v is not None for v in row)
-
-
-def row_measure(row: Sequence[Any]) -> float | None:
-    """The row's first number (its measure)."""
-    for value in row:
-        value = json_value(value)
-        if _numeric(value):
-            return float(value)
-    return None
+    return ", ".join(fmt.cell(v) for v in values)
 
 
 def format_number(value: float | None) -> str:
-    if value is None:
-        return ""
-    if float(value).is_integer():
-        return f"{int(value):,}"
-    return f"{value:,.2f}"
+    """The one number format (checker_app.format)."""
+    return fmt.number(value)
+
+
+def reading_currency(reading: ReadingResult) -> str | None:
+    """The currency the reading's amounts are in, when its unit choice says so."""
+    return fmt.currency_of_choices(reading.choices, [reading.label])
+
+
+def reading_answer(reading: ReadingResult) -> Answer:
+    """What the reading answers, by the shape of its rows (see checker_app.ui.shape)."""
+    return answer_of(reading.first_ok(), reading_currency(reading))
+
+
+def explanation_of(reading: ReadingResult) -> str:
+    """The one sentence of what the reading's SQL computes (when the analysis wrote one)."""
+    return str(getattr(reading, "explanation", "") or "")
 
 
 def at_a_glance(readings: Sequence[ReadingResult], limit: int = 8) -> list[tuple[str, str, str]]:
-    """(reading, who its first row names, the number) for the verdict box: the answers in one look."""
+    """(reading, its answer, the number behind it) for the verdict box: the answers in one look."""
     return [(r.label, *top_parts(r)) for r in readings[:limit]]
 
 
 def top_answer(reading: ReadingResult) -> str:
-    """The reading's headline answer: what its first row names, with the number."""
-    result = reading.first_ok()
-    if result is None:
-        return "no answer"
-    if not result.rows:
-        return "no rows"
-    row = result.rows[0]
-    label, measure = row_label(result.columns, row), row_measure(row)
-    return f"{label} ({format_number(measure)})" if _labelled(row) and measure is not None else label
+    """The reading's headline answer, with the number behind it."""
+    return reading_answer(reading).text
 
 
 def top_parts(reading: ReadingResult) -> tuple[str, str]:
-    """(who the first row names, "column = number") for a headline; the number part may be empty."""
-    result = reading.first_ok()
-    if result is None:
-        return "no answer", ""
-    if not result.rows:
-        return "no rows", ""
-    row = result.rows[0]
-    label = row_label(result.columns, row)
-    if not _labelled(row):
-        return label, ", ".join(result.columns)
-    for column, value in zip(result.columns, row):
-        value = json_value(value)
-        if _numeric(value):
-            return label, f"{column} = {format_number(float(value))}"
-    return label, ""
-
-
-def chart_rows(readings: Sequence[ReadingResult], top_n: int = CHART_TOP_N) -> list[dict[str, Any]]:
-    """What the chart compares: [{reading, answer, value, share}].
-
-    Readings whose rows name things (products, currencies) give their top rows, each as a share of that
-    reading's leader (the readings measure different things, so shares are what compare). When fewer
-    than two readings name things but several return one number each, each reading is one bar
-    (answer = the reading, share of the largest). Fewer than two readings to compare: no chart."""
-    named: list[dict[str, Any]] = []
-    single: list[dict[str, Any]] = []
-    mixed = any(r.source == "model" for r in readings)
-    for reading in readings:
-        result = reading.first_ok()
-        if result is None or not result.rows:
-            continue
-        name = f"{reading.label} (model)" if mixed and reading.source == "model" else reading.label
-        if _labelled(result.rows[0]):
-            picked = [(row_label(result.columns, r), row_measure(r)) for r in result.rows[:top_n]]
-            picked = [(label, value) for label, value in picked if value is not None]
-            if picked:
-                leader = max(abs(v) for _, v in picked) or 1.0
-                named += [{"reading": name, "answer": label, "value": value,
-                           "share": round(100.0 * value / leader, 1)} for label, value in picked]
-        elif len(result.rows) == 1 and (value := row_measure(result.rows[0])) is not None:
-            single.append({"reading": name, "answer": name, "value": value})
-    if len({r["reading"] for r in named}) >= 2:
-        return named
-    if len(single) >= 2:
-        leader = max(abs(r["value"]) for r in single) or 1.0
-        return [{**r, "share": round(100.0 * r["value"] / leader, 1)} for r in single]
-    return []
+    """(the reading's answer, the number or range behind it); the second part may be empty."""
+    answer = reading_answer(reading)
+    return answer.headline, answer.detail
 
 
 def engine_disagreement(reading: ReadingResult) -> list[tuple[str, str]]:
-    """(engine, its top answer) when engines disagree on this reading, else []."""
+    """(engine, its answer) when engines disagree on this reading in a way a person can see, else [].
+
+    Rows that only differ beyond the precision shown (15360815.010000004 and 15360815.01) are not a
+    disagreement: a warning above identical tables would be noise."""
     if reading.engines_agree is not False:
         return []
-    out = []
-    for name, result in reading.results.items():
-        if result.ok:
-            out.append((name, row_label(result.columns, result.rows[0]) if result.rows else "no rows"))
-    return out
+    currency = reading_currency(reading)
+    answered = [(name, r) for name, r in reading.results.items() if r.ok]
+    shown = {tuple(map(tuple, table_records(r, currency)[1])) for _, r in answered}
+    if len(shown) < 2:
+        return []
+    return [(name, answer_of(r, currency).text) for name, r in answered]
 
 
 def engines_to_show(reading: ReadingResult, engines: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -198,16 +161,33 @@ def engines_to_show(reading: ReadingResult, engines: Sequence[str]) -> tuple[lis
 
 
 def result_caption(result: RunResult) -> str:
-    """One line per engine: status, rows, time."""
+    """One line per engine: status, rows, time; an error in plain words."""
     if result.ok:
         more = " (row cap reached)" if result.truncated else ""
-        return f"{result.row_count} row{'s' if result.row_count != 1 else ''}{more} in {result.elapsed_ms:.0f} ms"
+        rows = f"{fmt.number(result.row_count)} row{'s' if result.row_count != 1 else ''}"
+        return f"{rows}{more} in {result.elapsed_ms:,.0f} ms"
+    return error_words(result)
+
+
+ERROR_WORDS = {
+    "timeout": "did not finish within the time limit",
+    "syntax": "the engine could not parse the SQL",
+    "ambiguous_column": "a column name matches more than one table",
+    "unknown_column": "a column does not exist on this engine",
+    "read_only": "the statement tried to change data and was stopped",
+    "connection": "the engine could not be reached",
+    "rejected": "refused before it ran",
+}
+
+
+def error_words(result: RunResult) -> str:
+    """Why a run gave no answer, in words a stakeholder reads, with the engine's own message after."""
     err = result.error
-    if err is None:
-        return result.status
-    kind = "" if err.kind in (result.status, "other") else f"{err.kind}: "
-    return f"{result.status} after {result.elapsed_ms:.0f} ms: {kind}{err.message}" if result.elapsed_ms else \
-        f"{result.status}: {kind}{err.message}"
+    kind = err.kind if err is not None else result.status
+    words = ERROR_WORDS.get(kind) or ERROR_WORDS.get(result.status) or "the engine returned an error"
+    after = f" after {result.elapsed_ms:,.0f} ms" if result.elapsed_ms and result.status == "timeout" else ""
+    message = (err.message.splitlines() or [""])[0] if err is not None and err.message else ""
+    return f"{words}{after}" + (f" ({message})" if message and result.status != "timeout" else "")
 
 
 def unanswered(items: Sequence[ReadingResult]) -> tuple[int, int]:
@@ -217,15 +197,15 @@ def unanswered(items: Sequence[ReadingResult]) -> tuple[int, int]:
     return sum(1 for r in runs if not r.ok), len(runs)
 
 
-def table_records(result: RunResult) -> tuple[list[str], list[list[Any]]]:
-    """Columns (made unique for a table widget) and JSON-safe rows."""
+def table_records(result: RunResult, currency: str | None = None) -> tuple[list[str], list[list[str]]]:
+    """Columns (made unique for a table widget) and rows in the one number format (money with its currency)."""
     seen: dict[str, int] = {}
     columns = []
     for name in result.columns:
         n = seen.get(name, 0)
         seen[name] = n + 1
         columns.append(name if n == 0 else f"{name}_{n + 1}")
-    return columns, [[json_value(v) for v in row] for row in result.rows]
+    return columns, [fmt.row_cells(result.columns, row, currency) for row in result.rows]
 
 
 def pretty_sql(sql: str, dialect: str) -> str:
@@ -256,22 +236,238 @@ def default_dialect(engines: Sequence[dict[str, str]]) -> str:
     return engines[0].get("dialect", "sqlite") if engines else "sqlite"
 
 
+def _error_text(error: Any) -> str:
+    if isinstance(error, dict):
+        return str(error.get("message") or error.get("kind") or "")
+    return str(error or "")
+
+
 def repair_lines(result: RunResult) -> list[str]:
-    """Each repair applied to a result, in words."""
+    """Each repair applied to a result, in words (never a raw dict)."""
     lines = []
     for repair in result.repairs:
-        rule = repair.get("rule") or "repair"
         column = repair.get("column")
-        error = repair.get("error")
-        head = f"{rule}" + (f" on column {column!r}" if column else "")
-        if error:
-            head += f" after: {error}"
+        error = _error_text(repair.get("error"))
+        head = (f"column “{column}” is in more than one table" if column else "the engine rejected the SQL") + \
+            (f" ({error})" if error else "")
         candidates = repair.get("candidates") or []
+        rule = {"equi_join_key": "the join makes both columns equal, so either one answers",
+                "using_column": "the tables are joined on this column, so either one answers"}.get(
+            str(repair.get("rule")), "")
         if repair.get("sql"):
-            lines.append(f"{head} -> ran the repaired SQL")
+            lines.append(f"{head}: ran the repaired SQL" + (f" ({rule})" if rule else ""))
+        elif repair.get("problem"):
+            lines.append(f"{head}: {repair['problem']}")
         elif candidates:
-            verdict = "all candidates agree" if repair.get("agree") else "candidates disagree: choose one"
-            lines.append(f"{head} -> {len(candidates)} candidates, {verdict}")
+            agree = repair.get("agree")
+            verdict = ("every candidate gives the same answer" if agree else
+                       "the candidates give different answers: choose one" if agree is False else
+                       "the candidates could not be compared")
+            lines.append(f"{head}: {len(candidates)} candidates, {verdict}")
         else:
-            lines.append(head)
+            lines.append(f"{head}: no repair found")
     return lines
+
+
+def repair_candidates(result: RunResult) -> list[dict[str, Any]]:
+    """Every candidate of a repair that offered several: {label, sql, status, columns, rows}."""
+    out = []
+    for repair in result.repairs:
+        for candidate in repair.get("candidates") or []:
+            if isinstance(candidate, dict):
+                out.append(candidate)
+    return out
+
+
+FOLD_AFTER = 4  # a CTE of more UNION ALL rows than this is shown folded (a calendar of days or months)
+
+
+@dataclass(frozen=True)
+class FoldedSql:
+    text: str                                   # the SQL with long calendars folded to their first row
+    calendars: list[tuple[str, list[str], list[list[str]]]]  # (CTE name, columns, rows) folded away
+
+
+def fold_sql(sql: str, dialect: str) -> FoldedSql:
+    """Pretty SQL where a long literal calendar (a CTE of many `SELECT ... UNION ALL`) keeps its first row and
+    a comment; its rows are returned as a table to show folded. Never a 5,000 px block of SQL."""
+    try:
+        tree = sqlglot.parse_one(sql, read=dialect)
+    except (SqlglotError, ValueError):
+        return FoldedSql(sql, [])
+    calendars = []
+    for cte in list(tree.find_all(exp.CTE)):
+        selects = _union_selects(cte.this)
+        if selects is None or len(selects) <= FOLD_AFTER:
+            continue
+        columns = [e.alias_or_name for e in selects[0].expressions]
+        rows = [[_literal_text(e) for e in s.expressions] for s in selects]
+        first = selects[0].copy()
+        first.add_comments([f" ... {len(selects) - 1:,} more rows like this one (shown folded below) "])
+        cte.set("this", first)
+        calendars.append((cte.alias_or_name, columns, rows))
+    if not calendars:
+        return FoldedSql(pretty_sql(sql, dialect), [])
+    return FoldedSql(tree.sql(dialect=dialect, pretty=True), calendars)
+
+
+def _union_selects(node: exp.Expression) -> list[exp.Select] | None:
+    if isinstance(node, exp.Select):
+        return [node] if not node.args.get("from") else None
+    if isinstance(node, exp.Union):
+        left, right = _union_selects(node.this), _union_selects(node.expression)
+        return left + right if left is not None and right is not None else None
+    return None
+
+
+def _literal_text(node: exp.Expression) -> str:
+    inner = node.this if isinstance(node, exp.Alias) else node
+    return inner.name if isinstance(inner, exp.Literal) else inner.sql()
+
+
+def unique_columns(columns: Sequence[str]) -> list[str]:
+    """Column names made unique for a table widget (`n`, `n_2`)."""
+    seen: dict[str, int] = {}
+    out = []
+    for name in columns:
+        n = seen.get(name, 0)
+        seen[name] = n + 1
+        out.append(name if n == 0 else f"{name}_{n + 1}")
+    return out
+
+
+def format_row(columns: Sequence[str], row: Sequence[Any], currency: str | None = None) -> list[str]:
+    return fmt.row_cells(columns, row, currency)
+
+
+def candidate_caption(candidate: dict[str, Any]) -> str:
+    """A repair candidate's result in words: rows, or why it gave none."""
+    status = candidate.get("status")
+    if status is None:
+        return "not run"
+    if status == "ok":
+        count = candidate.get("row_count")
+        count = len(candidate.get("rows") or []) if count is None else count
+        return f"{fmt.number(count)} row{'s' if count != 1 else ''}"
+    error = candidate.get("error") or {}
+    return f"no answer: {ERROR_WORDS.get(error.get('kind') if isinstance(error, dict) else '', status)}"
+
+
+ARCHETYPE_NAMES = {
+    "ranking_metric": "ranking metric", "timeframe": "timeframe", "insufficient_info": "missing information",
+    "custom_visualization": "chart type", "entity": "which one", "timezone": "time zone",
+    "aggregation_level": "level of detail", "unit": "currency", "schema_mapping": "which table",
+}
+
+
+def archetype_name(archetype_id: str) -> str:
+    """An archetype in plain words (the id is what --answer takes)."""
+    return ARCHETYPE_NAMES.get(archetype_id, archetype_id.replace("_", " "))
+
+
+def dialect_name(dialect: str) -> str:
+    return dict(DIALECTS).get(dialect, dialect)
+
+
+_CAP_NOTE = ("combinations of readings; showing", "readings (capped)")
+
+
+def notes_to_show(report: Report) -> list[str]:
+    """The report's notes, each once, without the cap (the page says it in one line of its own)."""
+    seen: set[str] = set()
+    out = []
+    for note in report.notes:
+        if note in seen or (report.capped and any(p in note for p in _CAP_NOTE)):
+            continue
+        seen.add(note)
+        out.append(note)
+    return out
+
+
+def choice_label(archetypes: Sequence[dict[str, Any]], archetype_id: str, value: str) -> str:
+    """The words of a chosen value: its reading's label, else the value itself."""
+    for archetype in archetypes:
+        if str(archetype.get("id") or archetype.get("archetype")) != archetype_id:
+            continue
+        for reading in archetype.get("readings") or []:
+            if isinstance(reading, dict) and str(reading.get("value")) == value:
+                return str(reading.get("label") or value)
+    return value
+
+
+def answered_words(report: Report, archetypes: Sequence[dict[str, Any]] = ()) -> str:
+    """An anchored answer in words: "USB-C Cable, by units"."""
+    reading = report.interpretations[0] if report.interpretations else None
+    headline = reading_answer(reading).headline if reading is not None else "no reading"
+    words = []
+    for archetype_id, value in report.answers.items():
+        label = choice_label(archetypes or report.archetypes, archetype_id, value).split(" (")[0].strip()
+        words.append(f"by {label[:1].lower() + label[1:]}" if archetype_id == "ranking_metric" else label)
+    return ", ".join([headline, *words])
+
+
+def examples_for(profiles: Sequence[Any]) -> tuple[str, ...]:
+    """Example questions for the connected schema: the articles' own on the demo database, else the same
+    shapes of question built from the first profile's facts and entities (never demo table names)."""
+    from seed_db.schema import SEED_TABLES
+
+    if not profiles:
+        return EXAMPLES
+    profile = profiles[0]
+    if set(SEED_TABLES) <= set(profile.tables):
+        return EXAMPLES
+    fact = profile.primary_fact()
+    if fact is None:
+        return EXAMPLES[:1]
+    nouns = []
+    for entity in profile.entities.values():
+        path = profile.path(fact.table, entity.table)
+        if path is not None and entity.table != fact.table and not entity.column_only:
+            nouns.append((len(path), -entity.row_count, entity.noun))
+    nouns.sort()
+    noun = nouns[0][2] if nouns else fact.table.lower()
+    money = any(m.money for m in fact.measures)
+    what = "sales" if money else (fact.measures[0].label.split(" (")[0].lower() if fact.measures else "rows")
+    out = [f"What is the top-selling {noun}?" if money else f"What is the top {noun}?"]
+    if fact.time is not None:
+        out += [f"How have {what} trended recently?", f"Show {'revenue' if money else what} by month",
+                f"What were {what} yesterday?"]
+    if len(nouns) > 1:
+        out.append(f"How many {nouns[1][2]}s are there?")
+    return tuple(dict.fromkeys(out))
+
+
+def problem_words(kind: str, message: str) -> str:
+    """A problem in plain words: what happened, and what to do."""
+    if kind == "input":
+        return f"{message[:1].upper() + message[1:]}. Type a data question in the box above, or click an example."
+    if kind == "engine":
+        return f"No engine could answer: {message}. Check the connections in the sidebar, then retry."
+    return message
+
+
+_COUNT_ROWS = re.compile(r"^Number of (.+) rows$")
+
+
+def choice_words(label: str) -> str:
+    """A clarification option in plain words ("Number of currency rows" is "How many currency records")."""
+    match = _COUNT_ROWS.match(str(label))
+    return f"How many {match.group(1)} records there are" if match else str(label)
+
+
+SUBJECT = "insufficient_info"
+
+
+def subject_question(question: str, archetypes: Sequence[dict[str, Any]], value: str) -> str | None:
+    """The question naming the subject a person chose for an `insufficient_info` ask ("Show me the numbers"
+    and "units" make "Show me the numbers (units)"), so the rules read it again; None when that archetype did
+    not fire. A value that is not one of its options is taken as the person's own words."""
+    for archetype in archetypes:
+        if str(archetype.get("id") or archetype.get("archetype")) != SUBJECT:
+            continue
+        options = (archetype.get("clarification") or {}).get("options") or []
+        label = next((str(o.get("label")) for o in options if isinstance(o, dict) and str(o.get("value")) == value),
+                     value)
+        words = label.split(" (")[0] if label != value else label
+        return f"{question.rstrip()} ({words})"
+    return None

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from adapters import RunResult
-from adapters.results import json_value
+from checker_app import format as fmt
 from checker_app.report import ReadingResult, Report
 from checker_app.ui.display import result_caption, top_answer, verdict_view
 from checker_app.ui.highlight import archetype_id
@@ -24,12 +24,14 @@ def report_json(report: Report) -> str:
     return json.dumps(report.to_dict(), ensure_ascii=False, indent=2, default=str)
 
 
-def result_csv(result: RunResult) -> str:
+def result_csv(result: RunResult, currency: str | None = None) -> str:
+    """The rows in the one number format, plain (no separators, no currency) so a spreadsheet reads numbers;
+    money keeps two decimals."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(result.columns)
     for row in result.rows:
-        writer.writerow(["" if v is None else json_value(v) for v in row])
+        writer.writerow(fmt.row_cells(result.columns, row, currency, plain=True))
     return buffer.getvalue()
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 # one colour per archetype, in the order they fired (readable on light and dark themes)
+IGNORED = "__ignored__"
 PALETTE = ("#fde68a", "#bfdbfe", "#bbf7d0", "#fbcfe8", "#ddd6fe", "#fed7aa", "#99f6e4", "#e5e7eb")
 
 
@@ -66,21 +67,44 @@ def colours(archetypes: Sequence[dict[str, Any]]) -> dict[str, str]:
     return {archetype_id(a): PALETTE[i % len(PALETTE)] for i, a in enumerate(archetypes)}
 
 
-def highlighted_html(question: str, archetypes: Sequence[dict[str, Any]]) -> str:
-    """The question for st.markdown: evidence in <mark> tagged with its archetype(s); the text escaped
-    for HTML and markdown alike."""
+def _ignored_spans(question: str, ignored: Sequence[dict[str, Any]]) -> list[tuple[int, int]]:
+    spans = []
+    for item in ignored:
+        span = _span_of(question, {"span": item.get("span"), "evidence": item.get("text")})
+        if span:
+            spans.append(span)
+    return spans
+
+
+def highlighted_html(question: str, archetypes: Sequence[dict[str, Any]],
+                     ignored: Sequence[dict[str, Any]] = ()) -> str:
+    """The question for st.markdown: evidence in <mark> tagged with its archetype(s), words nobody read
+    (`understood.ignored`) struck through; the text escaped for HTML and markdown alike."""
     palette = colours(archetypes)
+    marks = [*archetypes, *({"id": IGNORED, "span": list(s)} for s in _ignored_spans(question, ignored))]
     parts: list[str] = []
-    for segment in segments(question, archetypes):
+    for segment in segments(question, marks):
         text = md(segment.text)
-        if not segment.archetypes:
+        ids = tuple(a for a in segment.archetypes if a != IGNORED)
+        if IGNORED in segment.archetypes:
+            text = (f'<del class="ignored" title="not understood: no reading uses these words" '
+                    f'style="text-decoration-thickness:2px;opacity:.65">{text}</del>')
+        if not ids:
             parts.append(text)
             continue
-        names = html.escape(", ".join(segment.archetypes), quote=True)
-        colour = palette.get(segment.archetypes[0], PALETTE[0])
+        names = html.escape(", ".join(ids), quote=True)
+        colour = palette.get(ids[0], PALETTE[0])
         parts.append(f'<mark class="evidence" data-archetype="{names}" title="{names}" '
                      f'style="background:{colour};color:#111;padding:0 .2em;border-radius:.25em">{text}</mark>')
     return "".join(parts)
+
+
+def replace_span(question: str, item: dict[str, Any], replacement: str) -> str:
+    """The question with an ignored word replaced by what the person meant."""
+    span = _span_of(question, {"span": item.get("span"), "evidence": item.get("text")})
+    if span is None:
+        return question
+    return question[: span[0]] + replacement + question[span[1]:]
 
 
 def legend_html(archetypes: Sequence[dict[str, Any]]) -> str:

@@ -20,6 +20,7 @@ from adapters import CheckerError, Database, InputError
 from checker_app.pipeline import CheckOptions, check
 from checker_app.report import Report
 from checker_app.ui.config import redact
+from checker_app.ui.display import SUBJECT, subject_question
 from checker_app.ui.model_view import model_steps, route_answers, rules_accept, rules_archetypes_for, rules_values
 from checker_app.ui.wizard import Wizard, steps_from_report
 
@@ -34,8 +35,8 @@ class Problem:
 
     @classmethod
     def from_error(cls, err: BaseException, secrets: Sequence[str], actions: tuple[str, ...] = ("retry", "skip")) -> Problem:
-        if isinstance(err, InputError):
-            return cls("input", redact(str(err), list(secrets)), ("skip",))
+        if isinstance(err, InputError):  # the question box above is the way on: no button to explain
+            return cls("input", redact(str(err), list(secrets)), ())
         if isinstance(err, CheckerError):
             return cls("engine", redact(str(err), list(secrets)), actions)
         first = (str(err).splitlines() or [""])[0][:300]
@@ -67,11 +68,6 @@ class PageState:
     @property
     def wizard_pending(self) -> bool:
         return self.wizard is not None and self.wizard.pending
-
-    @property
-    def show_question_box(self) -> bool:
-        """The article's rule: while a clarification is pending the question box is hidden."""
-        return not self.wizard_pending
 
     def reset(self) -> None:
         """Back to an empty page (the ?q= already run and the widget generation survive)."""
@@ -153,13 +149,27 @@ def finish_wizard(state: PageState, databases: Sequence[Database], options: Chec
         reply = "\n".join(state.sent_to_model) or None
     if not anchored and not reply:
         return
+    question = state.report.question
+    if SUBJECT in anchored:  # the subject the question lacked: read the question again naming it
+        question = subject_question(question, state.report.archetypes, anchored.pop(SUBJECT)) or question
     try:
-        state.anchored = check(state.report.question, databases, dataclasses.replace(
+        state.anchored = check(question, databases, dataclasses.replace(
             anchored_options(options, anchored, state.report), reply=reply))
     except Exception as err:  # noqa: BLE001
         state.anchored_problem = Problem.from_error(err, secrets, ("retry", "skip", "plain"))
         return
     state.log_usage("re-check with your answers", state.anchored)
+
+
+def choose_reading(state: PageState, reading_id: str) -> bool:
+    """A verdict bullet was clicked: answer the clarification with that reading's choices (the page then
+    runs the anchored re-check). False when the reading is unknown or the wizard is not pending."""
+    if state.report is None or state.wizard is None or not state.wizard.pending:
+        return False
+    reading = next((r for r in state.report.interpretations if r.id == reading_id), None)
+    if reading is None or not reading.choices:
+        return False
+    return state.wizard.choose(dict(reading.choices), rules_archetypes_for(state.report))
 
 
 def reopen_wizard(state: PageState) -> None:

@@ -257,6 +257,29 @@ class Wizard:
         self.status = "dismissed"
         self.error = None
 
+    def choose(self, choices: dict[str, str], archetypes: Sequence[dict[str, Any]]) -> bool:
+        """Answer every remaining step at once with one reading's choices (a verdict bullet was clicked);
+        a step whose archetype the reading does not choose is skipped. False when nothing was answered."""
+        if not self.pending:
+            return False
+        labels = {highlight_id: {str(r.get("value")): str(r.get("label") or r.get("value"))
+                                 for r in a.get("readings") or [] if isinstance(r, dict)}
+                  for a in archetypes if (highlight_id := archetype_id(a))}
+        answered = False
+        while self.pending:
+            raw, aid = self.raw, self.archetype
+            value = choices.get(aid)
+            if value is None:
+                self.skip_step()
+                continue
+            kind = raw.get("type") if raw.get("type") in ("choice", "query_choice") else "choice"
+            label = labels.get(aid, {}).get(value, value)
+            self.answers.append(Answer(type=kind, question=str(raw.get("question") or raw.get("header") or aid),
+                                       choice=OptionModel(label=label, value=value), archetype=aid))
+            answered = True
+            self._advance()
+        return answered
+
     def output(self) -> dict[str, Any]:
         """The tool output the article describes: answers, plus memoryHint only for user-authored text."""
         return tool_output(self.answers)

@@ -1,0 +1,42 @@
+"""`python -m checker_app.serve_main run APP ...`: Streamlit's own command line, after loading every module
+of the application, so a reinstall of the package under a running page (files removed, moved or made
+editable) never breaks it: nothing is imported from disk after the server starts."""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import sys
+
+PACKAGES = ("adapters", "archetypes", "seed_db", "checker_app")
+# scripts Streamlit runs per session (importing them would run them), and the entry points
+SKIP = ("checker_app.pages.checker", "checker_app.pages.compare", "checker_app.pages.diagnose",
+        "checker_app.streamlit_app", "checker_app.__main__", "checker_app.serve_main")
+
+
+def preload() -> list[str]:
+    """Import every module of the application's packages (page scripts excepted: they run per session;
+    the drawing modules they import are loaded)."""
+    loaded = []
+    for name in PACKAGES:
+        package = importlib.import_module(name)
+        for info in pkgutil.walk_packages(package.__path__, prefix=f"{name}."):
+            if info.name in SKIP:
+                continue
+            try:
+                importlib.import_module(info.name)
+                loaded.append(info.name)
+            except Exception:  # noqa: BLE001 - an optional module (say, a missing extra) loads when used
+                continue
+    return loaded
+
+
+def main() -> None:
+    preload()
+    from streamlit.web.cli import main as streamlit_main
+
+    sys.argv = ["streamlit", *sys.argv[1:]]
+    streamlit_main()
+
+
+if __name__ == "__main__":
+    main()

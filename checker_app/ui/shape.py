@@ -1,0 +1,132 @@
+"""What a reading's answer is, by the shape of its rows (no streamlit here).
+
+* scalar: one row of numbers ("USD 8,305.80");
+* ranking: rows that name things, ordered by their measure (the first row: "USB-C Cable", units = 11,508);
+* breakdown: rows that name things in no measure order, e.g. one total per currency ("EUR 2,881.11 ·
+  GBP 12,059.82");
+* series: rows over time buckets (days, weeks, months, hours, fiscal periods): the range it covers, with
+  its total and its peak;
+* empty (no rows) and none (nothing answered).
+
+The page's headline, the verdict's bullets, the CLI and the Markdown summary all say the same thing.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from adapters import RunResult
+from adapters.results import json_value
+from checker_app import format as fmt
+
+_BUCKET_NAMES = {"period", "date", "day", "week", "month", "quarter", "year", "hour", "time", "bucket", "ts",
+                 "timestamp", "ordered_at", "created_at", "minute"}
+_BUCKET_VALUE = re.compile(r"^(\d{4}(-(W?\d{1,2}|Q[1-4])(-\d{1,2})?)?([ T]\d{1,2}:\d{2}(:\d{2})?)?|\d{1,2}:\d{2}"
+                           r"|FY\d{2,4}\b.*)$")
+BREAKDOWN_SHOWN = 3
+
+
+@dataclass(frozen=True)
+class Answer:
+    shape: str       # scalar | ranking | breakdown | series | empty | none
+    headline: str    # what the reading answers, in a few words
+    detail: str = ""  # the number behind it, or the range of a series
+
+    @property
+    def text(self) -> str:
+        return f"{self.headline} ({self.detail})" if self.detail else self.headline
+
+
+def _value(v: Any) -> Any:
+    return v if fmt.is_number(v) else json_value(v)
+
+
+def _numeric_at(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[int]:
+    """Columns holding numbers in every row that has a value there (the measures)."""
+    out = []
+    for i in range(len(columns)):
+        values = [_value(r[i]) for r in rows if i < len(r) and r[i] is not None]
+        if values and all(fmt.is_number(v) for v in values):
+            out.append(i)
+    return out
+
+
+def bucket_column(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> int | None:
+    """The column of time buckets when the rows are a series (named like a period, or holding dates)."""
+    for i, name in enumerate(columns):
+        values = [_value(r[i]) for r in rows if i < len(r) and r[i] is not None]
+        if not values or any(fmt.is_number(v) for v in values):
+            continue
+        dated = all(isinstance(v, (dt.date, dt.datetime)) or _BUCKET_VALUE.match(str(v).strip()) for v in values)
+        if dated or (name.lower() in _BUCKET_NAMES and len(values) > 1):
+            return i
+    return None
+
+
+def _label(columns: Sequence[str], row: Sequence[Any], skip: set[int]) -> str:
+    parts = [fmt.cell(v, c) for i, (c, v) in enumerate(zip(columns, row)) if i not in skip and v is not None]
+    return " / ".join(parts)
+
+
+def answer_of(result: RunResult | None, currency: str | None = None) -> Answer:
+    if result is None or not result.ok:
+        return Answer("none", "no answer")
+    columns, rows = list(result.columns), [list(r) for r in result.rows]
+    if not rows:
+        return Answer("empty", "no rows")
+    measures = _numeric_at(columns, rows)
+    labels = [i for i in range(len(columns)) if i not in measures]
+    money = fmt.row_currency(columns, rows[0], currency) if len(rows) == 1 else currency
+    if not labels:  # scalar (or a row of numbers)
+        if len(rows) == 1:
+            cells = fmt.row_cells(columns, rows[0], currency)
+            if len(cells) == 1:
+                return Answer("scalar", cells[0], columns[0])
+            return Answer("scalar", ", ".join(f"{c} = {v}" for c, v in zip(columns, cells)))
+        return Answer("ranking", ", ".join(fmt.row_cells(columns, rows[0], currency)),
+                      f"first of {fmt.number(len(rows))} rows")
+    measure = measures[0] if measures else None
+    bucket = bucket_column(columns, rows)
+    if bucket is not None and measure is not None and len(rows) > 1:
+        return _series(columns, rows, bucket, measure, currency)
+    if measure is None:
+        return Answer("ranking", _label(columns, rows[0], set()),
+                      "" if len(rows) == 1 else f"first of {fmt.number(len(rows))} rows")
+    values = [float(_value(r[measure])) if r[measure] is not None else float("-inf") for r in rows]
+    if fmt.currency_column(columns) is not None:  # one total per currency: every currency is the answer
+        shown = [f"{_label(columns, r, set(measures))} {fmt.number(r[measure], money=True)}"
+                 for r in rows[:BREAKDOWN_SHOWN]]
+        more = f" · {len(rows) - BREAKDOWN_SHOWN} more" if len(rows) > BREAKDOWN_SHOWN else ""
+        return Answer("breakdown", " · ".join(shown) + more, columns[measure])
+    first_label = _label(columns, rows[0], set(measures))
+    first_value = fmt.cell(rows[0][measure], columns[measure], money)
+    ordered = all(a >= b for a, b in zip(values, values[1:]))
+    if len(rows) == 1 or ordered:
+        return Answer("ranking", first_label, f"{columns[measure]} = {first_value}")
+    top = max(range(len(rows)), key=lambda i: values[i])
+    return Answer("breakdown", _label(columns, rows[top], set(measures)),
+                  f"largest of {fmt.number(len(rows))}: {columns[measure]} = "
+                  f"{fmt.cell(rows[top][measure], columns[measure], currency)}")
+
+
+def _series(columns: Sequence[str], rows: Sequence[Sequence[Any]], bucket: int, measure: int,
+            currency: str | None) -> Answer:
+    others = [i for i in range(len(columns)) if i not in (bucket, measure) and not fmt.is_number(_value(rows[0][i]))]
+    buckets = list(dict.fromkeys(str(_value(r[bucket])) for r in rows))
+    span = f"{buckets[0]} to {buckets[-1]} ({len(buckets)} {columns[bucket]}s)"
+    if others:  # one series per group (say, per currency): the range and how many groups
+        groups = list(dict.fromkeys(_label(columns, r, set(range(len(columns))) - set(others)) for r in rows))
+        return Answer("series", f"{len(groups)} series ({', '.join(groups[:4])}{'…' if len(groups) > 4 else ''})",
+                      span)
+    points = [(str(_value(r[bucket])), float(_value(r[measure])) if r[measure] is not None else 0.0) for r in rows]
+    peak = max(points, key=lambda p: p[1])
+    money = currency if fmt.is_money_column(columns[measure]) else None
+
+    def amount(value: float) -> str:
+        return fmt.with_currency(fmt.number(value, money=bool(money)), money)
+
+    total = sum(v for _, v in points)
+    return Answer("series", span, f"{columns[measure]} total {amount(total)}, peak {peak[0]} {amount(peak[1])}")

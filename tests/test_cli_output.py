@@ -1,0 +1,104 @@
+"""The CLI's plain-text output and its small promises, on the real engines: a readable `check` (pretty SQL,
+the one number format, warnings next to the verdict, the values --answer takes), `run` through the repair
+pass with the engines' agreement, exit codes, --timeout bounding a statement that is slow on purpose,
+--version, a missing SQLite file, an unknown archetype in --answer."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from click.testing import CliRunner
+
+from checker_app.cli import main
+from tests.support import BACKENDS
+
+TOP_SELLING = "What is the top-selling product?"
+DEAD_PG = "pg=postgresql+psycopg://u:s3cret@127.0.0.1:1/x"
+# slow on purpose on every engine: 20,400 x 20,400 rows (MariaDB stops recursive CTEs silently, so no CTE)
+SLOW = "SELECT COUNT(*) AS n FROM order_items AS a CROSS JOIN order_items AS b"
+AMBIGUOUS = "SELECT id, name FROM orders JOIN customers ON customer_id = customers.id ORDER BY ordered_at DESC LIMIT 3"
+
+
+def cli(*args: str):  # noqa: ANN201
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def dbs(urls: dict[str, str], *backends: str) -> list[str]:
+    out: list[str] = []
+    for backend in backends or BACKENDS:
+        out += ["--db", f"{backend}={urls[backend]}"]
+    return out
+
+
+def test_check_is_readable_with_warnings_next_to_the_verdict(demo_urls) -> None:
+    result = cli("check", TOP_SELLING, *dbs(demo_urls, "sqlite"), "--db", DEAD_PG)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[1] == "Verdict:  3 readings, 3 different answers"
+    assert lines[2].startswith("  ! pg: ") and "s3cret" not in result.output   # the dead engine, at the verdict
+    assert not any(line.startswith("note:") for line in lines)
+    assert "  answer with: --answer ranking_metric=revenue | units | orders" in lines
+    assert "    Answer: MacBook Pro (revenue = 12,252,343.59)" in lines
+    assert "    Answer: USB-C Cable (units = 11,508)" in lines
+    assert re.search(r"^      SELECT\n        ", result.output, re.M)  # pretty-printed, one clause a line
+    assert "12252343.59" not in result.output and "MacBook Pro  12,252,343.59" in result.output
+
+
+def test_insufficient_info_lists_the_values_answer_takes(demo_urls) -> None:
+    result = cli("check", "Show me the numbers", *dbs(demo_urls, "sqlite"))
+    assert result.exit_code == 0, result.output
+    hint = next(line for line in result.output.splitlines() if "--answer insufficient_info=" in line)
+    values = hint.split("=", 1)[1].split(" | ")
+    assert {"revenue", "units", "orders"} <= set(values)
+    answered = cli("check", "Show me the numbers", *dbs(demo_urls, "sqlite"), "--answer",
+                   f"insufficient_info={values[0]}")
+    assert answered.exit_code == 0, answered.output
+
+
+@pytest.mark.parametrize("answer, message", [
+    ("colour=blue", "there is no archetype 'colour'"),
+    ("timeframe=last_7_days", "timeframe did not fire on this question"),
+    ("ranking_metric=margin", "ranking_metric takes one of revenue, units, orders; got 'margin'"),
+])
+def test_a_wrong_answer_says_what_is_wrong(demo_urls, answer, message) -> None:
+    result = CliRunner().invoke(main, ["check", TOP_SELLING, *dbs(demo_urls, "sqlite"), "--answer", answer])
+    assert result.exit_code == 2 and message in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_a_missing_sqlite_file_is_named(tmp_path) -> None:
+    missing = tmp_path / "nowhere.sqlite"
+    for command in (["check", TOP_SELLING], ["run", "SELECT 1"]):
+        result = CliRunner().invoke(main, [*command, "--db", f"sqlite:///{missing}"])
+        assert result.exit_code == 2 and f"no SQLite file at {missing}" in result.output
+        assert not missing.exists()
+
+
+def test_version() -> None:
+    result = cli("--version")
+    assert result.exit_code == 0 and re.fullmatch(r"ambiguity-checker \d+\.\d+\.\d+\S*\n", result.output)
+
+
+def test_run_repairs_and_says_whether_the_engines_agree(demo_urls) -> None:
+    result = CliRunner().invoke(main, ["run", AMBIGUOUS, *dbs(demo_urls)])
+    assert result.exit_code == 1, result.output  # each engine refused it: a person must choose a candidate
+    assert result.output.count("candidate orders.id:") == 3 and result.output.count("candidate customers.id:") == 3
+    assert "the candidates give different answers: choose one" in result.output
+    raw = CliRunner().invoke(main, ["run", AMBIGUOUS, *dbs(demo_urls), "--no-repair"])
+    assert "candidate" not in raw.output and "ambiguous" in raw.output and raw.exit_code == 1
+    same = cli("run", "SELECT COUNT(*) AS n FROM orders", *dbs(demo_urls))
+    assert same.exit_code == 0 and same.output.rstrip().endswith(
+        "Engines agree: same rows on " + ", ".join(BACKENDS))
+    assert "6,000" in same.output
+
+
+@pytest.mark.parametrize("sql, code", [("SELEC 1", 2), ("SELECT 1; DROP TABLE orders", 3), ("DELETE FROM orders", 3)])
+def test_exit_codes_as_documented(demo_urls, sql, code) -> None:
+    result = CliRunner().invoke(main, ["run", sql, *dbs(demo_urls, "sqlite")])
+    assert result.exit_code == code, result.output
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_timeout_bounds_a_statement_slow_on_purpose(demo_urls, backend) -> None:
+    result = CliRunner().invoke(main, ["run", SLOW, *dbs(demo_urls, backend), "--timeout", "0.001", "--json"])
+    assert result.exit_code == 1, result.output
+    assert f'"status": "timeout"' in result.output
