@@ -5,7 +5,8 @@ from pathlib import Path
 
 import streamlit as st
 
-PAGES = Path(__file__).resolve().parent / "pages"
+HERE = Path(__file__).resolve().parent
+PAGES = HERE / "views" if (HERE / "views").is_dir() else HERE / "pages"  # `serve` runs a copy with views/
 
 st.set_page_config(page_title="Ambiguity checker", page_icon=":material/alt_route:", layout="wide")
 pages = [

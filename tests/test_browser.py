@@ -1,10 +1,16 @@
-"""The page in a real browser: `ambiguity-checker serve` on a free port, driven by Debian's Chromium
-through Playwright (no `playwright install`). Screenshots land in the test's temporary folder; the
-submit -> first results time on the embedded database is printed to the log (run with -s to see it)."""
+"""The page in a real browser: `ambiguity-checker serve` (and `demo`) on a free port, driven by Debian's
+Chromium through Playwright (no `playwright install`). Covered: the pending clarification and the answered
+state, Compare SQL with one statement and with repair candidates, the chart of a series and of a scalar
+question, the demo command on three engines, a reinstall under a running page, an engine down.
+
+Screenshots land in the test's temporary folder, or in $CHECKER_SCREENSHOTS (`scripts/screenshots.py`
+points it at docs/screenshots, which the README shows). The submit -> first results time on the embedded
+database is printed to the log (run with -s to see it)."""
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import signal
 import socket
@@ -28,7 +34,10 @@ TOP_SELLING = "What is the top-selling product?"
 TOP_PRODUCTS = ("MacBook Pro", "USB-C Cable", "Phone Case")
 DEAD_PG = "pg=postgresql+psycopg://u:s3cret@127.0.0.1:1/x"
 VIEWPORT = {"width": 1500, "height": 3000}  # tall: Streamlit scrolls inside the page, not the window
+SHOT_VIEWPORT = {"width": 1400, "height": 1000}  # what the README's screenshots show
 STARTUP_S = 90
+SCREENSHOTS = os.environ.get("CHECKER_SCREENSHOTS")
+AMBIGUOUS = "SELECT id, name FROM orders JOIN customers ON customer_id = customers.id ORDER BY ordered_at DESC LIMIT 3"
 
 
 # In the page: when Enter is pressed, when the verdict first names every product (first results), and when
@@ -41,8 +50,8 @@ MARK_TIMES = """(products) => {
   const check = () => {
     const m = window.__marks;
     if (m.submitted === undefined) return;
-    const alert = document.querySelector('[data-testid="stMain"] [data-testid="stAlertContainer"]');
-    const names = alert ? [...alert.querySelectorAll('strong')].map((e) => e.innerText) : [];
+    const verdict = document.querySelector('[data-testid="stMain"] .st-key-verdict_main');
+    const names = verdict ? [...verdict.querySelectorAll('strong')].map((e) => e.innerText) : [];
     if (m.first === undefined && products.every((p) => names.includes(p))) m.first = performance.now();
     const metrics = [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stMetricValue"]')];
     if (m.first !== undefined && m.panels === undefined && metrics.length >= products.length) {
@@ -62,19 +71,22 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def serving(home: Path, *db_values: str) -> Iterator[str]:
-    """`ambiguity-checker serve` (as `python -m checker_app serve`) on a free port; yields its base URL and
-    stops the process group it started (serve and its Streamlit child)."""
+def serving(home: Path, *db_values: str, command_name: str = "serve", extra: tuple[str, ...] = (),
+            pythonpath: Path = REPO, cwd: Path = REPO) -> Iterator[str]:
+    """`ambiguity-checker serve` (as `python -m checker_app serve`, or another command such as `demo`) on a
+    free port; yields its base URL and stops the process group it started (serve and its Streamlit child)."""
     port = free_port()
-    command = [sys.executable, "-m", "checker_app", "serve", "--port", str(port), "--address", "127.0.0.1"]
+    command = [sys.executable, "-m", "checker_app", command_name, "--port", str(port), "--address", "127.0.0.1",
+               *extra]
     for value in db_values:
         command += ["--db", value]
     log_path = home / f"serve-{port}.log"
-    env = {**os.environ, "CHECKER_HOME": str(home), "PYTHONPATH": str(REPO)}
+    env = {**os.environ, "CHECKER_HOME": str(home), "PYTHONPATH": str(pythonpath)}
     with open(log_path, "wb") as log:
-        process = subprocess.Popen(command, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
+        process = subprocess.Popen(command, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT,
                                    start_new_session=True)
     base = f"http://127.0.0.1:{port}"
+    serving.log = log_path  # type: ignore[attr-defined]
     try:
         deadline = time.monotonic() + STARTUP_S
         while True:
@@ -164,69 +176,152 @@ def open_link(page, base: str, question: str) -> None:  # noqa: ANN001
     main(page).get_by_role("heading", name="Ambiguity checker").wait_for()
 
 
-def answer(page, option: str) -> None:  # noqa: ANN001
-    wizard = page.locator(".st-key-wizard")
-    wizard.get_by_text(option, exact=True).click()
-    wizard.get_by_role("button", name="Submit answer").click()
+def shots_dir(tmp_path: Path) -> Path:
+    target = Path(SCREENSHOTS) if SCREENSHOTS else tmp_path
+    target.mkdir(parents=True, exist_ok=True)
+    return target
 
 
-def test_a_link_shows_three_products_on_three_engines_and_the_wizard_anchors_the_sql(
-        page, demo_urls, tmp_path) -> None:
+@pytest.fixture
+def small(browser):  # noqa: ANN001, ANN201 - a laptop-sized window for the README's screenshots
+    context = browser.new_context(viewport=SHOT_VIEWPORT)
+    page = context.new_page()
+    page.set_default_timeout(90_000)
+    yield page
+    context.close()
+
+
+def readme_shot(page, tmp_path: Path, name: str, at=None) -> Path:  # noqa: ANN001
+    """A screenshot for the README: the window with `at` (a locator) scrolled to the top."""
+    settle(page)
+    if at is not None:
+        at.evaluate("(e) => e.scrollIntoView({block: 'start'})")
+        page.wait_for_timeout(300)
+    path = shots_dir(tmp_path) / name
+    page.screenshot(path=str(path))
+    return path
+
+
+def wait_text(page, text: str, scope: str = '[data-testid="stMain"]') -> None:  # noqa: ANN001
+    page.locator(scope).get_by_text(text, exact=False).first.wait_for()
+
+
+def test_pending_clarification_keeps_the_question_at_the_top_then_the_answered_box(small, demo_urls, tmp_path) -> None:
+    page = small
     with serving(tmp_path, *(f"{b}={demo_urls[b]}" for b in BACKENDS)) as base:
         open_link(page, base, TOP_SELLING)
-        wizard = page.locator(".st-key-wizard")
-        wizard.wait_for()
-        body = main(page)
-        body.get_by_text("3 readings, 3 different answers").wait_for()
-        assert set(metric_values(page, 3)) == set(TOP_PRODUCTS)
-        assert body.locator('[data-testid="stColumn"]').count() >= 3
-        # each reading ran on the three engines; they agree, so one table each and "same rows on" the others
-        body.get_by_text("same rows on", exact=False).nth(2).wait_for()
+        verdict = page.locator(".st-key-verdict_main")
+        verdict.get_by_text("3 readings, 3 different answers").wait_for()
+        page.locator(".st-key-wizard").wait_for()
+        box = main(page).get_by_label("Your data question")
+        example = main(page).get_by_role("button", name=EXAMPLES[-1])
+        box.wait_for()
+        example.wait_for()
         settle(page)
-        for engine in BACKENDS:
-            assert body.get_by_text(engine, exact=True).count() >= 3, engine
-        assert body.get_by_text("same rows on", exact=False).count() == 3
-        assert body.get_by_label("Your data question").count() == 0   # the box is hidden while pending
-        shot(page, tmp_path / "1-top-selling-three-engines.png")
+        # the question box and the examples stay above the verdict while the clarification is pending
+        assert box.is_visible() and example.is_visible()
+        assert box.bounding_box()["y"] < verdict.bounding_box()["y"]
+        assert example.bounding_box()["width"] >= example.evaluate("(e) => e.scrollWidth") - 1  # not truncated
+        bullets = verdict.get_by_role("button")
+        assert bullets.count() == 3
+        assert {p for p in TOP_PRODUCTS if bullets.filter(has_text=p).count() == 1} == set(TOP_PRODUCTS)
+        assert verdict.bounding_box()["y"] < 900  # the verdict leads: in the first screen
+        # SQL collapsed; the Deploy toolbar hidden
+        assert not main(page).locator("details[open] code").count()
+        assert page.get_by_role("button", name="Deploy").count() == 0
+        readme_shot(page, tmp_path, "pending-clarification.png")
 
-        answer(page, "Units (sum of quantity)")
-        anchored = page.locator(".st-key-answers")
-        anchored.get_by_text("answered: one reading, anchored to your choice").wait_for()
-        code = anchored.locator("code").filter(has_text="SELECT").first.inner_text()
-        tool = anchored.locator("code").filter(has_text='"answers"').first.inner_text()
-        assert '"value": "units"' in tool and "memoryHint" not in tool
-        assert "SUM(" in code and '"quantity"' in code
+        bullets.filter(has_text="USB-C Cable").click()
+        answered = page.locator(".st-key-answers")
+        answered.get_by_text("Answered: USB-C Cable, by units").wait_for()
+        assert page.locator(".st-key-verdict_main").count() == 0  # the answered box replaced the red one
+        tool = answered.locator("details").filter(has_text="Tool output")
+        assert tool.count() == 1 and tool.get_attribute("open") is None  # collapsed
         assert metric_values(page, 1, ".st-key-answers") == ["USB-C Cable"]
-        assert body.get_by_label("Your data question").count() == 1    # the box is back
-        shot(page, tmp_path / "2-anchored-units.png")
+        answered.locator("summary").filter(has_text="SQL (").first.click()  # the anchored SQL, opened
+        code = answered.locator("code").filter(has_text="SELECT").first.inner_text()
+        assert "SUM(" in code and '"quantity"' in code and "\n" in code   # pretty-printed
+        readme_shot(page, tmp_path, "answered.png", main(page))
 
-        # query_choice: live options, the chosen name embedded as a quoted literal
+
+def test_compare_sql_with_one_statement_and_with_repair_candidates(small, demo_urls, tmp_path) -> None:
+    page = small
+    with serving(tmp_path, *(f"{b}={demo_urls[b]}" for b in BACKENDS)) as base:
+        page.goto(f"{base}/compare")
+        body = main(page)
+        body.get_by_role("heading", name="Compare SQL").wait_for()
+        body.locator("textarea").first.fill("SELECT COUNT(*) AS orders FROM orders")
+        body.get_by_role("button", name="Compare").click()
+        wait_text(page, "1 statement, answered")
+        assert metric_values(page, 1) == ["6,000"]
+        body.locator("textarea").first.fill(AMBIGUOUS)
+        body.get_by_role("button", name="Compare").click()
+        wait_text(page, "the candidates give different answers")
+        candidates = body.locator('[class*="st-key-cand_cmp_1_"]')
+        candidates.first.wait_for()
+        assert candidates.count() >= 2
+        first = candidates.first
+        assert "orders.id" in first.inner_text() and "SELECT" in first.locator("code").inner_text()
+        assert "{'kind'" not in body.inner_text() and "after: {" not in body.inner_text()
+        readme_shot(page, tmp_path, "compare-repair.png", body.get_by_text("Candidate 1", exact=False).first)
+        first.get_by_role("button", name="Use this candidate").click()
+        wait_text(page, "1 statement, answered")
+        assert "orders.id" in body.locator("textarea").first.input_value()
+
+
+def chart_of(page):  # noqa: ANN001, ANN201
+    chart = main(page).locator('[data-testid="stVegaLiteChart"]').first
+    chart.wait_for()
+    chart.locator("canvas, svg").first.wait_for()
+    return chart
+
+
+def test_the_chart_of_a_series_and_of_a_scalar_question(small, demo_urls, tmp_path) -> None:
+    page = small
+    with serving(tmp_path, f"sqlite={demo_urls['sqlite']}") as base:
+        open_link(page, base, "How have sales trended recently?")
+        wait_text(page, "Each reading over its whole range")
+        chart = chart_of(page)
+        readme_shot(page, tmp_path, "chart-series.png", main(page).get_by_text("Each reading over its whole range"))
+        assert chart.bounding_box()["height"] > 250
         open_link(page, base, "Show me revenue for Acme")
-        wizard.get_by_text("Acme Industries", exact=True).wait_for()
-        shot(page, tmp_path / "3-acme-query-choice.png")
-        answer(page, "Acme Corp")
-        for step in range(2, 6):  # any further steps (the currency): the first option each
-            heading = wizard.get_by_text(f"question {step} of", exact=False)
-            page.wait_for_function(
-                "(step) => !!document.querySelector('.st-key-answers') || [...document.querySelectorAll("
-                "'.st-key-wizard h4')].some(h => h.innerText.includes(`question ${step} of`))", arg=step)
-            if not heading.count():
-                break
-            wizard.locator('[data-testid="stRadio"] [role="radiogroup"] label').first.click()
-            wizard.get_by_role("button", name="Submit answer").click()
-        page.locator(".st-key-answers").get_by_text("Anchored answer").wait_for()
-        page.wait_for_function(
-            "() => [...document.querySelectorAll('.st-key-answers code')].some(c => c.innerText.includes(\"'Acme Corp'\"))")
-        shot(page, tmp_path / "4-acme-anchored.png")
+        wait_text(page, "What each reading returns")
+        chart_of(page)
+        readme_shot(page, tmp_path, "chart-scalar.png", main(page).get_by_text("What each reading returns"))
 
-        # compare SQL: the example's two statements, side by side on the three engines
+
+def test_the_demo_command_serves_three_engines(small, demo_urls, tmp_path) -> None:
+    page = small
+    extra = ("--postgres", demo_urls["postgresql"], "--mysql", demo_urls["mysql"])
+    with serving(tmp_path, command_name="demo", extra=extra) as base:
+        said = serving.log.read_text(errors="replace")  # type: ignore[attr-defined]
+        for name in ("sqlite", "postgresql", "mariadb"):
+            assert re.search(rf"found {name}\b", said), said
+        assert "3 engine(s)" in said
+        open_link(page, base, TOP_SELLING)
+        sidebar = page.locator('[data-testid="stSidebar"]')
+        for name in ("sqlite", "postgresql", "mariadb"):
+            sidebar.get_by_text(name, exact=True).first.wait_for()
+        main(page).get_by_text("same rows on", exact=False).first.wait_for()
+        readme_shot(page, tmp_path, "demo-three-engines.png",
+                    main(page).get_by_role("heading", name="Revenue (unit price x quantity)").first)
+
+
+def test_a_reinstall_under_a_running_page_does_not_break_it(page, tmp_path) -> None:
+    """The packages are served from a copy on PYTHONPATH; once the page runs, that copy is removed (what a
+    reinstall does to site-packages) and the page must still check a question."""
+    site = tmp_path / "site"
+    for package in ("adapters", "archetypes", "seed_db", "checker_app"):
+        shutil.copytree(REPO / package, site / package, ignore=shutil.ignore_patterns("__pycache__"))
+    with serving(tmp_path, pythonpath=site, cwd=tmp_path) as base:
+        page.goto(base)
+        main(page).get_by_label("Your data question").wait_for()
+        shutil.move(str(site), str(tmp_path / "site-removed"))  # the installed files are gone
+        open_link(page, base, TOP_SELLING)
+        assert set(metric_values(page, 3)) == set(TOP_PRODUCTS)
         page.goto(f"{base}/compare")
         main(page).get_by_role("heading", name="Compare SQL").wait_for()
-        main(page).get_by_role("button", name="Compare").click()
-        main(page).get_by_text("2 statements, 2 different answers").wait_for()
-        assert set(metric_values(page, 2)) == {"MacBook Pro", "USB-C Cable"}
-        shot(page, tmp_path / "5-compare-sql.png")
-    print(f"\nscreenshots: {tmp_path}")
+        assert "No such file" not in main(page).inner_text()
 
 
 def test_first_results_on_the_embedded_database(browser, tmp_path) -> None:

@@ -302,22 +302,41 @@ def test_an_engine_down_is_shown_and_its_password_never_is(configure, demo_sqlit
     assert "s3cret" not in page_text(at)
 
 
-def test_a_time_limit_hit_is_shown_with_a_way_to_run_again(configure, demo_sqlite) -> None:
-    configure(f"demo={demo_sqlite}")
-    at = app(q=TOP_SELLING)  # profile built with the normal limit
-    at.number_input(key="limit_timeout").set_value(0.01)
-    button(at, "Skip the clarification").click().run()
-    at.button(key="FormSubmitter:ask-Check").click().run()
-    no_exception(at)
-    statuses = {r.status for item in at.session_state["checker"].report.interpretations for r in item.results.values()}
-    if statuses == {"ok"}:
-        pytest.skip("this machine ran the demo readings within 10 ms")
-    assert "timeout" in statuses
-    assert any("did not answer" in w.value for w in at.warning)
-    at.number_input(key="limit_timeout").set_value(5.0)
-    button(at, "Run again").click().run()
-    no_exception(at)
-    assert {m.value for m in at.metric} == TOP_PRODUCTS
+# slow on purpose on every engine (20,400 x 20,400 rows): the time-limit path, on any machine
+SLOW = "SELECT COUNT(*) AS n FROM order_items AS a CROSS JOIN order_items AS b"
+
+
+def test_a_time_limit_hit_is_shown_with_a_way_to_run_again(configure, demo_sqlite, monkeypatch) -> None:
+    from tests.llm_server import ScriptedLLM, structured_reply, tool_call_reply
+    from tests.test_llm_pipeline import ASK, UNITS
+
+    server = ScriptedLLM().start()
+    try:
+        configure(f"demo={demo_sqlite}")
+        for name, value in (("OPENAI_API_KEY", "test-key"), ("OPENAI_BASE_URL", server.base_url),
+                            ("CHECKER_MODEL", "scripted-model"), ("CHECKER_MODEL_RETRIES", "0")):
+            monkeypatch.setenv(name, value)
+        readings = {"archetypes": [{"id": "ranking_metric", "quote": "top-selling"}],
+                    "readings": [{"label": "Most units", "sql": UNITS}, {"label": "Slow on purpose", "sql": SLOW}]}
+        server.push(tool_call_reply(ASK), structured_reply(readings))
+        at = AppTest.from_file(CHECKER, default_timeout=TIMEOUT)
+        at.query_params["q"], at.query_params["engine"] = TOP_SELLING, "model"
+        at.run()
+        no_exception(at)
+        slow = next(r for r in at.session_state["checker"].report.interpretations if r.label == "Slow on purpose")
+        assert {r.status for r in slow.results.values()} == {"timeout"}
+        assert any("did not answer" in w.value for w in at.warning)
+        assert "did not finish within the time limit" in page_text(at)
+        server.push(tool_call_reply(ASK), structured_reply(readings))
+        button(at, "Run again").click().run()
+        no_exception(at)
+        state = at.session_state["checker"]
+        assert len(server.requests) == 4  # it ran again
+        again = next(r for r in state.report.interpretations if r.label == "Slow on purpose")
+        assert {r.status for r in again.results.values()} == {"timeout"}
+        assert "USB-C Cable" in {m.value for m in at.metric}
+    finally:
+        server.stop()
 
 
 def test_every_engine_down_offers_retry_and_skip(configure) -> None:

@@ -147,7 +147,7 @@ def test_verdict_words_for_a_stakeholder() -> None:
     assert benign.kind == "benign" and benign.headline.startswith("ambiguous wording, same answer")
     assert display.verdict_view(_report(readings[:1], archetypes=[], divergent=None)).headline == "clear"
     anchored = display.verdict_view(_report(readings[:1], divergent=None, answers={"ranking_metric": "units"}))
-    assert anchored.kind == "anchored" and "ranking_metric = units" in anchored.detail
+    assert anchored.kind == "anchored" and "ranking metric: units" in anchored.detail
 
 
 NUMBERS = [  # (value, page and CLI, CSV, as money)
@@ -235,7 +235,8 @@ def test_legend_names_are_short_and_distinct() -> None:
               f"{long} / UTC days"]
     readings = [ReadingResult(id=str(i), label=label, choices={}) for i, label in enumerate(labels)]
     names = charts.short_labels(readings)
-    assert len(set(names)) == 3 and all(len(n) <= 36 for n in names) and not any("Standard chart" in n for n in names)
+    assert len(set(names)) == 3 and all(len(n) <= 60 for n in names) and not any("Standard chart" in n for n in names)
+    assert len(set(charts.short_labels(readings, limit=12))) == 3  # cut names that collide get their number
 
 
 def test_long_calendars_are_folded_out_of_the_sql() -> None:
@@ -576,7 +577,8 @@ def test_serve_command_line_and_bad_db(tmp_path) -> None:
     script = app_copy(tmp_path)
     assert script.parent.parent == tmp_path / "app" and script.read_bytes() == (PACKAGE / "streamlit_app.py").read_bytes()
     pages = sorted(p.name for p in (PACKAGE / "pages").glob("*.py"))
-    assert sorted(p.name for p in (script.parent / "pages").glob("*.py")) == pages
+    assert sorted(p.name for p in (script.parent / "views").glob("*.py")) == pages
+    assert not (script.parent / "pages").exists()  # Streamlit would list a pages/ folder as pages of its own
     assert app_copy(tmp_path) == script  # unchanged files: the same copy
     command = streamlit_command(8600, True, script=script)
     assert command[:5] == [sys.executable, "-m", "checker_app.serve_main", "run", str(script)]

@@ -30,6 +30,7 @@ from checker_app.ui.config import serve_environment
 PACKAGE = Path(__file__).resolve().parent.parent
 APP_FILES = ("streamlit_app.py",)
 DEFAULT_ADDRESS = "localhost"
+VIEWS = "views"  # the copied pages: not `pages/`, which Streamlit would also list as pages of its own
 
 
 def app_copy(home: Path | None = None) -> Path:
@@ -42,9 +43,9 @@ def app_copy(home: Path | None = None) -> Path:
     target = (home or home_dir()) / "app" / digest.hexdigest()[:16]
     if not (target / APP_FILES[0]).exists():
         staging = target.with_name(target.name + f".tmp{os.getpid()}")
-        (staging / "pages").mkdir(parents=True, exist_ok=True)
+        (staging / VIEWS).mkdir(parents=True, exist_ok=True)
         for path in sources:
-            shutil.copy2(path, staging / ("pages" if path.parent.name == "pages" else "") / path.name)
+            shutil.copy2(path, staging / (VIEWS if path.parent.name == "pages" else "") / path.name)
         try:
             staging.rename(target)
         except OSError:  # another serve made the same copy first

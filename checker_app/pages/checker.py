@@ -83,8 +83,8 @@ st.session_state.setdefault("question_text", state.question)
 with st.form("ask", border=False):
     st.text_input("Your data question", key="question_text", placeholder=ctx.examples[0])
     st.form_submit_button("Check", type="primary", on_click=submit)
+st.caption("Examples for this database:" if ctx.examples_from_schema else "Examples from the articles:")
 with st.container(horizontal=True, key="examples"):
-    st.caption("Examples:" if ctx.examples_from_schema else "Examples from the articles:")
     for example in ctx.examples:
         st.button(example, key=f"example_{example}", on_click=ask, args=(example,), type="tertiary")
 

@@ -132,13 +132,13 @@ def with_progress(title: str, databases: Sequence[Database], work: Callable[[lis
             done.set()
 
     worker = threading.Thread(target=target, daemon=True, name="checker-check")
-    with st.status(f"{title}…", expanded=True) as box:
+    slot = st.empty()  # gone once the work is done: the results take its place
+    with slot.container(), st.status(f"{title}…", expanded=True):
         placeholder = st.empty()
         worker.start()
         while not done.wait(0.25):
             placeholder.markdown("  \n".join(f"- {highlight.md(line)}" for line in progress.lines()))
-        placeholder.markdown("  \n".join(f"- {highlight.md(line)}" for line in progress.lines()))
-        box.update(label=f"{title}: done", state="complete", expanded=False)
+    slot.empty()
     if failure:
         raise failure[0]
 

@@ -23,7 +23,7 @@ from checker_app.report import ReadingResult
 from checker_app.ui.shape import answer_of, bucket_column
 
 TOP_N = 5
-SHORT = 32
+SHORT = 56
 # a categorical palette without red (red is the page's error colour) and readable on light and dark themes
 PALETTE = ("#2563eb", "#16a34a", "#9333ea", "#ea580c", "#0891b2", "#ca8a04", "#db2777", "#4b5563",
            "#65a30d", "#7c3aed")

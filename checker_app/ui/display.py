@@ -53,7 +53,7 @@ def verdict_view(report: Report) -> VerdictView:
 
 def _verdict_view(report: Report, n: int) -> VerdictView:
     if report.answers and n == 1:
-        chosen = ", ".join(f"{k} = {v}" for k, v in report.answers.items())
+        chosen = ", ".join(f"{archetype_name(k)}: {v}" for k, v in report.answers.items())
         return VerdictView("anchored", "answered: one reading, anchored to your choice",
                            f"The SQL below follows your answer ({chosen}); chosen names and values are "
                            "embedded as quoted literals, never as parameters.")
