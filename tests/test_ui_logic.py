@@ -598,3 +598,13 @@ def test_the_server_loads_every_module_before_it_serves() -> None:
     assert {"checker_app.pipeline", "checker_app.ui.display", "checker_app.llm.text", "adapters.repair",
             "archetypes.registry", "seed_db.seed"} <= set(loaded)
     assert "checker_app.pages.draw" in loaded and "checker_app.pages.checker" not in loaded
+
+
+def test_ignored_words_are_struck_through_and_a_suggestion_replaces_them() -> None:
+    question = "Revenue from Brasil last month"
+    ignored = [{"text": "Brasil", "span": [13, 19], "suggestions": ["Brazil"]}]
+    html_text = highlight.highlighted_html(question, [{"id": "timeframe", "evidence": "last month"}], ignored)
+    assert '<del class="ignored"' in html_text and ">Brasil</del>" in html_text
+    assert 'data-archetype="timeframe"' in html_text and "__ignored__" not in html_text
+    assert highlight.replace_span(question, ignored[0], "Brazil") == "Revenue from Brazil last month"
+    assert highlight.replace_span(question, {"text": "nowhere", "span": None}, "x") == question

@@ -13,7 +13,8 @@ import click
 import sqlalchemy as sa
 
 from adapters import CheckerError
-from adapters.connections import hide_password, parse_url
+from adapters.connections import parse_url
+from adapters.urls import display_url
 from checker_app.commands.common import db_options, fail, limits_from
 from checker_app.commands.serve import page_options, run_streamlit
 from checker_app.settings import DEMO_SCALE, DEMO_SEED, ensure_demo_database
@@ -98,7 +99,7 @@ def demo(port: int, address: str, headless: bool, postgres: str, mysql: str, no_
     except Exception as err:  # noqa: BLE001 - the embedded SQLite demo itself failed
         fail(f"embedded demo database: {err}")
     for engine in found:
-        where = hide_password(parse_url(engine.url))
+        where = display_url(parse_url(engine.url))
         if engine.reached:
             click.echo(f"  found {engine.name:<10} {where}  (demo data {engine.seeded})", err=True)
         else:
