@@ -236,3 +236,43 @@ def _shifted_periods(grain: str, start: dt.date, end: dt.date, first_month: int)
             break
         cursor = following
     return found
+
+
+def label_indexes(found: list[Period]) -> dict[str, int]:
+    """Each distinct label's position, in order of first appearance (several periods may share a label)."""
+    indexes: dict[str, int] = {}
+    for period in found:
+        indexes.setdefault(period.label, len(indexes))
+    return indexes
+
+
+def segments(found: list[Period], zone: str | None, date_only: bool) -> list[tuple[dt.datetime, int | None]]:
+    """Where each period's label index starts, as the boundaries the SQL compares with.
+
+    ``[(b0, i0), (b1, i1), ..., (bn, None)]``: a value in [b_k, b_k+1) belongs to label index ``i_k``
+    (``None``: a gap between periods, or past the last one). Boundaries are the UTC instants of the local
+    period starts in `zone` (as ``utc_instant``), midnights for a date-only column, exactly the literals a
+    range comparison would use; a period that is empty once truncated to those boundaries is left out.
+    """
+    indexes = label_indexes(found)
+    bounds: list[tuple[dt.datetime, dt.datetime, int]] = []
+    for period in found:
+        low, high = utc_instant(period.start, zone), utc_instant(period.end, zone)
+        if date_only:  # the literal keeps only the date
+            low, high = (dt.datetime.combine(moment.date(), dt.time()) for moment in (low, high))
+        bounds.append((low, high, indexes[period.label]))
+    bounds.sort(key=lambda item: item[0])
+    points: list[tuple[dt.datetime, int | None]] = []
+    end: dt.datetime | None = None
+    for low, high, index in bounds:
+        if end is not None and low < end:
+            low = end  # overlapping periods: the earlier one keeps the shared stretch
+        if low >= high:
+            continue
+        if end is not None and low > end:
+            points.append((end, None))
+        points.append((low, index))
+        end = high
+    if end is not None:
+        points.append((end, None))
+    return points

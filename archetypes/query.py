@@ -1,7 +1,8 @@
 """Candidate SQL: a small spec of what to compute, turned into one sqlglot expression, rendered per engine.
 
-Time boundaries come from `calendar` as UTC literals (a WHERE range for a window, a calendar CTE of
-[start, end) rows joined by range for periods), so the same statement means the same thing on SQLite,
+Time boundaries come from `calendar` as UTC literals (a WHERE range for a window; for periods, a CASE
+tree over the boundaries giving each row its period, and a calendar CTE joined on equality to fill gaps,
+see `period_key`), so the same statement means the same thing on SQLite,
 PostgreSQL and MariaDB. Values a person chose are string literals (sqlglot escapes them per dialect),
 never placeholders. Identifiers are quoted exactly as introspection spelled them.
 """
@@ -13,7 +14,7 @@ from dataclasses import dataclass, field, replace
 import sqlglot
 from sqlglot import exp
 
-from archetypes import calendar
+from archetypes import calendar, period_key
 from archetypes.naming import slug
 from archetypes.profile import Edge, Entity, Fact, Measure, SchemaProfile, TimeColumn
 
@@ -328,36 +329,28 @@ def _periods_query(source: _From, where: list[exp.Expression], value: exp.Expres
                    group_expr: exp.Expression | None, group_key: exp.Expression | None,
                    currency_expr: exp.Expression | None,
                    spec: QuerySpec) -> exp.Query:
-    # the calendar CTE: one row per period (and per zone when each row keeps its own zone)
-    rows: list[exp.Select] = []
-    first_index: dict[str, int] = {}
-    for period in periods:
-        index = first_index.setdefault(period.label, len(first_index))
-        for z in (zones if zone_expr is not None else [zone]):
-            tz = None if column.date_only else z
-            parts = [exp.alias_(literal(period.label), "period", quoted=True),
-                     exp.alias_(exp.Literal.number(index), "period_index", quoted=True),
-                     exp.alias_(time_literal(calendar.utc_instant(period.start, tz), column), "period_start",
-                                quoted=True),
-                     exp.alias_(time_literal(calendar.utc_instant(period.end, tz), column), "period_end",
-                                quoted=True)]
-            if zone_expr is not None:
-                parts.append(exp.alias_(literal(z), "zone", quoted=True))
-            rows.append(exp.select(*parts))
+    """A series: each row's period index computed from the UTC boundaries (``period_key``), rows grouped by
+    it, then a calendar of one row per label joined on equality so empty periods show (with 0)."""
+    labels = calendar.label_indexes(periods)
+    rows = [exp.select(exp.alias_(literal(label), "period", quoted=True),
+                       exp.alias_(exp.Literal.number(index), "period_index", quoted=True))
+            for label, index in labels.items()]
     union: exp.Query = rows[0]
     for row in rows[1:]:
         union = exp.Union(this=union, expression=row, distinct=False)  # left-deep, no copies
 
-    # the rows to aggregate, restricted to the calendar's overall range
-    inner = source.select.select(exp.alias_(value, "v", quoted=True), exp.alias_(time_expr.copy(), "ts", quoted=True))
-    if zone_expr is not None:
-        inner = inner.select(exp.alias_(zone_expr.copy(), "zone", quoted=True))
-    if group_expr is not None:
-        inner = inner.select(exp.alias_(group_expr.copy(), "grp", quoted=True))
-    if group_key is not None:
-        inner = inner.select(exp.alias_(group_key.copy(), "grp_key", quoted=True))
-    if currency_expr is not None:
-        inner = inner.select(exp.alias_(currency_expr.copy(), "currency", quoted=True))
+    trees = {z: period_key.index_tree(time_expr, calendar.segments(periods, None if column.date_only else z,
+                                                                   column.date_only),
+                                      lambda moment: time_literal(moment, column))
+             for z in (zones if zone_expr is not None else [zone])}
+    inner = source.select.select(exp.alias_(period_key.zoned_index(time_expr, zone_expr, trees), "period_index",
+                                            quoted=True),
+                                 exp.alias_(value, "v", quoted=True))
+    carried = ["period_index"]
+    for expression, name in ((group_expr, "grp"), (group_key, "grp_key"), (currency_expr, "currency")):
+        if expression is not None:
+            inner = inner.select(exp.alias_(expression.copy(), name, quoted=True))
+            carried.append(name)
     for condition in where:
         inner = inner.where(condition)
     first, last = periods[0].start, periods[-1].end
@@ -366,25 +359,19 @@ def _periods_query(source: _From, where: list[exp.Expression], value: exp.Expres
     else:
         inner = inner.where(_range(time_expr, first, last, zone, column))
 
-    on = exp.and_(exp.GTE(this=col("ts", "s"), expression=col("period_start", "p")),
-                  exp.LT(this=col("ts", "s"), expression=col("period_end", "p")))
-    if zone_expr is not None:
-        on = exp.and_(on, exp.EQ(this=col("zone", "s"), expression=col("zone", "p")))
+    totals = (exp.select(*[col(name, "r") for name in carried],
+                         exp.alias_(_aggregate(measure, col("v", "r")), metric_name, quoted=True))
+              .from_(exp.Subquery(this=inner, alias=exp.TableAlias(this=ident("r"))))
+              .group_by(*[col(name, "r") for name in carried]))
     outputs: list[exp.Expression] = [exp.alias_(col("period", "p"), "period", quoted=True)]
-    groups: list[exp.Expression] = [col("period", "p")]
     if group_expr is not None:
         outputs.append(exp.alias_(col("grp", "s"), slug(spec.group.noun), quoted=True))
-        groups.append(col("grp", "s"))
-        if group_key is not None:
-            groups.append(col("grp_key", "s"))
     if currency_expr is not None:
         outputs.append(exp.alias_(col("currency", "s"), "currency", quoted=True))
-        groups.append(col("currency", "s"))
-    metric = exp.alias_(_aggregate(measure, col("v", "s")), metric_name, quoted=True)
-    query = (exp.select(*outputs, metric)
-             .from_(table_ref("periods", "p"))
-             .join(exp.Subquery(this=inner, alias=exp.TableAlias(this=ident("s"))), on=on, join_type="left")
-             .group_by(*groups)
-             .order_by(exp.Min(this=col("period_index", "p")), *[g.copy() for g in groups[1:]])
-             .with_(ident("periods"), as_=union))
-    return query
+    metric = exp.Coalesce(this=col(metric_name, "s"), expressions=[exp.Literal.number(0)])
+    return (exp.select(*outputs, exp.alias_(metric, metric_name, quoted=True))
+            .from_(table_ref("periods", "p"))
+            .join(exp.Subquery(this=totals, alias=exp.TableAlias(this=ident("s"))),
+                  on=exp.EQ(this=col("period_index", "s"), expression=col("period_index", "p")), join_type="left")
+            .order_by(col("period_index", "p"), *[col(name, "s") for name in carried[1:]])
+            .with_(ident("periods"), as_=union))
