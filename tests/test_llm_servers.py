@@ -239,3 +239,18 @@ def test_bad_model_settings_are_one_line_errors(name, value, message) -> None:
     with pytest.raises(ConfigError, match=message) as raised:
         ModelSettings.from_env({"OPENAI_API_KEY": "k", name: value})
     assert "\n" not in str(raised.value)
+
+
+def test_credentials_never_show_in_settings_or_failures(llm) -> None:
+    from checker_app.llm.settings import ModelSettings
+
+    proxied = llm.base_url.replace("http://", "http://proxyuser:pr0xy-pass@")
+    shown = ModelSettings(api_key="sk-live-123", base_url=proxied + "?token=t0ken-value").describe()["base_url"]
+    assert "pr0xy-pass" not in shown and "t0ken-value" not in shown and "***" in shown
+    llm.push(Scripted({"error": {"message": "Incorrect API key provided: sk-live-123 (via "
+                                            f"{proxied})"}}, status=401))
+    part = run_model(QUESTION, PROFILE, settings=llm.settings(api_key="sk-live-123", base_url=proxied))
+    text = json.dumps(part.to_dict())
+    assert part.failure["status"] == 401 and "Incorrect API key provided" in part.failure["message"]
+    for secret in ("sk-live-123", "pr0xy-pass"):
+        assert secret not in text

@@ -22,7 +22,8 @@ from typing import Any
 from checker_app.llm.errors import ModelFailure
 from checker_app.llm.failures import retriable, status_failure, whole
 from checker_app.llm.modes import SERVER_MODES
-from checker_app.llm.settings import ModelSettings, without_credentials
+from adapters.urls import scrub
+from checker_app.llm.settings import ModelSettings, secrets_of_settings, without_credentials
 from checker_app.llm.stream import Streamed, read_stream
 from checker_app.llm.usage import Usage
 
@@ -75,6 +76,20 @@ class ModelClient:
     def chat(self, step: str, messages: list[dict[str, Any]], usage: Usage, *,
              tools: list[dict[str, Any]] | None = None, tool_choice: Any = None,
              response_format: dict[str, Any] | None = None) -> Reply:
+        """One completion, retried where worth it; a failure's message never shows a credential."""
+        try:
+            return self._chat(step, messages, usage, tools=tools, tool_choice=tool_choice,
+                              response_format=response_format)
+        except ModelFailure as failure:
+            secrets = secrets_of_settings(self.settings)
+            failure.message = scrub(failure.message, secrets)
+            if isinstance(failure.raw, str):
+                failure.raw = scrub(failure.raw, secrets)
+            raise
+
+    def _chat(self, step: str, messages: list[dict[str, Any]], usage: Usage, *,
+              tools: list[dict[str, Any]] | None, tool_choice: Any,
+              response_format: dict[str, Any] | None) -> Reply:
         settings = self.settings
         kwargs: dict[str, Any] = {"model": settings.model, "messages": messages,
                                   "max_tokens": settings.max_tokens_for(step), "temperature": settings.temperature}

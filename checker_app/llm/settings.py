@@ -17,9 +17,11 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
-from urllib.parse import urlsplit, urlunsplit
+from sqlalchemy.engine import make_url
 
 from adapters import ConfigError
+from adapters.urls import display_url
+from adapters.urls import secrets_of as url_secrets
 
 DEFAULT_MODEL = "gpt-4o-mini"
 DEFAULT_TIMEOUT_S = 20.0
@@ -30,11 +32,20 @@ DEFAULT_TEMPERATURE = 0.0
 
 
 def without_credentials(url: str) -> str:
-    """The URL with any user:password@ and query string removed (a proxy URL may carry a token)."""
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    netloc = host + (f":{parts.port}" if parts.port else "") if "@" in parts.netloc else parts.netloc
-    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+    """The URL as it may be shown (a proxy URL may carry a password or a token): the project's one
+    URL-credential scrubber, `adapters.urls`."""
+    return display_url(url)
+
+
+def secrets_of_settings(settings: ModelSettings) -> list[str]:
+    """What must never be shown: the key, and any credential in the base URL."""
+    found = [settings.api_key] if settings.api_key else []
+    if settings.base_url:
+        try:
+            found += url_secrets(make_url(settings.base_url))
+        except Exception:  # noqa: BLE001 - not a URL SQLAlchemy can read: display_url still scrubs its text
+            pass
+    return found
 
 
 @dataclass(frozen=True)
