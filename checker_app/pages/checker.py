@@ -100,6 +100,8 @@ if state.report is not None and answered:
     st.subheader("Every reading, before your answer")
     st.caption(f"Before your answer: {draw.display.verdict_view(state.report).headline}.")
     draw.archetypes(state.report)
+    model_draw.panel(ctx, state.report, "main", state, interactive=False)
+    model_draw.comparison(ctx, state.report, "main")
 elif state.report is not None:
     draw.report_header(ctx, state.report, pending=state.wizard_pending)
     model_draw.panel(ctx, state.report, "main", state)
