@@ -254,3 +254,18 @@ def test_credentials_never_show_in_settings_or_failures(llm) -> None:
     assert part.failure["status"] == 401 and "Incorrect API key provided" in part.failure["message"]
     for secret in ("sk-live-123", "pr0xy-pass"):
         assert secret not in text
+
+
+def test_the_check_text_says_what_the_server_and_model_did(llm) -> None:
+    from checker_app.llm.text import model_lines
+
+    tagged = next(c for c in TEXT_CALLS if c["name"] == "<tools> tag")
+    free = next(c for c in REPLIES if c["name"] == "free archetype ids")
+    llm.push(text_reply(tagged["content"]), recorded_error(ERRORS[0]), text_reply(free["content"]))
+    part = run_model(QUESTION, PROFILE, settings=llm.settings())
+    text = "\n".join(model_lines({"model": part.to_dict()}))
+    assert "the server refused json_schema, used json_object (remembered for this server)" in text
+    assert "Input should be 'text' or 'json_object'" in text
+    assert "model error, unknown archetype id at archetypes.0: a" in text
+    assert "the model wrote its call as text (tagged)" in text
+    assert "(+1 failed attempt(s), 0 timed out)" in text and "first token" in text
