@@ -97,5 +97,5 @@ def classify_mssql_message(message: str, number: int | None = None) -> EngineErr
 def _is_connection_error(err: BaseException) -> bool:
     if isinstance(err, DBAPIError) and err.connection_invalidated:
         return True
-    name = type(getattr(err, "orig", None) or err).__name__
-    return name in ("OperationalError", "InterfaceError")
+    names = {cls.__name__ for cls in type(getattr(err, "orig", None) or err).__mro__}
+    return bool(names & {"OperationalError", "InterfaceError"})

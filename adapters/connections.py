@@ -8,6 +8,7 @@ one on return).
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,7 @@ BACKENDS: dict[str, tuple[str, str]] = {
 }
 CONNECT_TIMEOUT_S = 3
 READ_GRACE_S = 5.0         # a driver read waits at most the statement's time limit plus this
-POOL_SIZE = 4              # connections per engine (sessions.MAX_PER_SERVER caps them per server)
+POOL_SIZE = 8              # connections per URL in the process (one engine per URL, shared)
 _NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,39}$")
 # query options each backend's driver understands (anything else is a one-line error, not a traceback)
 QUERY_OPTIONS: dict[str, frozenset[str]] = {
@@ -139,6 +140,21 @@ def sqlite_readonly_url(url: URL) -> URL:
     path = Path(database).expanduser().resolve()
     # a URI filename: '#' and '?' in the path would start a fragment or the options (and lose mode=ro)
     return URL.create("sqlite", database=f"file:{quote(str(path), safe='/')}", query={"mode": "ro", "uri": "true"})
+
+
+_shared: dict[tuple[str, float], Engine] = {}
+_shared_lock = threading.Lock()
+
+
+def shared_engine(config: DatabaseConfig, time_limit_s: float = 5.0) -> Engine:
+    """The process's one engine for this URL (and time limit): every Database on it shares its pool, so
+    the connections it opens stay at `POOL_SIZE` however many checks or page sessions use it."""
+    key = (config.url.render_as_string(hide_password=False), time_limit_s)
+    with _shared_lock:
+        engine = _shared.get(key)
+        if engine is None:
+            engine = _shared[key] = create_engine(config, time_limit_s=time_limit_s)
+        return engine
 
 
 def create_engine(config: DatabaseConfig, *, read_only: bool = True, pool_size: int = POOL_SIZE,

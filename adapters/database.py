@@ -23,7 +23,7 @@ from sqlglot import exp
 
 from adapters import deadline
 from adapters.classify import classify
-from adapters.connections import READ_GRACE_S, DatabaseConfig, create_engine, scrub
+from adapters.connections import READ_GRACE_S, DatabaseConfig, scrub, shared_engine
 from adapters.errors import EngineErrorInfo, IntrospectionError, UnsafeStatementError
 from adapters.fetch import Fetched, batches_of, bounded_rows, stream_batches
 from adapters.privileges import privilege_warning
@@ -104,7 +104,7 @@ class Database:
     def engine(self) -> Engine:
         with self._lock:
             if self._engine is None:
-                self._engine = create_engine(self.config, time_limit_s=self.limits.time_limit_s)
+                self._engine = shared_engine(self.config, time_limit_s=self.limits.time_limit_s)
             return self._engine
 
     def cached(self, key: str, build: Any) -> Any:
