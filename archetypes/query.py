@@ -313,11 +313,11 @@ def _data_span(spec: QuerySpec, fact: Fact, as_of: dt.date | None) -> calendar.W
     if time is None or time.earliest is None or time.latest is None:
         return None
     end_day = min(time.latest.date(), as_of) if as_of else time.latest.date()
-    end = end_day + calendar.DAY
+    end = calendar.shift(end_day, calendar.DAY)  # a 9999-12-31 sentinel in the data: clamped, not OverflowError
     start = time.earliest.date()
     days = DEFAULT_SPAN_DAYS.get(spec.grain or "")
     if days and (end - start).days > days:
-        start = end - dt.timedelta(days=days)
+        start = calendar.shift(end, -dt.timedelta(days=days))
         spec.notes.append(f"with no window asked, the {spec.grain} series covers the last {days} days to "
                           f"{end_day.isoformat()}")
     return calendar.Window(start, end, "all time")

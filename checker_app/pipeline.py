@@ -66,6 +66,8 @@ def analyse_on(db: Database, question: str, options: CheckOptions, as_of: dt.dat
             if options.engine == "rules" or err.archetype not in answers:
                 raise
             del answers[err.archetype]
+        except OverflowError as err:  # date arithmetic at the calendar's ends (a 9999-12-31 sentinel in the data)
+            raise CheckerError(f"{db.name}: dates out of range ({err}); try --as-of YYYY-MM-DD") from None
 
 
 def check(question: str, databases: Sequence[Database], options: CheckOptions | None = None) -> Report:
