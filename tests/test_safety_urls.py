@@ -36,7 +36,8 @@ def test_every_credential_part_of_a_url_is_hidden(text: str, secret: str) -> Non
     url = repair_userinfo(text, sa.make_url(text))
     assert any(secret in s for s in secrets_of(url))
     assert secret not in display_url(url) and "***" in display_url(url)
-    assert secret not in scrub(f"cannot connect to {text}: bad password {secret}", secrets_of(url))
+    message = f"cannot connect to {text}: bad credential {' '.join(secrets_of(url))}"
+    assert secret not in scrub(message, secrets_of(url))
     assert secret not in display_url(text)  # text that was never parsed
 
 

@@ -64,7 +64,7 @@ def require_sqlite_files(db_values: tuple[str, ...] | list[str]) -> None:
         text = value.split("=", 1)[1] if "=" in value.split("://", 1)[0] else value
         try:
             url = make_url(text.strip())
-        except ArgumentError:
+        except (ArgumentError, ValueError):  # ValueError: a port like "abc"
             continue  # reported, without echoing it, by the connection parser
         database = url.database or ""
         if url.get_backend_name() == "sqlite" and database not in ("", ":memory:") and not database.startswith("file:"):
