@@ -18,6 +18,7 @@ import sqlalchemy as sa
 
 from adapters import Database, Job, Limits, deadline, parse_db_option, run_side_by_side
 from adapters import functions
+from adapters.connections import POOL_SIZE
 from adapters.database import cap_rows
 from adapters.fetch import CELL_LIMIT_CHARS
 from adapters.safety import parse_query
@@ -230,7 +231,8 @@ def test_connections_per_server_are_capped_in_the_process(demo_urls) -> None:
         with admin.connect() as conn:
             while not done.is_set():
                 count = conn.exec_driver_sql(
-                    "SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND application_name = 'ambiguity-checker'",
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND application_name = 'ambiguity-checker' "
+                    "AND state = 'active'",
                     (name,)).scalar()
                 peak[0] = max(peak[0], int(count or 0))
                 conn.rollback()
@@ -247,9 +249,13 @@ def test_connections_per_server_are_capped_in_the_process(demo_urls) -> None:
     done.set()
     watcher.join(timeout=5)
     admin.dispose()
+    engine = databases[0].engine
+    assert all(db.engine is engine for db in databases)  # one pool per URL in the process
+    opened = engine.pool.checkedin() + engine.pool.checkedout()
     for db in databases:
         db.dispose()
     assert 1 <= peak[0] <= MAX_PER_SERVER
+    assert opened <= POOL_SIZE
 
 
 # -- answers that are not answers, error kinds ------------------------------------------------------------
