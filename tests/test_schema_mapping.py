@@ -16,7 +16,7 @@ from adapters import Database, Limits, UnsafeStatementError, parse_db_option
 from archetypes import analyse, detect
 from archetypes.expand import expand_sql
 from archetypes.mappings import Mapping, schema_mappings
-from checker_app import ambiqt
+from checker_app.evaluation import ambiqt, ambiqt_records, ambiqt_schema
 from checker_app.commands.eval_ambiqt import eval_ambiqt
 from checker_app.pipeline import check
 from tests.support import dataset
@@ -274,7 +274,7 @@ def test_schema_text_with_awkward_values() -> None:
             'bytes (8092463, 12345289), unit_price (0.99, 1.99), reports_to (None, 6, None) | '
             'locations : street_address ("1298 Vileparle (E)", ""Magdalen Centre", "San Antonio, TX"), '
             'home town ("Denton, TX"), empty () | sqlite_sequence : name ("x"), seq (3)')
-    tables = ambiqt.parse_schema(text)
+    tables = ambiqt_schema.parse_schema(text)
     assert [t.name for t in tables] == ["tracks", "locations"]
     tracks, locations = tables
     assert tracks.column("composer").values == ['Guio De Morais E Seus "Parentes"/Luiz Gonzaga', "Richard Bull"]
@@ -283,13 +283,13 @@ def test_schema_text_with_awkward_values() -> None:
     assert tracks.column("reports_to").values == [None, 6, None]
     assert locations.column("street_address").values == ["1298 Vileparle (E)", '"Magdalen Centre', "San Antonio, TX"]
     assert locations.column("home town").values == ["Denton, TX"] and locations.column("empty").values == []
-    with pytest.raises(ambiqt.AmbiqtError):
-        ambiqt.parse_schema("no tables here")
+    with pytest.raises(ambiqt_schema.AmbiqtError):
+        ambiqt_schema.parse_schema("no tables here")
 
 
 def test_built_database_holds_the_samples_safely(tmp_path) -> None:
-    tables = ambiqt.parse_schema('weird "t" : a"b (1, 2, 3), v ("x\'); DROP TABLE y; --", "ok") | y : z (1)')
-    url = ambiqt.build_database(tables, tmp_path / "x.sqlite")
+    tables = ambiqt_schema.parse_schema('weird "t" : a"b (1, 2, 3), v ("x\'); DROP TABLE y; --", "ok") | y : z (1)')
+    url = ambiqt_schema.build_database(tables, tmp_path / "x.sqlite")
     conn = sqlite3.connect(url.removeprefix("sqlite:///"))
     rows = conn.execute('SELECT * FROM "weird ""t"""').fetchall()
     assert rows == [(1, "x'); DROP TABLE y; --"), (2, "ok"), (3, None)]
@@ -301,7 +301,7 @@ def test_built_database_holds_the_samples_safely(tmp_path) -> None:
 def ambiqt_sample():
     examples = []
     for name in ("tbl-agg/train.json", "tbl-split/validation-even.json"):
-        examples += ambiqt.load_examples(dataset("ambiqt", "benchmark", *name.split("/")), limit=60)
+        examples += ambiqt_records.load_examples(dataset("ambiqt", "benchmark", *name.split("/")), limit=60)
     return ambiqt.evaluate_examples(examples)
 
 

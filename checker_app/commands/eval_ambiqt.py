@@ -10,26 +10,27 @@ from checker_app.commands.common import EXIT_OK, emit_json, fail
 @click.argument("file", type=click.Path(exists=True, dir_okay=True, path_type=str))
 @click.option("--limit", type=click.IntRange(min=1), default=None,
               help="Only the first N examples of each file.")
+@click.option("--outputs", type=click.Path(exists=True, file_okay=False, path_type=str), default=None,
+              help="Folder of models' top-5 outputs (default: the dataset's outputs/join-ambiguity).")
 @click.option("--controls", type=click.IntRange(min=0), default=2, show_default=True,
               help="Questions about other columns of the same database asked of each example's database "
                    "(the control false-positive rate); 0 to skip.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def eval_ambiqt(file: str, limit: int | None, controls: int, as_json: bool) -> None:
+def eval_ambiqt(file: str, limit: int | None, outputs: str | None, controls: int, as_json: bool) -> None:
     """Score schema_mapping on AmbiQT examples (a .json file of the benchmark, or its folder for all of them).
 
     Each example becomes a small SQLite database built from the sample values in its schema text. Per
     category: the share of examples where schema_mapping fires on the question, and the share where one of
-    the alternatives expanded from query1 returns the same rows as query2 (both readings found)."""
-    from checker_app.ambiqt import AmbiqtError, evaluate_examples, load_path, report_text
+    the alternatives expanded from query1 returns the same rows as query2 (both readings found); per model
+    with outputs: the other reading found from its top-1, next to its own top-5 "both found"."""
+    from checker_app.evaluation.ambiqt import AmbiqtError, evaluate_examples, load_path, report_text
 
     try:
-        examples = load_path(file, limit)
+        examples, _ = load_path(file, limit, outputs)
     except AmbiqtError as err:
         fail(str(err))
-        return
     if not examples:
         fail(f"{file}: no examples")
-        return
     report = evaluate_examples(examples, controls=controls)
     if as_json:
         emit_json(report.to_dict())

@@ -1,0 +1,352 @@
+"""The schema_mapping archetype and `expand_sql` measured on AmbiQT examples (https://github.com/testzer0/AmbiQT).
+
+Per example (`ambiqt_records.Example`), on the SQLite database built from its schema text
+(`ambiqt_schema.build_database`), every statement run through `adapters.Database.run` (read-only, time
+limit, row cap):
+
+* does `schema_mapping` fire on the question (detection on the database's profile);
+* is the example distinguishable: query1 and query2 return different rows;
+* from query1: does one of the alternatives `expand_sql` derives return query2's rows (both readings found);
+* mislabelled: an alternative that runs and returns neither reading's rows (a third answer under the same
+  question's label);
+* for each model with outputs for the example: does its top-1 return one reading's rows, and then does an
+  alternative of that top-1 return the other reading's (the other reading found); its mislabelled
+  alternatives; and the model's own top-5 "both found" (AmbiQT's headline measure: one of its five
+  statements returns query1's rows and one returns query2's, compared here by execution on the built database).
+
+Rows are compared as sorted multisets of `adapters.results.comparable` values. A record that cannot be read
+or built, or whose query2 does not run, is counted as an error with its reason, never the end of the run.
+"""
+from __future__ import annotations
+
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from adapters import Database, Limits, UnsafeStatementError, introspect, parse_db_option
+from checker_app.evaluation.ambiqt_records import Example, load_path
+from checker_app.evaluation.ambiqt_schema import AmbiqtError, build_database
+
+__all__ = ["AmbiqtError", "AmbiqtReport", "CategoryScore", "ModelScore", "Outcome", "evaluate_examples",
+           "evaluate_example", "load_path", "report_text"]
+
+CATEGORIES = {"P": "precomputed aggregate table (tbl-agg)", "J": "column split into its own table (tbl-split)",
+              "C": "column synonyms (built from P/J + two_col_synonyms)",
+              "T": "table synonyms (built from P/J + two_tbl_synonyms)"}
+LIMITS = Limits(time_limit_s=5.0, row_cap=10_000)
+Rows = tuple[tuple[Any, ...], ...]
+
+
+@dataclass
+class ModelOutcome:
+    top1: str | None = None          # "query1" / "query2": the reading the model's top-1 returns, else None
+    other_found: bool = False        # an alternative of the top-1 returns the other reading's rows
+    mislabelled: list[str] = field(default_factory=list)
+    top5_both: bool = False          # the model's own five statements hold both readings
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"top1": self.top1, "other_found": self.other_found, "mislabelled": self.mislabelled,
+                "top5_both": self.top5_both}
+
+
+@dataclass
+class Outcome:
+    example: Example
+    fired: bool = False
+    found: bool = False
+    informative: bool = False       # distinguishable: query1 and query2 return different rows
+    alternatives: int = 0
+    mislabelled: list[str] = field(default_factory=list)
+    error: str | None = None
+    controls: int = 0               # questions of the same database about other columns, asked of this one
+    controls_fired: int = 0         # ... on which schema_mapping fired anyway
+    models: dict[str, ModelOutcome] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"category": self.example.category, "index": self.example.index, "question": self.example.question,
+                "fired": self.fired, "found": self.found, "informative": self.informative,
+                "alternatives": self.alternatives, "mislabelled": self.mislabelled, "controls": self.controls,
+                "controls_fired": self.controls_fired, "error": self.error,
+                "models": {k: m.to_dict() for k, m in self.models.items()}}
+
+
+def _share(part: int, whole: int) -> float | None:
+    return part / whole if whole else None
+
+
+@dataclass
+class CategoryScore:
+    category: str
+    examples: int = 0
+    fired: int = 0
+    found: int = 0
+    informative: int = 0
+    found_informative: int = 0
+    mislabelled: int = 0            # examples with at least one mislabelled alternative
+    errors: int = 0
+    controls: int = 0
+    controls_fired: int = 0
+
+    @property
+    def fires_share(self) -> float | None:
+        return _share(self.fired, self.examples)
+
+    @property
+    def found_share(self) -> float | None:
+        return _share(self.found, self.examples)
+
+    @property
+    def informative_share(self) -> float | None:
+        return _share(self.found_informative, self.informative)
+
+    @property
+    def control_share(self) -> float | None:
+        return _share(self.controls_fired, self.controls)
+
+    def add(self, outcome: Outcome) -> None:
+        self.examples += 1
+        self.fired += outcome.fired
+        self.found += outcome.found
+        self.informative += outcome.informative
+        self.found_informative += outcome.found and outcome.informative
+        self.mislabelled += bool(outcome.mislabelled)
+        self.errors += outcome.error is not None
+        self.controls += outcome.controls
+        self.controls_fired += outcome.controls_fired
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"category": self.category, "examples": self.examples, "fires": self.fires_share,
+                "both_found": self.found_share, "fired": self.fired, "found": self.found,
+                "informative": self.informative, "found_informative": self.found_informative,
+                "both_found_informative": self.informative_share, "mislabelled": self.mislabelled,
+                "controls": self.controls, "controls_fired": self.controls_fired,
+                "control_fires": self.control_share, "errors": self.errors}
+
+
+@dataclass
+class ModelScore:
+    model: str
+    examples: int = 0               # distinguishable examples with this model's outputs
+    top1_matches: int = 0           # ... whose top-1 returns one of the readings
+    other_found: int = 0            # ... and an alternative of it the other reading
+    mislabelled: int = 0            # examples with a mislabelled alternative of the top-1
+    top5_both: int = 0              # the model's own top-5 holds both readings
+
+    @property
+    def other_share(self) -> float | None:
+        return _share(self.other_found, self.top1_matches)
+
+    @property
+    def top5_share(self) -> float | None:
+        return _share(self.top5_both, self.examples)
+
+    def add(self, outcome: ModelOutcome) -> None:
+        self.examples += 1
+        self.top1_matches += outcome.top1 is not None
+        self.other_found += outcome.other_found
+        self.mislabelled += bool(outcome.mislabelled)
+        self.top5_both += outcome.top5_both
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"model": self.model, "examples": self.examples, "top1_matches": self.top1_matches,
+                "other_found": self.other_found, "other_found_share": self.other_share,
+                "mislabelled": self.mislabelled, "top5_both": self.top5_both, "top5_both_share": self.top5_share}
+
+
+@dataclass
+class AmbiqtReport:
+    scores: dict[str, CategoryScore]
+    outcomes: list[Outcome]
+    models: dict[str, ModelScore] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"categories": {k: s.to_dict() for k, s in self.scores.items()},
+                "models": {k: m.to_dict() for k, m in self.models.items()},
+                "seconds": round(self.seconds, 2),
+                "errors": [o.to_dict() for o in self.outcomes if o.error],
+                "misses": [o.to_dict() for o in self.outcomes if not o.error and (
+                    not (o.fired and o.found) or o.mislabelled
+                    or any(m.top1 and (not m.other_found or m.mislabelled) for m in o.models.values()))]}
+
+
+class _Runner:
+    """One example's database: statements run through `Database.run`, answers as sorted multisets."""
+
+    def __init__(self, url: str) -> None:
+        self.db = Database(parse_db_option(f"ambiqt={url}"), LIMITS)
+
+    def answer(self, sql: str) -> Rows | None:
+        result = self.db.run(sql)
+        return tuple(sorted(result.answer(), key=repr)) if result.ok else None
+
+    def lookup(self, query: Any) -> list[tuple]:
+        result = self.db.run(query.sql(dialect="sqlite"))
+        if not result.ok:
+            raise RuntimeError(f"profile lookup failed: {result.error}")
+        return [tuple(row) for row in result.rows]
+
+
+def _alternatives(sql: str, profile: Any) -> list[Any]:
+    from archetypes.expand import expand_sql
+
+    for read in ("mysql", "sqlite"):  # Spider's SQL is MySQL-flavoured ("text" is a string)
+        try:
+            return expand_sql(sql, profile, "sqlite", read=read)
+        except UnsafeStatementError:
+            continue
+    return []
+
+
+def _check(runner: _Runner, sql: str, profile: Any, readings: tuple[Rows, Rows], want: Rows
+           ) -> tuple[bool, list[str], int]:
+    """Whether an alternative of `sql` returns `want`, the labels of those giving a third answer, how many."""
+    found, third = False, []
+    alternatives = _alternatives(sql, profile)
+    for alternative in alternatives:
+        rows = runner.answer(alternative.sql)
+        if rows is None:
+            continue
+        if rows == want:
+            found = True
+        elif rows not in readings:
+            third.append(alternative.label)
+    return found, third, len(alternatives)
+
+
+def _model(runner: _Runner, top5: Sequence[str], profile: Any, readings: tuple[Rows, Rows]) -> ModelOutcome:
+    outcome = ModelOutcome()
+    answers = [runner.answer(sql) for sql in top5]
+    outcome.top5_both = readings[0] in answers and readings[1] in answers
+    if answers and answers[0] in readings:
+        outcome.top1 = "query1" if answers[0] == readings[0] else "query2"
+        other = readings[1] if outcome.top1 == "query1" else readings[0]
+        outcome.other_found, outcome.mislabelled, _ = _check(runner, top5[0], profile, readings, other)
+    return outcome
+
+
+def evaluate_example(example: Example, workdir: str | Path, controls: Sequence[str] = ()) -> Outcome:
+    """Build the example's database, detect on the question, expand query1 (and each model's top-1), compare;
+    then ask the `controls` (questions about other columns of the same database) and count where it fires."""
+    from archetypes import build_profile, detect
+
+    outcome = Outcome(example, controls=len(controls))
+    if example.problem:
+        outcome.error = example.problem
+        return outcome
+    try:
+        url = build_database(example.tables, Path(workdir) / f"{example.category}_{example.index}.sqlite")
+    except AmbiqtError as err:
+        outcome.error = str(err)
+        return outcome
+    runner = _Runner(url)
+    try:
+        profile = build_profile(introspect(runner.db.engine, dialect="sqlite"), runner.lookup)
+
+        def fires(question: str) -> bool:
+            return any(d.archetype == "schema_mapping" for d in detect(question, profile, runner.lookup))
+
+        outcome.fired = fires(example.question)
+        outcome.controls_fired = sum(fires(q) for q in controls)
+        first, second = runner.answer(example.query1), runner.answer(example.query2)
+        if second is None or first is None:
+            outcome.error = f"{'query2' if second is None else 'query1'} does not run on the built database"
+            return outcome
+        outcome.informative = first != second
+        outcome.found, outcome.mislabelled, outcome.alternatives = _check(
+            runner, example.query1, profile, (first, second), second)
+        if outcome.informative:
+            for model, top5 in example.outputs.items():
+                outcome.models[model] = _model(runner, top5, profile, (first, second))
+        return outcome
+    except Exception as err:  # noqa: BLE001 - one broken example is an error row, not the end of the run
+        outcome.error = f"{type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}"
+        return outcome
+    finally:
+        runner.db.dispose()
+
+
+def control_questions(example: Example, pool: Sequence[Example], limit: int = 2) -> list[str]:
+    """Questions of other examples on the same database whose query never names the mapped column (or, for
+    table synonyms, the table): schema_mapping should stay silent on them."""
+    if example.mapped is None:
+        return []
+    table, column = example.mapped
+    found: list[str] = []
+    for other in pool:
+        if len(found) >= limit:
+            break
+        if (other.db_id != example.db_id or other.question == example.question or other.question in found
+                or other.reads(table, column)):
+            continue
+        found.append(other.question)
+    return found
+
+
+def evaluate_examples(examples: Sequence[Example], progress: Callable[[int], None] | None = None,
+                      controls: int = 2) -> AmbiqtReport:
+    started = time.perf_counter()
+    report = AmbiqtReport({}, [])
+    with tempfile.TemporaryDirectory(prefix="ambiqt_") as workdir:
+        for n, example in enumerate(examples, 1):
+            outcome = evaluate_example(example, workdir, control_questions(example, examples, controls))
+            Path(workdir, f"{example.category}_{example.index}.sqlite").unlink(missing_ok=True)
+            report.outcomes.append(outcome)
+            report.scores.setdefault(example.category, CategoryScore(example.category)).add(outcome)
+            for model, result in outcome.models.items():
+                report.models.setdefault(model, ModelScore(model)).add(result)
+            if progress:
+                progress(n)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _table(rows: list[tuple[str, ...]]) -> list[str]:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths)))
+             for row in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return lines
+
+
+def report_text(report: AmbiqtReport) -> str:
+    rows = [("category", "examples", "fires", "both found", "distinguishable: both found", "mislabelled",
+             "control fires", "errors")]
+    for key in sorted(report.scores, key=lambda k: "PJCT".find(k)):
+        s = report.scores[key]
+        rows.append((f"{key} {CATEGORIES.get(key, '')}", str(s.examples), _fmt(s.fires_share), _fmt(s.found_share),
+                     f"{_fmt(s.informative_share)} ({s.found_informative}/{s.informative})", str(s.mislabelled),
+                     f"{_fmt(s.control_share)} ({s.controls_fired}/{s.controls})", str(s.errors)))
+    lines = _table(rows)
+    lines.append("")
+    lines.append("fires: share of examples where schema_mapping fires on the question. both found: share where an "
+                 "alternative expanded from query1 returns query2's rows; distinguishable: counted only where query1 "
+                 "and query2 return different rows on the built database. mislabelled: examples with an alternative "
+                 "that runs and returns neither reading's rows. control fires: questions of the same database about "
+                 "other columns, asked of the example's database: share where it fires anyway.")
+    if report.models:
+        rows = [("model (distinguishable J examples)", "examples", "top-1 is a reading", "other reading found",
+                 "mislabelled", "model's own top-5 both found")]
+        for name in sorted(report.models):
+            m = report.models[name]
+            rows.append((name, str(m.examples), str(m.top1_matches), f"{_fmt(m.other_share)} ({m.other_found})",
+                         str(m.mislabelled), f"{_fmt(m.top5_share)} ({m.top5_both})"))
+        lines += ["", *_table(rows), "",
+                  "other reading found: of the examples whose top-1 returns one reading's rows, the share where an "
+                  "alternative expanded from it returns the other's. model's own top-5 both found: AmbiQT's "
+                  "headline measure, by execution on the built database."]
+    errors = [o for o in report.outcomes if o.error]
+    if errors:
+        lines += ["", f"errors ({len(errors)}):"]
+        lines += [f"  {o.example.category} {o.example.index}: {o.error}" for o in errors[:20]]
+        if len(errors) > 20:
+            lines.append(f"  ... and {len(errors) - 20} more (--json lists all)")
+    lines.append(f"{sum(s.examples for s in report.scores.values())} examples in {report.seconds:.1f} s")
+    return "\n".join(lines)
+
+
+def _fmt(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
