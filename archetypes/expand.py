@@ -153,7 +153,8 @@ def _label(group: list[Mapping], record: Record | None = None) -> str:
         return f"{columns} from {first.other_table} (joined to {first.table} on {', '.join(a for a, _ in first.key)})"
     if first.kind == "aggregate" and not first.inverse:
         columns = ", ".join(m.other_column or "" for m in group)
-        return f"precomputed {columns} from {first.other_table} instead of aggregating {first.table}.{first.column}"
+        calls = ", ".join(f"{(m.function or 'agg').upper()}({m.table}.{m.column})" for m in group)
+        return f"precomputed {columns} from {first.other_table} instead of {calls}"
     return "; ".join(m.label() for m in group)
 
 

@@ -43,6 +43,8 @@ class Mapping:
     key: tuple[tuple[str, str], ...] = ()   # split: (T column, S column) pairs joined on
     function: str | None = None        # aggregate: max | min | avg | sum
     inverse: bool = False              # seen from the other side: the statement reads S / A, T is the other way
+    partner: str | None = None         # aggregate over a join: the other base table A was built from (T joined P)
+    partner_key: tuple[tuple[str, str], ...] = ()   # (T column, P column) pairs T and P join on
 
     @property
     def value(self) -> str:
@@ -72,7 +74,8 @@ class Mapping:
     def reverse(self) -> Mapping:
         """The same pair seen from the other side (a statement that already uses the other table)."""
         return Mapping(self.kind, self.other_table, self.other_column, self.table, self.column,
-                       tuple((b, a) for a, b in self.key), self.function, not self.inverse)
+                       tuple((b, a) for a, b in self.key), self.function, not self.inverse, self.partner,
+                       self.partner_key)
 
 
 def norm(name: str) -> str:
@@ -106,8 +109,10 @@ def _named_after(child: str, parent: str) -> str | None:
     return None
 
 
-def find_mappings(tables: dict[str, TableInfo]) -> list[Mapping]:
-    """Every static mapping (split, aggregate, twin) in `tables`, in a stable order."""
+def find_mappings(tables: dict[str, TableInfo], values: dict[tuple[str, str], tuple[str, ...]] | None = None
+                  ) -> list[Mapping]:
+    """Every static mapping (split, aggregate, twin, twin columns) in `tables`, in a stable order; `values`
+    are number and date columns' values (`read_values`) for twin columns."""
     found: list[Mapping] = []
     names = sorted(tables)
     twins: set[frozenset[str]] = set()
@@ -124,25 +129,72 @@ def find_mappings(tables: dict[str, TableInfo]) -> list[Mapping]:
     for child in names:
         found.extend(_splits(tables, child, twins))
         found.extend(_aggregates(tables, child))
-        found.extend(_duplicates(tables[child]))
+        found.extend(_duplicates(tables[child], values))
     return found
 
 
-def _duplicates(table: TableInfo) -> list[Mapping]:
-    """Two text columns of one table holding the same values (a renamed column kept next to the old one):
-    either can answer. Needs at least two distinct sampled values; keys are not duplicates."""
+VALUE_LIMIT = 50   # distinct values read per number / date column to find twins; more: not compared
+
+
+def _twin_candidate(table: TableInfo, column: ColumnInfo) -> bool:
+    """A column that can be the twin of another: not a key, not id-like, not a precomputed aggregate."""
     keys = set(table.primary_key) | {c for fk in table.foreign_keys for c in fk.columns}
-    by_values: dict[tuple[str, ...], list[str]] = {}
+    parts = words(column.name)
+    return column.name not in keys and not _id_like(column.name) and not (parts and parts[0] in AGG_PREFIXES)
+
+
+def read_values(tables: dict[str, TableInfo], lookup) -> dict[tuple[str, str], tuple[str, ...]]:  # noqa: ANN001
+    """The distinct values (as text) of each number and date column that could have a twin, read with
+    `lookup` (one small query per column; a column with more than VALUE_LIMIT values is left out)."""
+    from sqlglot import exp
+
+    found: dict[tuple[str, str], tuple[str, ...]] = {}
+    for table in tables.values():
+        columns = [c for c in table.columns if c.family in ("numeric", "temporal") and _twin_candidate(table, c)]
+        if len(columns) < 2 or not table.row_count:
+            continue
+        for column in columns:
+            ref = exp.column(exp.to_identifier(column.name, quoted=True))
+            query = (exp.select(ref).from_(exp.Table(this=exp.to_identifier(table.name, quoted=True)))
+                     .where(exp.Not(this=exp.Is(this=ref.copy(), expression=exp.Null())))
+                     .group_by(ref.copy()).limit(VALUE_LIMIT + 1))
+            try:
+                rows = lookup(query)
+            except Exception:  # noqa: BLE001 - a column that cannot be read has no twin
+                continue
+            if len(rows) <= VALUE_LIMIT:
+                found[(table.name, column.name)] = tuple(sorted(_text(r[0]) for r in rows))
+    return found
+
+
+def _text(value: object) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _duplicates(table: TableInfo, values: dict[tuple[str, str], tuple[str, ...]] | None = None) -> list[Mapping]:
+    """Two columns of one table whose values are the same, or one's a subset of the other's (a renamed column
+    kept next to the old one, whatever the names): either can answer. The smaller set needs at least two
+    distinct values; keys, id-like columns, precomputed aggregates and numbers stored as text are left out.
+    Text columns compare their sampled values; number and date columns the values `read_values` found."""
+    sets: list[tuple[str, str, frozenset[str]]] = []
     for column in table.columns:
-        if (column.family != "text" or column.name in keys or len(set(column.samples)) < 2 or _id_like(column.name)
-                or words(column.name)[:1] and words(column.name)[0] in AGG_PREFIXES
-                or all(_NUMBER.fullmatch(v.strip()) or not v.strip() for v in column.samples)):
-            continue  # labels only: not keys, not precomputed aggregates, not numbers stored as text
-        by_values.setdefault(tuple(sorted(column.samples)), []).append(column.name)
+        if not _twin_candidate(table, column):
+            continue
+        if column.family == "text":
+            if not column.samples or all(_NUMBER.fullmatch(v.strip()) or not v.strip() for v in column.samples):
+                continue
+            sets.append((column.name, "text", frozenset(column.samples)))
+        elif values and (table.name, column.name) in values:
+            sets.append((column.name, column.family, frozenset(values[(table.name, column.name)])))
     found = []
-    for same in by_values.values():
-        for first in same:
-            found.extend(Mapping("column", table.name, first, table.name, other) for other in same if other != first)
+    for first, family, mine in sets:
+        for other, theirs_family, theirs in sets:
+            if other == first or family != theirs_family or min(len(mine), len(theirs)) < 2:
+                continue
+            if mine <= theirs or theirs <= mine:
+                found.append(Mapping("column", table.name, first, table.name, other))
     return found
 
 
@@ -244,7 +296,11 @@ def _aggregates(tables: dict[str, TableInfo], child: str) -> list[Mapping]:
             if related:
                 candidates.append((_named_after(child, name) is None, name.lower() not in fk_targets, -len(shared),
                                    name, target))
-        if candidates:
+        joined = _joined_aggregate(tables, child, rest, function)
+        if joined is not None:
+            found.append(Mapping("aggregate", joined[0], joined[1], child, column.name, function=function,
+                                 partner=joined[2], partner_key=joined[3]))
+        elif candidates:
             candidates.sort(key=lambda c: c[:4])
             _, _, _, name, target = candidates[0]
             found.append(Mapping("aggregate", name, target.name, child, column.name,
@@ -252,10 +308,36 @@ def _aggregates(tables: dict[str, TableInfo], child: str) -> list[Mapping]:
     return found
 
 
+def _joined_aggregate(tables: dict[str, TableInfo], child: str, rest: str, function: str
+                      ) -> tuple[str, str, str, tuple[tuple[str, str], ...]] | None:
+    """An aggregate table built over a join of two base tables, named after both and the column
+    ('singer_song_sales': singer joined to song, song.sales): (T, T.x, P, join key), else None."""
+    name = words(child)
+    tail = tuple(rest.split("_"))
+    if len(name) <= len(tail) or name[-len(tail):] != tail:
+        return None
+    head = name[:-len(tail)]
+    for first in tables:
+        for second in tables:
+            if first == second or child in (first, second) or words(first) + words(second) != head:
+                continue
+            for base, partner in ((first, second), (second, first)):
+                target = next((c for c in tables[base].columns if "_".join(words(c.name)) == rest
+                               and _aggregatable(c, function)), None)
+                if target is None:
+                    continue
+                theirs = _columns(tables[partner])
+                key = tuple((c.name, theirs[c.name.lower()]) for c in tables[base].columns
+                            if c.name.lower() in theirs and _id_like(c.name))
+                if key:
+                    return base, target.name, partner, key
+    return None
+
+
 def schema_mappings(profile) -> list[Mapping]:  # noqa: ANN001 - a SchemaProfile (kept loose to avoid a cycle)
     """`find_mappings` of a profile's tables, cached on the profile."""
     cached = profile.cache.get("schema_mappings")
     if cached is None:
-        cached = find_mappings(profile.tables)
+        cached = find_mappings(profile.tables, profile.cache.get("column_values"))
         profile.cache["schema_mappings"] = cached
     return cached

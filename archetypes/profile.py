@@ -20,6 +20,7 @@ from sqlglot import exp
 
 from adapters.schema import ColumnInfo, SchemaInfo, TableInfo
 from archetypes.errors import ProfileOverrideError
+from archetypes.mappings import read_values
 from archetypes.naming import phrase, plural, singular, slug, words
 
 Lookup = Callable[[exp.Query], list[tuple]]
@@ -302,6 +303,7 @@ def build_profile(schema: SchemaInfo, lookup: Lookup | None = None,
         if fiscal_table:
             profile.fiscal = _read_fiscal(fiscal_table, lookup, profile)
         _read_zones(profile, lookup)
+        profile.cache["column_values"] = read_values(tables, lookup)  # twin columns (archetypes.mappings)
     if profile.as_of is None:
         primary = profile.primary_fact()
         latest = primary.time.latest if primary and primary.time else profile.latest

@@ -23,7 +23,7 @@ from sqlglot.optimizer.scope import walk_in_scope
 
 from adapters.schema import TableInfo
 from archetypes.mappings import Mapping
-from archetypes.rewrite_view import Record, View, conjuncts, ident, inside, spelled, swap_table
+from archetypes.rewrite_view import Record, View, conjuncts, drop_source, ident, inside, spelled, swap_table
 
 FUNCTIONS: dict[type, str] = {exp.Max: "max", exp.Min: "min", exp.Avg: "avg", exp.Sum: "sum"}
 BUILD: dict[str, type[exp.Func]] = {"max": exp.Max, "min": exp.Min, "avg": exp.Avg, "sum": exp.Sum}
@@ -48,10 +48,20 @@ def aggregate(view: View, mappings: Sequence[Mapping], tables: dict[str, TableIn
         if not calls:
             continue
         within = {id(c) for node, _ in calls for c in node.find_all(exp.Column)}
-        rest = [c for c in view.owned(alias) if id(c) not in within]
-        if any(target.column(c.name) is None for c in rest) or view.starred(alias):
+        partner = _partner(view, alias, first)
+        if first.partner and partner is None:
+            continue  # built over T joined to P: only a statement that joins them reads the same rows
+        on = view.link(alias, partner, first.partner_key).args.get("on") if partner else None
+        rest = [c for a in (alias, partner) if a for c in view.owned(a) if id(c) not in within and not inside(c, on)]
+        if any(target.column(c.name) is None for c in rest) or view.starred(alias) or (
+                partner and view.starred(partner)):
             continue  # the aggregate table lacks a column the statement also reads
         view.qualify()
+        if partner is not None:
+            for column in view.owned(partner):
+                if not inside(column, on):
+                    column.set("table", view.ident(alias))
+            drop_source(view, partner, alias)
         grouped = view.select.args.get("group") is not None
         for node, mapping in calls:
             qualifier = node.this.args.get("table")
@@ -62,6 +72,13 @@ def aggregate(view: View, mappings: Sequence[Mapping], tables: dict[str, TableIn
         swap_table(view, alias, first.other_table)
         changed = True
     return changed
+
+
+def _partner(view: View, alias: str, mapping: Mapping) -> str | None:
+    """The alias of the mapping's partner table joined to `alias` on the partner key."""
+    if not mapping.partner:
+        return None
+    return next((p for p in view.aliases_of(mapping.partner) if view.link(alias, p, mapping.partner_key)), None)
 
 
 def unaggregate(view: View, mappings: Sequence[Mapping], tables: dict[str, TableInfo], record: Record) -> bool:
@@ -78,15 +95,16 @@ def unaggregate(view: View, mappings: Sequence[Mapping], tables: dict[str, Table
             continue
         ids = {id(c) for c in refs}
         plain = [c for c in view.owned(alias) if id(c) not in ids]
-        if any(base.column(c.name) is None for c in plain):
+        partner = tables.get((first.partner or "").lower())
+        if any(base.column(c.name) is None and (partner is None or partner.column(c.name) is None) for c in plain):
             continue
         view.qualify()
         for ref in refs:
             record.use(by_column[ref.name.lower()])
-        if _in_place(view, refs, plain):
+        if not first.partner and _in_place(view, refs, plain):
             _rewrite_in_place(view, alias, refs, plain, by_column, tables, first.other_table)
         else:
-            _derive(view, alias, refs, plain, by_column, tables, first.other_table)
+            _derive(view, alias, refs, plain, by_column, tables, first)
         changed = True
     return changed
 
@@ -97,7 +115,7 @@ def _in_place(view: View, refs: list[exp.Column], plain: list[exp.Column]) -> bo
     if any(isinstance(n, exp.AggFunc) for n in walk_in_scope(view.select)):
         return False  # the statement aggregates over the precomputed rows itself
     group = view.select.args.get("group")
-    if any(inside(r, group) or r.find_ancestor(exp.AggFunc, exp.Select) is not None for r in refs):
+    if any(inside(r, group) or isinstance(r.find_ancestor(exp.AggFunc, exp.Select), exp.AggFunc) for r in refs):
         return False
     where = view.select.args.get("where")
     if where is not None:
@@ -142,22 +160,32 @@ def _call(ref: exp.Column, by_column: dict[str, Mapping], tables: dict[str, Tabl
 
 
 def _derive(view: View, alias: str, refs: list[exp.Column], plain: list[exp.Column],
-            by_column: dict[str, Mapping], tables: dict[str, TableInfo], base: str) -> None:
-    names: dict[str, str] = {}
+            by_column: dict[str, Mapping], tables: dict[str, TableInfo], mapping: Mapping) -> None:
+    """`a` as `(SELECT plain..., AGG(x) AS agg_x FROM t [JOIN p ON key] GROUP BY plain...)`."""
+    base, partner = mapping.other_table, mapping.partner
+    names: dict[str, exp.Column] = {}
     for column in plain:
-        names.setdefault(column.name.lower(), spelled(tables, base, column.name))
-    outputs: list[exp.Expression] = [exp.column(ident(n)) for n in names.values()]
+        owner = base if tables[base.lower()].column(column.name) is not None or not partner else partner
+        names.setdefault(column.name.lower(), exp.column(ident(spelled(tables, owner, column.name)),
+                                                         ident(owner) if partner else None))
+    outputs: list[exp.Expression] = [c.copy() for c in names.values()]
     done: set[str] = set()
     for ref in refs:
-        mapping = by_column[ref.name.lower()]
+        each = by_column[ref.name.lower()]
         if ref.name.lower() in done:
             continue
         done.add(ref.name.lower())
-        call = BUILD[mapping.function or "sum"](this=exp.column(ident(spelled(tables, base, mapping.other_column or ""))))
-        outputs.append(exp.alias_(call, ident(spelled(tables, mapping.table, ref.name))))
+        argument = exp.column(ident(spelled(tables, base, each.other_column or "")), ident(base) if partner else None)
+        outputs.append(exp.alias_(BUILD[each.function or "sum"](this=argument),
+                                  ident(spelled(tables, each.table, ref.name))))
     inner = exp.select(*outputs).from_(exp.Table(this=ident(base)))
+    if partner:
+        inner = inner.join(exp.Table(this=ident(partner)), on=exp.and_(*[
+            exp.EQ(this=exp.column(ident(spelled(tables, base, b)), ident(base)),
+                   expression=exp.column(ident(spelled(tables, partner, p)), ident(partner)))
+            for b, p in mapping.partner_key]))
     if names:
-        inner = inner.group_by(*[exp.column(ident(n)) for n in names.values()])
+        inner = inner.group_by(*[c.copy() for c in names.values()])
     node = view.tables.pop(alias)
     node.replace(exp.Subquery(this=inner, alias=exp.TableAlias(this=_alias_ident(node))))
 

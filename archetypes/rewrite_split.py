@@ -14,7 +14,7 @@ from sqlglot import exp
 
 from adapters.schema import TableInfo
 from archetypes.mappings import Mapping
-from archetypes.rewrite_view import Record, View, ident, inside, spelled, swap_table
+from archetypes.rewrite_view import Record, View, drop_source, ident, inside, spelled, swap_table
 
 
 def split(view: View, mappings: Sequence[Mapping], tables: dict[str, TableInfo], record: Record) -> bool:
@@ -85,26 +85,11 @@ def unsplit(view: View, mappings: Sequence[Mapping], tables: dict[str, TableInfo
             column.set("this", ident(spelled(tables, first.other_table, target or column.name)))
             if name in wanted:
                 record.use(wanted[name])
-        _drop(view, alias, base, link)
+        drop_source(view, alias, base)
         if not refs:
             record.dropped.append(first.table)
         changed = True
     return changed
-
-
-def _drop(view: View, alias: str, base: str, link: exp.Join | None) -> None:
-    """Remove source `alias` joined to `base` by `link`: its join, or, when it is the FROM table, put `base`
-    in its place."""
-    own = view.join_of(alias)
-    if own is not None:
-        own.pop()
-    else:
-        base_join = view.join_of(base)
-        node = view.tables[alias]
-        if base_join is not None:
-            base_join.pop()
-            node.replace(view.tables[base])
-    del view.tables[alias]
 
 
 def twin(view: View, mapping: Mapping, tables: dict[str, TableInfo], record: Record) -> bool:

@@ -175,3 +175,17 @@ def swap_table(view: View, alias: str, new_table: str) -> bool:
             if isinstance(column, exp.Column) and column.table and column.table.lower() == old.lower():
                 column.set("table", ident(new_table))
     return True
+
+
+def drop_source(view: View, alias: str, base: str) -> None:
+    """Remove source `alias`, joined to `base`: its join, or, when it is the FROM table, put `base` (and the
+    rest of base's join, dropped) in its place."""
+    own = view.join_of(alias)
+    if own is not None:
+        own.pop()
+    else:
+        base_join = view.join_of(base)
+        if base_join is not None:
+            base_join.pop()
+            view.tables[alias].replace(view.tables[base])
+    del view.tables[alias]
