@@ -1,25 +1,19 @@
 """The schema_mapping archetype: detection on small hand-made schemas (SQLite, and PostgreSQL / MariaDB through
 the `servers` fixture), readings that diverge where the data does, `expand_sql` alternatives that re-parse and
-run, and the AmbiQT measure (schema_with_content parsing, a sample evaluation holding the targets, the
-`eval-ambiqt` command)."""
+run. The AmbiQT measure is in test_ambiqt.py, the rewrite cases in test_ambiqt_rewrites.py."""
 from __future__ import annotations
 
-import json
 import sqlite3
 
 import pytest
 import sqlalchemy as sa
 import sqlglot
-from click.testing import CliRunner
 
 from adapters import Database, Limits, UnsafeStatementError, parse_db_option
 from archetypes import analyse, detect
 from archetypes.expand import expand_sql
 from archetypes.mappings import Mapping, schema_mappings
-from checker_app.evaluation import ambiqt, ambiqt_records, ambiqt_schema
-from checker_app.commands.eval_ambiqt import eval_ambiqt
 from checker_app.pipeline import check
-from tests.support import dataset
 from tests.test_archetypes import Connected, connect
 
 # PascalCase on purpose: identifiers must be quoted right on every engine. SingerCountry is split off
@@ -265,71 +259,6 @@ def test_same_readings_and_answers_on_other_engines(servers, singers, backend: s
         sqlglot.parse_one(alternative.sql, read=dialect)
         result = other.db.run(alternative.sql)
         assert result.ok, (alternative.sql, result.error)
-
-
-# -- AmbiQT ---------------------------------------------------------------------------------------------------
-
-def test_schema_text_with_awkward_values() -> None:
-    text = ('tracks : composer ("Guio De Morais E Seus "Parentes"/Luiz Gonzaga", "Richard Bull"), '
-            'bytes (8092463, 12345289), unit_price (0.99, 1.99), reports_to (None, 6, None) | '
-            'locations : street_address ("1298 Vileparle (E)", ""Magdalen Centre", "San Antonio, TX"), '
-            'home town ("Denton, TX"), empty () | sqlite_sequence : name ("x"), seq (3)')
-    tables = ambiqt_schema.parse_schema(text)
-    assert [t.name for t in tables] == ["tracks", "locations"]
-    tracks, locations = tables
-    assert tracks.column("composer").values == ['Guio De Morais E Seus "Parentes"/Luiz Gonzaga', "Richard Bull"]
-    assert [(c.name, c.type) for c in tracks.columns] == [("composer", "TEXT"), ("bytes", "INTEGER"),
-                                                          ("unit_price", "REAL"), ("reports_to", "INTEGER")]
-    assert tracks.column("reports_to").values == [None, 6, None]
-    assert locations.column("street_address").values == ["1298 Vileparle (E)", '"Magdalen Centre', "San Antonio, TX"]
-    assert locations.column("home town").values == ["Denton, TX"] and locations.column("empty").values == []
-    with pytest.raises(ambiqt_schema.AmbiqtError):
-        ambiqt_schema.parse_schema("no tables here")
-
-
-def test_built_database_holds_the_samples_safely(tmp_path) -> None:
-    tables = ambiqt_schema.parse_schema('weird "t" : a"b (1, 2, 3), v ("x\'); DROP TABLE y; --", "ok") | y : z (1)')
-    url = ambiqt_schema.build_database(tables, tmp_path / "x.sqlite")
-    conn = sqlite3.connect(url.removeprefix("sqlite:///"))
-    rows = conn.execute('SELECT * FROM "weird ""t"""').fetchall()
-    assert rows == [(1, "x'); DROP TABLE y; --"), (2, "ok"), (3, None)]
-    assert conn.execute("SELECT * FROM y").fetchall() == [(1,)]
-    conn.close()
-
-
-@pytest.fixture(scope="module")
-def ambiqt_sample():
-    examples = []
-    for name in ("tbl-agg/train.json", "tbl-split/validation-even.json"):
-        examples += ambiqt_records.load_examples(dataset("ambiqt", "benchmark", *name.split("/")), limit=60)
-    return ambiqt.evaluate_examples(examples)
-
-
-def test_ambiqt_sample_holds_the_targets(ambiqt_sample) -> None:
-    scores = ambiqt_sample.scores
-    assert set(scores) == {"P", "J"} and all(s.examples == 60 for s in scores.values())
-    for category, score in scores.items():
-        assert score.fires_share >= 0.9, (category, score.to_dict())
-        assert score.found_share >= 0.8, (category, score.to_dict())
-        assert score.found_informative >= 0.8 * score.informative, (category, score.to_dict())
-        assert score.controls >= 30 and score.control_share <= 0.1, (category, score.to_dict())
-    assert ambiqt_sample.seconds < 60
-
-
-def test_eval_ambiqt_command(tmp_path) -> None:
-    folder = dataset("ambiqt")
-    result = CliRunner().invoke(eval_ambiqt, [str(folder), "--limit", "8"])
-    assert result.exit_code == 0, result.output
-    lines = result.output.splitlines()
-    assert lines[0].split()[:4] == ["category", "examples", "fires", "both"]
-    assert sum(1 for line in lines if line[:2] in ("P ", "J ", "C ", "T ")) == 4
-    data = json.loads(CliRunner().invoke(eval_ambiqt, [
-        str(dataset("ambiqt", "benchmark", "tbl-split", "validation-even.json")), "--limit", "5", "--json"]).output)
-    assert data["categories"]["J"]["examples"] == 5 and 0 <= data["categories"]["J"]["fires"] <= 1
-    bad = tmp_path / "bad.json"
-    bad.write_text('{"not": "a list"}', encoding="utf-8")
-    failed = CliRunner().invoke(eval_ambiqt, [str(bad)])
-    assert failed.exit_code == 2 and failed.output.startswith("error: ")
 
 
 # -- the compare page's library function ------------------------------------------------------------------
