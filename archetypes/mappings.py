@@ -58,15 +58,17 @@ class Mapping:
     def label(self) -> str:
         if self.inverse and self.kind == "split":
             return f"{self.other_column} from {self.other_table} itself instead of {self.table}"
+        over = f" over {self.other_table if self.inverse else self.table} joined to {self.partner}" \
+            if self.partner else ""
         if self.inverse and self.kind == "aggregate":
-            return f"{(self.function or 'agg').upper()}({self.other_table}.{self.other_column}) instead of the " \
-                   f"precomputed {self.table}.{self.column}"
+            return f"{(self.function or 'agg').upper()}({self.other_table}.{self.other_column}){over} instead of " \
+                   f"the precomputed {self.table}.{self.column}"
         if self.kind == "split":
             on = ", ".join(a for a, _ in self.key)
             return f"{self.other_column} from {self.other_table} (joined to {self.table} on {on})"
         if self.kind == "aggregate":
             return f"precomputed {self.other_column} from {self.other_table} instead of " \
-                   f"{(self.function or 'agg').upper()}({self.table}.{self.column})"
+                   f"{(self.function or 'agg').upper()}({self.table}.{self.column}){over}"
         if self.kind == "twin":
             return f"table {self.other_table} instead of {self.table} (same columns)"
         return f"{self.table}.{self.other_column} instead of {self.table}.{self.column}"
