@@ -124,7 +124,7 @@ def find_mappings(tables: dict[str, TableInfo], values: dict[tuple[str, str], tu
                 continue
             a, b = tables[first], tables[second]
             if len(a.columns) >= 2 and _lower(c.name for c in a.columns) == _lower(c.name for c in b.columns) \
-                    and _same_content(a, b):
+                    and _same_content(a, b, values or {}):
                 twins.add(frozenset((first, second)))
                 found.append(Mapping("twin", first, None, second, None))
                 found.append(Mapping("twin", second, None, first, None))
@@ -135,7 +135,8 @@ def find_mappings(tables: dict[str, TableInfo], values: dict[tuple[str, str], tu
     return found
 
 
-VALUE_LIMIT = 50   # distinct values read per number / date column to find twins; more: not compared
+VALUE_LIMIT = 50        # distinct values read per number / date column to find twins; more: not compared
+VALUE_ROWS = 200_000    # tables larger than this are not read for twins (one GROUP BY per column)
 
 
 def _twin_candidate(table: TableInfo, column: ColumnInfo) -> bool:
@@ -151,10 +152,20 @@ def read_values(tables: dict[str, TableInfo], lookup) -> dict[tuple[str, str], t
     from sqlglot import exp
 
     found: dict[tuple[str, str], tuple[str, ...]] = {}
+    shapes: dict[frozenset[str], int] = {}
     for table in tables.values():
-        columns = [c for c in table.columns if c.family in ("numeric", "temporal") and _twin_candidate(table, c)]
-        if len(columns) < 2 or not table.row_count:
+        shapes[frozenset(_lower(c.name for c in table.columns))] = shapes.get(
+            frozenset(_lower(c.name for c in table.columns)), 0) + 1
+    for table in tables.values():
+        if not table.row_count or table.row_count > VALUE_ROWS:
             continue
+        numbers = [c for c in table.columns if c.family in ("numeric", "temporal")]
+        if shapes[frozenset(_lower(c.name for c in table.columns))] > 1:
+            columns = numbers  # a possible twin table: every column compared
+        else:
+            columns = [c for c in numbers if _twin_candidate(table, c)]
+            if len(columns) < 2:
+                continue
         for column in columns:
             ref = exp.column(exp.to_identifier(column.name, quoted=True))
             query = (exp.select(ref).from_(exp.Table(this=exp.to_identifier(table.name, quoted=True)))
@@ -177,8 +188,8 @@ def _text(value: object) -> str:
 
 def _duplicates(table: TableInfo, values: dict[tuple[str, str], tuple[str, ...]] | None = None) -> list[Mapping]:
     """Two columns of one table whose values are the same, or one's a subset of the other's (a renamed column
-    kept next to the old one, whatever the names): either can answer. The smaller set needs at least two
-    distinct values; keys, id-like columns, precomputed aggregates and numbers stored as text are left out.
+    kept next to the old one, whatever the names): either can answer. Equal sets need two distinct values,
+    a subset three; keys, id-like columns, precomputed aggregates and numbers stored as text are left out.
     Text columns compare their sampled values; number and date columns the values `read_values` found."""
     sets: list[tuple[str, str, frozenset[str]]] = []
     for column in table.columns:
@@ -193,20 +204,26 @@ def _duplicates(table: TableInfo, values: dict[tuple[str, str], tuple[str, ...]]
     found = []
     for first, family, mine in sets:
         for other, theirs_family, theirs in sets:
-            if other == first or family != theirs_family or min(len(mine), len(theirs)) < 2:
+            if other == first or family != theirs_family:
                 continue
-            if mine <= theirs or theirs <= mine:
+            if mine == theirs and len(mine) >= 2 or min(len(mine), len(theirs)) >= 3 and (
+                    mine <= theirs or theirs <= mine):  # two shared values in a subset are too often chance
                 found.append(Mapping("column", table.name, first, table.name, other))
     return found
 
 
-def _same_content(a: TableInfo, b: TableInfo) -> bool:
-    """Twins hold the same rows: equal row counts and equal sampled text values (lookup tables that share
-    `(id, name)` hold different names)."""
+def _same_content(a: TableInfo, b: TableInfo, values: dict[tuple[str, str], tuple[str, ...]]) -> bool:
+    """Twins hold the same rows: equal row counts, equal sampled text values (lookup tables that share
+    `(id, name)` hold different names) and equal number / date values where they were read."""
     if a.row_count != b.row_count:
         return False
     theirs = {c.name.lower(): c for c in b.columns}
-    return all(sorted(c.samples) == sorted(theirs[c.name.lower()].samples) for c in a.columns)
+    for column in a.columns:
+        other = theirs[column.name.lower()]
+        if sorted(column.samples) != sorted(other.samples) or values.get((a.name, column.name)) != values.get(
+                (b.name, other.name)):
+            return False
+    return True
 
 
 def _splits(tables: dict[str, TableInfo], child: str, twins: set[frozenset[str]]) -> list[Mapping]:

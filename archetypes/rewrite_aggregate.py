@@ -4,9 +4,11 @@
                when every other column the statement reads from t is in a too. GROUP BY and HAVING are
                kept: the precomputed table is not known to hold one row per group (AmbiQT's tables keep
                every base column, keys included, so a group's value can repeat on each of its rows), and
-               where it does they change nothing. In a grouped statement the precomputed column is read as
-               MAX(a.agg_x), the group's value either way, because PostgreSQL refuses a bare column that is
-               neither grouped nor aggregated.
+               where it does they change nothing. In a grouped (or otherwise aggregating) statement the
+               precomputed column is read as MAX(a.agg_x), the group's value either way, because PostgreSQL
+               refuses a bare column that is neither grouped nor aggregated. A statement that also aggregates
+               another column of t (AVG(y) with no precomputed avg_y) is not rewritten: over the precomputed
+               rows that is another number.
 * unaggregate  a.agg_x -> AGG(t.x). In place when `a` is the only source and nothing else aggregates:
                FROM a -> FROM t, the plain columns of SELECT / ORDER BY grouped, conditions on precomputed
                columns moved from WHERE to HAVING. Otherwise (a joined, the statement aggregates itself, a
@@ -48,6 +50,9 @@ def aggregate(view: View, mappings: Sequence[Mapping], tables: dict[str, TableIn
         if not calls:
             continue
         within = {id(c) for node, _ in calls for c in node.find_all(exp.Column)}
+        if any(isinstance(c.find_ancestor(exp.AggFunc, exp.Select), exp.AggFunc) for c in view.owned(alias)
+               if id(c) not in within):
+            continue  # AVG(y) without a precomputed avg_y: over the precomputed rows it is another number
         partner = _partner(view, alias, first)
         if first.partner and partner is None:
             continue  # built over T joined to P: only a statement that joins them reads the same rows
@@ -62,12 +67,13 @@ def aggregate(view: View, mappings: Sequence[Mapping], tables: dict[str, TableIn
                 if not inside(column, on):
                     column.set("table", view.ident(alias))
             drop_source(view, partner, alias)
-        grouped = view.select.args.get("group") is not None
+        aggregated = view.select.args.get("group") is not None or any(
+            isinstance(n, exp.AggFunc) and all(n is not node for node, _ in calls) for n in walk_in_scope(view.select))
         for node, mapping in calls:
             qualifier = node.this.args.get("table")
             column = exp.Column(this=ident(spelled(tables, mapping.other_table, mapping.other_column or "")),
                                 table=qualifier.copy() if qualifier is not None else None)
-            node.replace(exp.Max(this=column) if grouped else column)
+            node.replace(exp.Max(this=column) if aggregated else column)
             record.use(mapping)
         swap_table(view, alias, first.other_table)
         changed = True

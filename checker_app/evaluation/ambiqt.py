@@ -5,7 +5,8 @@ Per example (`ambiqt_records.Example`), on the SQLite database built from its sc
 limit, row cap):
 
 * does `schema_mapping` fire on the question (detection on the database's profile);
-* is the example distinguishable: query1 and query2 return different rows;
+* is the example distinguishable: query1 and query2 return different rows (and query2's rows are defined by
+  the query, not picked by the engine: a bare column in a grouped query is SQLite's choice of row);
 * from query1: does one of the alternatives `expand_sql` derives return query2's rows (both readings found);
 * mislabelled: an alternative that runs and returns neither reading's rows (a third answer under the same
   question's label);
@@ -25,6 +26,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import sqlglot
+from sqlglot import exp
 
 from adapters import Database, Limits, UnsafeStatementError, introspect, parse_db_option
 from checker_app.evaluation.ambiqt_records import Example, load_path
@@ -58,6 +62,7 @@ class Outcome:
     fired: bool = False
     found: bool = False
     informative: bool = False       # distinguishable: query1 and query2 return different rows
+    engine_defined: bool = False    # query2 reads a bare column in an aggregating query: its rows are the engine's pick
     alternatives: int = 0
     mislabelled: list[str] = field(default_factory=list)
     error: str | None = None
@@ -68,7 +73,7 @@ class Outcome:
     def to_dict(self) -> dict[str, Any]:
         return {"category": self.example.category, "index": self.example.index, "question": self.example.question,
                 "fired": self.fired, "found": self.found, "informative": self.informative,
-                "alternatives": self.alternatives, "mislabelled": self.mislabelled, "controls": self.controls,
+                "engine_defined": self.engine_defined, "alternatives": self.alternatives, "mislabelled": self.mislabelled, "controls": self.controls,
                 "controls_fired": self.controls_fired, "error": self.error,
                 "models": {k: m.to_dict() for k, m in self.models.items()}}
 
@@ -86,6 +91,7 @@ class CategoryScore:
     informative: int = 0
     found_informative: int = 0
     mislabelled: int = 0            # examples with at least one mislabelled alternative
+    engine_defined: int = 0         # query2's rows are the engine's pick (left out of the distinguishable)
     errors: int = 0
     controls: int = 0
     controls_fired: int = 0
@@ -113,6 +119,7 @@ class CategoryScore:
         self.informative += outcome.informative
         self.found_informative += outcome.found and outcome.informative
         self.mislabelled += bool(outcome.mislabelled)
+        self.engine_defined += outcome.engine_defined
         self.errors += outcome.error is not None
         self.controls += outcome.controls
         self.controls_fired += outcome.controls_fired
@@ -122,6 +129,7 @@ class CategoryScore:
                 "both_found": self.found_share, "fired": self.fired, "found": self.found,
                 "informative": self.informative, "found_informative": self.found_informative,
                 "both_found_informative": self.informative_share, "mislabelled": self.mislabelled,
+                "engine_defined": self.engine_defined,
                 "controls": self.controls, "controls_fired": self.controls_fired,
                 "control_fires": self.control_share, "errors": self.errors}
 
@@ -221,11 +229,31 @@ def _model(runner: _Runner, top5: Sequence[str], profile: Any, readings: tuple[R
     outcome = ModelOutcome()
     answers = [runner.answer(sql) for sql in top5]
     outcome.top5_both = readings[0] in answers and readings[1] in answers
-    if answers and answers[0] in readings:
+    if answers and answers[0] in readings and answers[0]:  # no rows identify no reading
         outcome.top1 = "query1" if answers[0] == readings[0] else "query2"
         other = readings[1] if outcome.top1 == "query1" else readings[0]
         outcome.other_found, outcome.mislabelled, _ = _check(runner, top5[0], profile, readings, other)
     return outcome
+
+
+def engine_defined(sql: str) -> bool:
+    """Whether `sql` reads a column that is neither grouped nor aggregated in an aggregating SELECT (SQLite and
+    MariaDB answer with some row's value, PostgreSQL refuses): its rows are not the query's to define."""
+    try:
+        tree = sqlglot.parse_one(sql, read="mysql")
+    except sqlglot.errors.SqlglotError:
+        return False
+    for select in tree.find_all(exp.Select):
+        group = select.args.get("group")
+        grouped = {c.name.lower() for c in group.find_all(exp.Column)} if group is not None else set()
+        if group is None and not any(isinstance(n, exp.AggFunc) for e in select.expressions for n in e.walk()):
+            continue
+        for expression in select.expressions:
+            for column in expression.find_all(exp.Column):
+                if column.name.lower() not in grouped and not isinstance(
+                        column.find_ancestor(exp.AggFunc, exp.Select), exp.AggFunc):
+                    return True
+    return False
 
 
 def evaluate_example(example: Example, workdir: str | Path, controls: Sequence[str] = ()) -> Outcome:
@@ -255,7 +283,8 @@ def evaluate_example(example: Example, workdir: str | Path, controls: Sequence[s
         if second is None or first is None:
             outcome.error = f"{'query2' if second is None else 'query1'} does not run on the built database"
             return outcome
-        outcome.informative = first != second
+        outcome.engine_defined = engine_defined(example.query2)
+        outcome.informative = first != second and not outcome.engine_defined
         outcome.found, outcome.mislabelled, outcome.alternatives = _check(
             runner, example.query1, profile, (first, second), second)
         if outcome.informative:
@@ -313,18 +342,21 @@ def _table(rows: list[tuple[str, ...]]) -> list[str]:
 
 
 def report_text(report: AmbiqtReport) -> str:
-    rows = [("category", "examples", "fires", "both found", "distinguishable: both found", "mislabelled",
-             "control fires", "errors")]
+    rows = [("category", "examples", "fires", "both found", "distinguishable: both found", "engine-defined",
+             "mislabelled", "control fires", "errors")]
     for key in sorted(report.scores, key=lambda k: "PJCT".find(k)):
         s = report.scores[key]
         rows.append((f"{key} {CATEGORIES.get(key, '')}", str(s.examples), _fmt(s.fires_share), _fmt(s.found_share),
-                     f"{_fmt(s.informative_share)} ({s.found_informative}/{s.informative})", str(s.mislabelled),
+                     f"{_fmt(s.informative_share)} ({s.found_informative}/{s.informative})", str(s.engine_defined),
+                     str(s.mislabelled),
                      f"{_fmt(s.control_share)} ({s.controls_fired}/{s.controls})", str(s.errors)))
     lines = _table(rows)
     lines.append("")
     lines.append("fires: share of examples where schema_mapping fires on the question. both found: share where an "
                  "alternative expanded from query1 returns query2's rows; distinguishable: counted only where query1 "
-                 "and query2 return different rows on the built database. mislabelled: examples with an alternative "
+                 "and query2 return different rows on the built database; engine-defined: query2 reads a column neither "
+                 "grouped nor aggregated in an aggregating query, so its rows are the engine's pick (left out of "
+                 "distinguishable). mislabelled: examples with an alternative "
                  "that runs and returns neither reading's rows. control fires: questions of the same database about "
                  "other columns, asked of the example's database: share where it fires anyway.")
     if report.models:
