@@ -189,7 +189,8 @@ def _text(value: object) -> str:
 def _duplicates(table: TableInfo, values: dict[tuple[str, str], tuple[str, ...]] | None = None) -> list[Mapping]:
     """Two columns of one table whose values are the same, or one's a subset of the other's (a renamed column
     kept next to the old one, whatever the names): either can answer. Equal sets need two distinct values,
-    a subset three; keys, id-like columns, precomputed aggregates and numbers stored as text are left out.
+    a subset three and text or dates (numbers only as equal sets: quarters 1-4 are a subset of months 1-12);
+    keys, id-like columns, precomputed aggregates and numbers stored as text are left out.
     Text columns compare their sampled values; number and date columns the values `read_values` found."""
     sets: list[tuple[str, str, frozenset[str]]] = []
     for column in table.columns:
@@ -206,8 +207,8 @@ def _duplicates(table: TableInfo, values: dict[tuple[str, str], tuple[str, ...]]
         for other, theirs_family, theirs in sets:
             if other == first or family != theirs_family:
                 continue
-            if mine == theirs and len(mine) >= 2 or min(len(mine), len(theirs)) >= 3 and (
-                    mine <= theirs or theirs <= mine):  # two shared values in a subset are too often chance
+            if mine == theirs and len(mine) >= 2 or family != "numeric" and min(len(mine), len(theirs)) >= 3 and (
+                    mine <= theirs or theirs <= mine):  # numbers: quarters are a subset of months by chance
                 found.append(Mapping("column", table.name, first, table.name, other))
     return found
 
