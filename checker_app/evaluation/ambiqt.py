@@ -171,9 +171,18 @@ class AmbiqtReport:
     models: dict[str, ModelScore] = field(default_factory=dict)
     seconds: float = 0.0
 
+    def pooled(self) -> ModelScore:
+        """Every model's examples together."""
+        total = ModelScore("all models")
+        for m in self.models.values():
+            for name in ("examples", "top1_matches", "other_found", "mislabelled", "top5_both"):
+                setattr(total, name, getattr(total, name) + getattr(m, name))
+        return total
+
     def to_dict(self) -> dict[str, Any]:
         return {"categories": {k: s.to_dict() for k, s in self.scores.items()},
                 "models": {k: m.to_dict() for k, m in self.models.items()},
+                "all_models": self.pooled().to_dict(),
                 "seconds": round(self.seconds, 2),
                 "errors": [o.to_dict() for o in self.outcomes if o.error],
                 "misses": [o.to_dict() for o in self.outcomes if not o.error and (
@@ -287,6 +296,8 @@ def evaluate_example(example: Example, workdir: str | Path, controls: Sequence[s
         outcome.informative = first != second and not outcome.engine_defined
         outcome.found, outcome.mislabelled, outcome.alternatives = _check(
             runner, example.query1, profile, (first, second), second)
+        if outcome.engine_defined:
+            outcome.mislabelled = []  # against rows the engine picked, a third answer says nothing
         if outcome.informative:
             for model, top5 in example.outputs.items():
                 outcome.models[model] = _model(runner, top5, profile, (first, second))
@@ -366,6 +377,9 @@ def report_text(report: AmbiqtReport) -> str:
             m = report.models[name]
             rows.append((name, str(m.examples), str(m.top1_matches), f"{_fmt(m.other_share)} ({m.other_found})",
                          str(m.mislabelled), f"{_fmt(m.top5_share)} ({m.top5_both})"))
+        m = report.pooled()
+        rows.append(("all models", str(m.examples), str(m.top1_matches), f"{_fmt(m.other_share)} ({m.other_found})",
+                     str(m.mislabelled), f"{_fmt(m.top5_share)} ({m.top5_both})"))
         lines += ["", *_table(rows), "",
                   "other reading found: of the examples whose top-1 returns one reading's rows, the share where an "
                   "alternative expanded from it returns the other's. model's own top-5 both found: AmbiQT's "
