@@ -198,6 +198,6 @@ def test_settings_from_the_environment() -> None:
     assert ModelSettings.from_env({"OPENAI_API_KEY": "k"}).max_retries == 1
     proxied = ModelSettings.from_env({"OPENAI_API_KEY": "k", "OPENAI_BASE_URL": "http://me:pw123@proxy:8080/v1?t=tok9"})
     shown = json.dumps(proxied.describe()) + repr(proxied)
-    assert "pw123" not in shown and "tok9" not in shown and "http://proxy:8080/v1" in shown
+    assert "pw123" not in shown and "tok9" not in shown and "http://me:***@proxy:8080/v1" in shown
     with pytest.raises(ConfigError):
         ModelSettings.from_env({"CHECKER_MODEL_TIMEOUT": "soon"})

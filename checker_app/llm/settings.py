@@ -33,8 +33,9 @@ DEFAULT_TEMPERATURE = 0.0
 
 def without_credentials(url: str) -> str:
     """The URL as it may be shown (a proxy URL may carry a password or a token): the project's one
-    URL-credential scrubber, `adapters.urls`."""
-    return display_url(url)
+    URL-credential scrubber (`adapters.urls`) for the userinfo, and no query string at all (an API's base
+    URL needs none to be recognised, and a proxy's token may hide under any parameter name)."""
+    return display_url(url.split("?", 1)[0].split("#", 1)[0])
 
 
 def secrets_of_settings(settings: ModelSettings) -> list[str]:
