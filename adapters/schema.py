@@ -19,8 +19,8 @@ from adapters.errors import IntrospectionError
 
 SAMPLE_VALUES = 50          # distinct values kept per text column
 SAMPLE_MAX_LENGTH = 80      # longer texts are descriptions, not names: not sampled
-LARGE_TABLE_ROWS = 200_000  # above this estimate: no COUNT(*), sampled text values
-SAMPLE_ROWS = 100_000       # rows read for a large table's text values
+LARGE_TABLE_ROWS = 50_000   # above this estimate: no COUNT(*), sampled text values
+SAMPLE_ROWS = 20_000        # rows read for a large table's text values
 
 _NUMERIC = ("INT", "NUMERIC", "DECIMAL", "REAL", "FLOAT", "DOUBLE", "MONEY", "SERIAL", "NUMBER")
 _TEMPORAL = ("DATE", "TIME")
