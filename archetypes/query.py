@@ -343,26 +343,27 @@ def _periods_query(source: _From, where: list[exp.Expression], value: exp.Expres
                                                                    column.date_only),
                                       lambda moment: time_literal(moment, column))
              for z in (zones if zone_expr is not None else [zone])}
-    inner = source.select.select(exp.alias_(period_key.zoned_index(time_expr, zone_expr, trees), "period_index",
-                                            quoted=True),
-                                 exp.alias_(value, "v", quoted=True))
+    # builders with copy=False: the CASE trees are large and every copying step would deep-copy them
+    inner = source.select.copy().select(exp.alias_(period_key.zoned_index(time_expr, zone_expr, trees),
+                                                   "period_index", quoted=True),
+                                        exp.alias_(value, "v", quoted=True), copy=False)
     carried = ["period_index"]
     for expression, name in ((group_expr, "grp"), (group_key, "grp_key"), (currency_expr, "currency")):
         if expression is not None:
-            inner = inner.select(exp.alias_(expression.copy(), name, quoted=True))
+            inner = inner.select(exp.alias_(expression.copy(), name, quoted=True), copy=False)
             carried.append(name)
     for condition in where:
-        inner = inner.where(condition)
+        inner = inner.where(condition, copy=False)
     first, last = periods[0].start, periods[-1].end
     if zone_expr is not None:
-        inner = inner.where(_local_range(time_expr, zone_expr, zones, first, last, column))
+        inner = inner.where(_local_range(time_expr, zone_expr, zones, first, last, column), copy=False)
     else:
-        inner = inner.where(_range(time_expr, first, last, zone, column))
+        inner = inner.where(_range(time_expr, first, last, zone, column), copy=False)
 
     totals = (exp.select(*[col(name, "r") for name in carried],
                          exp.alias_(_aggregate(measure, col("v", "r")), metric_name, quoted=True))
-              .from_(exp.Subquery(this=inner, alias=exp.TableAlias(this=ident("r"))))
-              .group_by(*[col(name, "r") for name in carried]))
+              .from_(exp.Subquery(this=inner, alias=exp.TableAlias(this=ident("r"))), copy=False)
+              .group_by(*[col(name, "r") for name in carried], copy=False))
     outputs: list[exp.Expression] = [exp.alias_(col("period", "p"), "period", quoted=True)]
     if group_expr is not None:
         outputs.append(exp.alias_(col("grp", "s"), slug(spec.group.noun), quoted=True))
@@ -370,8 +371,9 @@ def _periods_query(source: _From, where: list[exp.Expression], value: exp.Expres
         outputs.append(exp.alias_(col("currency", "s"), "currency", quoted=True))
     metric = exp.Coalesce(this=col(metric_name, "s"), expressions=[exp.Literal.number(0)])
     return (exp.select(*outputs, exp.alias_(metric, metric_name, quoted=True))
-            .from_(table_ref("periods", "p"))
+            .from_(table_ref("periods", "p"), copy=False)
             .join(exp.Subquery(this=totals, alias=exp.TableAlias(this=ident("s"))),
-                  on=exp.EQ(this=col("period_index", "s"), expression=col("period_index", "p")), join_type="left")
-            .order_by(col("period_index", "p"), *[col(name, "s") for name in carried[1:]])
-            .with_(ident("periods"), as_=union))
+                  on=exp.EQ(this=col("period_index", "s"), expression=col("period_index", "p")), join_type="left",
+                  copy=False)
+            .order_by(col("period_index", "p"), *[col(name, "s") for name in carried[1:]], copy=False)
+            .with_(ident("periods"), as_=union, copy=False))

@@ -40,8 +40,9 @@ def drop(backend: str, name: str) -> None:
 
 
 @contextlib.contextmanager
-def seeded_demo(scale: int = 1, backends: tuple[str, ...] = ("sqlite", "postgresql", "mysql")) -> Iterator[dict[str, str]]:
-    """The demo database seeded on each backend: {backend: URL}; dropped afterwards."""
+def seeded_demo(scale: int = 1, backends: tuple[str, ...] = ("sqlite", "postgresql", "mysql"),
+                schema: str = "demo") -> Iterator[dict[str, str]]:
+    """The demo database (or another generated `schema`) seeded on each backend: {backend: URL}; dropped afterwards."""
     from seed_db import seed_database
 
     name = f"ac_bench_{uuid.uuid4().hex[:8]}"
@@ -49,7 +50,7 @@ def seeded_demo(scale: int = 1, backends: tuple[str, ...] = ("sqlite", "postgres
         urls = {backend: url_for(backend, name, Path(tmp)) for backend in backends}
         try:
             for url in urls.values():
-                seed_database(url, scale=scale)
+                seed_database(url, scale=scale, schema=schema)
             yield urls
         finally:
             for backend in backends:
