@@ -3,24 +3,45 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+from dataclasses import dataclass, field
+
+from sqlglot import exp
 
 from adapters.errors import InputError
 from adapters.safety import decode_input
+
 from archetypes.archetype import Context
 from archetypes.errors import UnknownAnswerError
 from archetypes.expand import apply_mappings
-from archetypes.intent import Intent, read
+from archetypes.explain import explain
+from archetypes.grounding import OperatorMention, ValueMention, account, operator_mentions, value_mentions
+from archetypes.intent import Intent, Span, read
 from archetypes.model import Analysis, Detection, Interpretation, Reading
 from archetypes.naming import phrase, plural, slug
 from archetypes.profile import Fact, Lookup, Measure, SchemaProfile
-from archetypes.query import RANKING_LIMIT, QuerySpec, build
-from archetypes.registry import ARCHETYPES
+from archetypes.query import RANKING_LIMIT, EntityFilter, QuerySpec, build
+from archetypes.registry import ARCHETYPES, ORDER
+from archetypes.shape_reader import ShapeRead, read_shape
 from archetypes.unit import mixed_note
+from archetypes.values import ValueRef
 
 MAX_QUESTION_BYTES = 20_000
 DEFAULT_CAP = 8
 FREE_TEXT_ANSWERS = frozenset({"entity"})
 SURVIVES_INSUFFICIENT = frozenset({"insufficient_info", "custom_visualization"})  # a typed value is embedded as a literal ("Other")
+
+
+@dataclass
+class Grounded:
+    """What the question was read as, beyond the reader's spans: values applied as filters, values that
+    name several columns (an entity ambiguity), operators, and the analytic shape."""
+
+    values: list[ValueMention] = field(default_factory=list)
+    applied: list[tuple[ValueMention, ValueRef]] = field(default_factory=list)
+    ambiguous: list[tuple[ValueMention, list[ValueRef]]] = field(default_factory=list)
+    operators: list[OperatorMention] = field(default_factory=list)
+    shape: ShapeRead = field(default_factory=ShapeRead)
+    unread: list[tuple[Span, str]] = field(default_factory=list)
 
 
 def detect(question: str, profile: SchemaProfile, lookup: Lookup | None = None, *,
@@ -42,57 +63,142 @@ def analyse(question: str, profile: SchemaProfile, lookup: Lookup | None = None,
     blocking = [d for d in detections if d.archetype == "insufficient_info"]
     if blocking:
         analysis.notes.append("the question does not say what data to use: " + blocking[0].clarification.question)
+        analysis.understood = _understood(ctx, detections, analysis)
         return analysis
     axes = [(d, chosen.get(d.archetype, d.readings)) for d in detections if d.readings]
     total = 1
     for _, readings in axes:
         total *= len(readings)
     cap = max(1, int(cap))
-    analysis.total_readings = total
-    analysis.capped = total > cap
-    if analysis.capped:
-        analysis.notes.append(f"{total} combinations of readings; showing the first {cap}")
     if ctx.base.fact is None and ctx.base.count_table is None and ctx.base.query is None:
         analysis.notes.append("no fact table in this schema matches the question; nothing to run")
-    combos = _combinations([readings for _, readings in axes], total, cap)
+    candidates = _candidates(ctx, axes, total)
+    analysis.total_readings = len(candidates)
     seen_notes = set(analysis.notes)
-    for combo in combos:
-        spec = ctx.base.copy()
-        for reading in combo:
-            if reading.apply is not None:
-                reading.apply(spec)
+    built = _build_covering(candidates, cap, profile, anchor)
+    analysis.capped = len(candidates) > len(built) and len(built) >= cap
+    if analysis.capped:
+        analysis.notes.append(f"{len(candidates)} readings; showing {cap}, at least one for every value of every "
+                              "archetype where the cap allows")
+    seen_notes = set(analysis.notes)
+    for pairs, spec, query, notes in built:
+        for note in notes:
+            if note not in seen_notes:
+                seen_notes.add(note)
+                analysis.notes.append(note)
+        analysis.interpretations.append(Interpretation(
+            id="|".join(f"{a}={slug(r.value)}" for a, r in pairs) or "as_asked",
+            label=" / ".join(r.label for _, r in pairs) or "As asked",
+            choices={a: r.value for a, r in pairs},
+            query=query, explanation=explain(spec, profile, anchor)))
+    if not analysis.interpretations and not any("nothing to run" in n for n in analysis.notes):
+        analysis.notes.append("no candidate SQL could be built for this question")
+    analysis.understood = _understood(ctx, detections, analysis)
+    return analysis
+
+
+_Candidate = tuple[list[tuple[str, Reading]], QuerySpec]
+
+
+def _candidates(ctx: Context, axes: list[tuple[Detection, list[Reading]]], total: int) -> list[_Candidate]:
+    """Every combination of readings as a spec. A reading that changes nothing next to the others (a
+    currency treatment of a count) is left out of its label; combinations that end up the same reading, or
+    that a reading declares not to apply, are dropped."""
+    out: list[_Candidate] = []
+    seen: set[str] = set()
+    limit = 20_000 if total <= 20_000 else 64
+    for combo in itertools.islice(itertools.product(*[readings for _, readings in axes]), limit):
+        spec = _applied(ctx.base, combo)
+        if spec.invalid:
+            continue
+        key = repr(spec)
+        if key in seen:
+            continue
+        seen.add(key)
+        pairs = [(detection.archetype, reading) for index, ((detection, readings), reading)
+                 in enumerate(zip(axes, combo)) if _matters(ctx.base, combo, index, readings)]
+        out.append((pairs, spec))
+    return out
+
+
+def _applied(base: QuerySpec, combo: tuple[Reading, ...]) -> QuerySpec:
+    spec = base.copy()
+    for reading in combo:
+        if reading.apply is not None:
+            reading.apply(spec)
+    return spec
+
+
+def _matters(base: QuerySpec, combo: tuple[Reading, ...], index: int, readings: list[Reading]) -> bool:
+    """Whether this archetype's choice changes anything next to the others' (a currency treatment does not
+    change a count of units)."""
+    if len(readings) < 2:
+        return True
+    seen = {repr(_applied(base, combo[:index] + (other,) + combo[index + 1:])) for other in readings}
+    return len(seen) > 1
+
+
+def _build_covering(candidates: list[_Candidate], cap: int, profile: SchemaProfile,
+                    anchor: dt.date) -> list[tuple[list[tuple[str, Reading]], QuerySpec, exp.Query, list[str]]]:
+    """Up to `cap` readings built, coverage first: every value of every archetype once when the cap allows,
+    then the rest in order. Only the readings shown are built."""
+    order: list[int] = []
+    covered: set[tuple[str, str]] = set()
+    for index, (pairs, _) in enumerate(candidates):
+        values = {(a, r.value) for a, r in pairs}
+        if values - covered:
+            order.append(index)
+            covered |= values
+    order += [i for i in range(len(candidates)) if i not in set(order)]
+    built = []
+    sql_seen: set[str] = set()
+    for index in order:
+        if len(built) >= cap:
+            break
+        pairs, spec = candidates[index]
+        spec = spec.copy()
         query = build(spec, profile, anchor)
         if query is not None and spec.mappings:
             query = apply_mappings(query, spec.mappings, profile.tables) or query
         money = mixed_note(spec, profile)
         if money:
             spec.notes.append(money)
-        for note in spec.notes:
-            if note not in seen_notes:
-                seen_notes.add(note)
-                analysis.notes.append(note)
         if query is None:
             continue
-        pairs = [(d.archetype, r) for (d, _), r in zip(axes, combo)]
-        analysis.interpretations.append(Interpretation(
-            id="|".join(f"{a}={slug(r.value)}" for a, r in pairs) or "as_asked",
-            label=" / ".join(r.label for _, r in pairs) or "As asked",
-            choices={a: r.value for a, r in pairs},
-            query=query))
-    if not analysis.interpretations and not any("nothing to run" in n for n in analysis.notes):
-        analysis.notes.append("no candidate SQL could be built for this question")
-    return analysis
+        key = query.sql()
+        if key in sql_seen:
+            continue
+        sql_seen.add(key)
+        built.append((pairs, spec, query, list(spec.notes)))
+    built.sort(key=lambda item: order.index(next(i for i, c in enumerate(candidates) if c[0] is item[0])))
+    return built
 
 
-def _combinations(axes: list[list[Reading]], total: int, cap: int) -> list[tuple[Reading, ...]]:
-    """The first `cap` combinations, coverage first: the first reading of every archetype together, then
-    each other reading once (the rest at their first), then pairs of changes, ... So a capped set still shows
-    every reading of every archetype whenever 1 + sum(len - 1) <= cap."""
-    if total > 20_000:
-        return list(itertools.islice(itertools.product(*axes), cap))
-    indexes = sorted(itertools.product(*[range(len(a)) for a in axes]),
-                     key=lambda combo: (sum(1 for i in combo if i), combo))
-    return [tuple(axis[i] for axis, i in zip(axes, combo)) for combo in indexes[:cap]]
+def _understood(ctx: Context, detections: list[Detection], analysis: Analysis):
+    """Every word accounted for: what the reader, the values, the operators, the detections and the
+    readings read; the rest is reported."""
+    intent, grounded = ctx.intent, ctx.grounding
+    read: list[Span] = list(grounded.shape.read)
+    for span in (intent.ranking, intent.superlative, intent.window_span, intent.vague_time, intent.day_boundary,
+                 intent.currency, intent.money, intent.viz):
+        if span is not None:
+            read.append(span)
+    if intent.grain is not None:
+        read.append(intent.grain[1])
+    if intent.how_many is not None:
+        read.append(intent.how_many[1])
+    read += [t.span for t in intent.targets] + [s for _, s in intent.measures] + [s for _, _, s in intent.key_refs]
+    read += [m.span for m, _ in grounded.applied] + [m.span for m, _ in grounded.ambiguous]
+    read += [Span(d.span[0], d.span[1], d.evidence) for d in detections]
+    names = ctx.extra.get("names") or []
+    read += [span for span, _ in names]
+    unread = list(grounded.unread) + list(grounded.shape.unread)
+    dropped = [n for n in analysis.notes if "cannot be reached" in n]
+    for mention, ref in grounded.applied:
+        if any(f"'{ref.target(ctx.profile).noun} {ref.value}'" in n for n in dropped) and not analysis.interpretations:
+            unread.append((mention.span, f"read as {ref.table}.{ref.column} = {ref.value!r}, which no reading "
+                                         "can reach"))
+    return account(intent, ctx.profile, read, set(grounded.shape.consumed), grounded.operators, unread)
 
 
 def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of: dt.date | None) -> Context:
@@ -101,16 +207,75 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
     text = decode_input(question, what="question", limit=MAX_QUESTION_BYTES).strip()
     anchor = as_of or profile.as_of
     intent = read(text, profile, anchor)
-    return Context(question=text, intent=intent, profile=profile, lookup=lookup, as_of=anchor,
-                   base=base_spec(intent, profile))
+    grounded = Grounded(values=value_mentions(intent, profile), operators=operator_mentions(intent))
+    base = base_spec(intent, profile)
+    _apply_values(grounded, intent, profile, base)
+    if base.fact is not None and base.filters:
+        _reach_filters(base, profile, intent)
+    grounded.shape = read_shape(intent, grounded.operators, profile, base, anchor or dt.date.today())
+    ctx = Context(question=text, intent=intent, profile=profile, lookup=lookup, as_of=anchor, base=base)
+    ctx.grounding = grounded
+    ctx.extra["value_spans"] = [m.span for m in grounded.values]
+    return ctx
+
+
+def _apply_values(grounded: Grounded, intent: Intent, profile: SchemaProfile, spec: QuerySpec) -> None:
+    """Each data value named becomes a filter on the column holding it; a value held by several columns
+    is an entity ambiguity unless the question names the table ('clients in brazil')."""
+    named = {t.entity.table for t in intent.targets}
+    for mention in grounded.values:
+        refs = [r for r in mention.refs if _reachable(profile, r.table)]
+        if not refs:
+            grounded.unread.append((mention.span, f"read as a value of {mention.refs[0].table}."
+                                                  f"{mention.refs[0].column}, which no table of events reaches"))
+            continue
+        columns = list(dict.fromkeys((r.table, r.column) for r in refs))
+        if len(columns) > 1:
+            preferred = [c for c in columns if c[0] in named]
+            if len(preferred) == 1:
+                columns = preferred
+        if len(columns) > 1:
+            grounded.ambiguous.append((mention, refs))
+            continue
+        chosen = [r for r in refs if (r.table, r.column) == columns[0]]
+        ref = chosen[0]
+        flt = EntityFilter(ref.target(profile), tuple(dict.fromkeys(r.value for r in chosen)), negate=mention.negated)
+        if flt not in spec.filters:
+            spec.filters.append(flt)
+        grounded.applied.append((mention, ref))
+
+
+def _reachable(profile: SchemaProfile, table: str) -> bool:
+    return any(profile.path(f.table, table) is not None for f in profile.facts.values()) or table in profile.facts
+
+
+def _reach_filters(spec: QuerySpec, profile: SchemaProfile, intent: Intent) -> None:
+    """Choose a measure whose fact reaches every filter (a category filter needs the line rows, not the
+    order headers), keeping the measure's meaning when one reaches them."""
+    tables = [f.entity.table for f in spec.filters]
+    fact = spec.fact
+    assert fact is not None
+    if all(profile.path(fact.table, t) is not None for t in tables):
+        return
+    group = spec.group.table if spec.group else None
+    for other, measure in profile.measures_reaching(group):
+        if all(profile.path(other.table, t) is not None for t in tables) and (
+                spec.measure is None or measure.value == spec.measure.value or measure.kind == spec.measure.kind):
+            spec.fact, spec.measure = other, measure
+            return
 
 
 def _detect(ctx: Context) -> list[Detection]:
     found: list[Detection] = []
+    shape = ctx.grounding.shape if ctx.grounding is not None else ShapeRead()
     for archetype in ARCHETYPES:
+        if archetype.id in shape.replaces:
+            continue
         detection = archetype.detect(ctx)
         if detection is not None:
             found.append(detection)
+    found += shape.detections
+    found.sort(key=lambda d: ORDER.get(d.archetype, 99))
     if any(d.archetype == "schema_mapping" for d in found):
         # a word of the question maps onto the schema (twice): there is something to run it on
         found = [d for d in found if d.archetype != "insufficient_info"]

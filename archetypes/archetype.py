@@ -23,6 +23,7 @@ class Context:
     as_of: dt.date | None
     base: QuerySpec
     extra: dict[str, Any] = field(default_factory=dict)
+    grounding: Any = None          # archetypes.analyse.Grounded: values, operators, the shape read
 
 
 @dataclass(frozen=True)

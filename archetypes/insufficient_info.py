@@ -19,9 +19,17 @@ def detect(ctx: Context) -> Detection | None:
 
     intent = ctx.intent
     span: Span | None = None
-    if intent.unknown_subject is not None and (intent.absent_subject or (intent.group is None
+    values = ctx.extra.get("value_spans") or []
+    unknown = intent.unknown_subject
+    if unknown is not None and any(v.start <= unknown.start < v.end for v in values):
+        unknown = None  # the word names a data value ('refund' -> a status 'refunded')
+    if ctx.base.shape != "aggregate" and ctx.base.fact is not None and unknown is None:
+        return None  # a shape was read (a busiest weekday, a best month): it runs on the main fact
+    if values and intent.schema_hits == 0 and unknown is None:
+        return None
+    if unknown is not None and (intent.absent_subject or (intent.group is None
                                                                           and intent.how_many is None)):
-        span = intent.unknown_subject
+        span = unknown
         question = f"This database has no '{span.text}'. What should this run on?"
     elif intent.schema_hits == 0 and not intent.key_refs and not name_matches(ctx) and not any(
             known_value(ctx.profile, clean_term(n.text)) for n in intent.names):

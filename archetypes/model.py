@@ -82,9 +82,11 @@ class IgnoredSpan:
     text: str
     span: tuple[int, int]
     suggestions: tuple[str, ...] = ()   # close schema words or data values ('Brasil' -> 'Brazil')
+    reason: str = ""                    # why it was not read, when a reading could not apply it
 
     def to_dict(self) -> dict[str, Any]:
-        return {"text": self.text, "span": list(self.span), "suggestions": list(self.suggestions)}
+        return {"text": self.text, "span": list(self.span), "suggestions": list(self.suggestions),
+                "reason": self.reason}
 
 
 @dataclass(frozen=True)

@@ -199,11 +199,14 @@ class SchemaProfile:
 
         return max(self.facts.values(), key=score)
 
-    def measures_reaching(self, table: str | None) -> list[tuple[Fact, Measure]]:
-        """Measures that can be grouped by `table` (None: all), one per reading value, fewest joins first."""
+    def measures_reaching(self, table: str | None, via: tuple[str, ...] = ()) -> list[tuple[Fact, Measure]]:
+        """Measures that can be grouped by `table` (None: all) and filtered on every table of `via`, one per
+        reading value, fewest joins first."""
         found: dict[str, tuple[int, Fact, Measure]] = {}
         for fact in self.facts.values():
             steps = 0
+            if any(self.path(fact.table, other) is None for other in via):
+                continue
             if table is not None:
                 route = self.path(fact.table, table)
                 if route is None:

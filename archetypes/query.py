@@ -32,9 +32,41 @@ class EntityFilter:
     entity: Entity
     values: tuple[str, ...]
     column: str | None = None
+    negate: bool = False
 
     def expression(self, alias: str) -> exp.Expression:
         return col(self.column, alias) if self.column else name_expression(self.entity, alias)
+
+    def condition(self, alias: str) -> exp.Expression:
+        found = _in(self.expression(alias), self.values)
+        return exp.Not(this=exp.Paren(this=found)) if self.negate else found
+
+    def describe(self) -> str:
+        what = " or ".join(self.values)
+        noun = self.entity.noun
+        return f"{noun} is not {what}" if self.negate else f"{noun} is {what}"
+
+
+@dataclass(frozen=True)
+class Change:
+    """Two periods compared: before [start, end) and after [start, end); absolute or relative."""
+
+    before: calendar.Window
+    after: calendar.Window
+    mode: str = "absolute"             # absolute | relative
+
+
+@dataclass(frozen=True)
+class Attribute:
+    """An attribute superlative: rows of `entity` ordered by `column` of `table` (reached from the entity
+    directly, or summed through a child/bridge table: a playlist's length is the sum of its tracks')."""
+
+    table: str
+    column: str
+    direction: str                     # min | max
+    through: tuple = ()                # edges from a child/bridge table up to the entity, when summed
+    child: str | None = None           # the child/bridge table the sum runs over
+    child_path: tuple = ()             # edges from the child table to `table`
 
 
 @dataclass
@@ -55,9 +87,60 @@ class QuerySpec:
     notes: list[str] = field(default_factory=list)
     query: exp.Query | None = None           # a whole statement given by an archetype (schema_mapping's plain one)
     mappings: list = field(default_factory=list)  # schema mappings the built statement is read through
+    # analytic shapes (archetypes/shapes.py builds the ones that are not a plain aggregate)
+    shape: str = "aggregate"                 # aggregate | absence | attribute | distribution | change | share
+    agg: str | None = None                   # the measure's aggregation replaced: avg | min | max
+    per_table: str | None = None             # ratio: the measure divided by the distinct rows of this table
+    having: tuple[str, float] | None = None  # (operator, number) on the metric: HAVING
+    ascending: bool = False                  # lowest first (worst, fewest, least, cheapest)
+    time_part: str | None = None             # distribution / best period: weekday | hour | month | month_key | year
+    change: Change | None = None
+    share_filters: list[EntityFilter] = field(default_factory=list)   # share: the part's filters
+    share_top: int | None = None             # share: the part is the top N groups
+    attribute: Attribute | None = None
+    attribute_group: Entity | None = None    # attribute superlative per group ('cheapest in each category')
+    absent: Entity | None = None             # absence: rows of this entity with no fact rows
+    conditions: list[RowCondition] = field(default_factory=list)      # record scope: which rows count
+    invalid: bool = False                    # a reading that does not apply to this combination
 
     def copy(self) -> QuerySpec:
-        return replace(self, filters=list(self.filters), notes=list(self.notes), mappings=list(self.mappings))
+        return replace(self, filters=list(self.filters), notes=list(self.notes), mappings=list(self.mappings),
+                       share_filters=list(self.share_filters), conditions=list(self.conditions))
+
+
+@dataclass(frozen=True)
+class RowCondition:
+    """Which records count: `table.column` compared with a value (a status, a validity range, a deletion mark)."""
+
+    table: str
+    column: str
+    op: str                                  # eq | in | is_null | le | gt_or_null | not_null
+    values: tuple[str, ...] = ()
+    label: str = ""
+
+    def expression(self, alias: str) -> exp.Expression:
+        target = col(self.column, alias)
+        if self.op == "eq":
+            return exp.EQ(this=target, expression=literal(self.values[0]))
+        if self.op == "in":
+            return exp.In(this=target, expressions=[literal(v) for v in self.values])
+        if self.op == "is_null":
+            return exp.Is(this=target, expression=exp.Null())
+        if self.op == "not_null":
+            return exp.Not(this=exp.Is(this=target, expression=exp.Null()))
+        if self.op == "le":
+            return exp.LTE(this=target, expression=_typed_literal(self.values[0]))
+        if self.op == "gt_or_null":
+            return exp.Paren(this=exp.or_(exp.Is(this=target.copy(), expression=exp.Null()),
+                                          exp.GT(this=target, expression=_typed_literal(self.values[0]))))
+        if self.op == "ge_sentinel":   # the current row: the end is the sentinel or missing
+            return exp.Paren(this=exp.or_(exp.Is(this=target.copy(), expression=exp.Null()),
+                                          exp.GTE(this=target, expression=_typed_literal(self.values[0]))))
+        raise ValueError(f"unknown row condition {self.op}")
+
+
+def _typed_literal(value: str) -> exp.Expression:
+    return exp.cast(literal(value), "DATE") if len(value) == 10 else literal(value)
 
 
 # -- rendering ---------------------------------------------------------------------------------
@@ -65,7 +148,12 @@ class QuerySpec:
 def render(query: exp.Query, dialect: str) -> str:
     """The statement text for one engine. SQLite compares timestamps stored as text, so its time
     literals stay plain strings (a CAST there would turn '2025-01-01 00:00:00' into 2025)."""
+    from archetypes.shapes import PART_FUNCTIONS, render_parts
+
     dialect = {"postgresql": "postgres", "mariadb": "mysql", "sqlite3": "sqlite"}.get(dialect, dialect)
+    markers = set(PART_FUNCTIONS.values())
+    if any(str(node.this).upper() in markers for node in query.find_all(exp.Anonymous)):
+        query = render_parts(query.copy(), dialect)
     if dialect == "sqlite":
         query = query.copy()
         for cast in list(query.find_all(exp.Cast)):
@@ -117,10 +205,11 @@ def name_expression(entity: Entity, alias: str) -> exp.Expression:
 class _From:
     """The fact table and its many-to-one joins, one alias per distinct path."""
 
-    def __init__(self, fact_table: str) -> None:
+    def __init__(self, fact_table: str, prefix: str = "t") -> None:
         self.root = fact_table
-        self.select = exp.select().from_(table_ref(fact_table, "t0"))
-        self.aliases: dict[tuple[Edge, ...], str] = {(): "t0"}
+        self.prefix = prefix
+        self.select = exp.select().from_(table_ref(fact_table, f"{prefix}0"))
+        self.aliases: dict[tuple[Edge, ...], str] = {(): f"{prefix}0"}
 
     def alias_for(self, path: tuple[Edge, ...]) -> str:
         for size in range(1, len(path) + 1):
@@ -129,7 +218,7 @@ class _From:
                 continue
             edge = prefix[-1]
             parent = self.aliases[prefix[:-1]]
-            alias = f"t{len(self.aliases)}"
+            alias = f"{self.prefix}{len(self.aliases)}"
             condition = exp.and_(*[exp.EQ(this=col(ref, alias), expression=col(own, parent))
                                    for own, ref in zip(edge.columns, edge.ref_columns)])
             self.select = self.select.join(table_ref(edge.ref_table, alias), on=condition)
@@ -137,27 +226,33 @@ class _From:
         return self.aliases[path]
 
 
-def build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp.Query | None:
-    """The candidate query for `spec`, or None when there is nothing to compute (notes say why)."""
-    if spec.query is not None:
-        return spec.query.copy()
-    if spec.fact is None or spec.measure is None:
-        if spec.count_table:
-            select = exp.select(exp.alias_(exp.Count(this=exp.Star()), "count", quoted=True)).from_(
-                table_ref(spec.count_table, "t0"))
-            for flt in spec.filters:
-                if flt.entity.table == spec.count_table:
-                    select = select.where(_in(flt.expression("t0"), flt.values))
-            return select
-        return None
+@dataclass
+class Prepared:
+    """The FROM, joins and WHERE every shape of a reading over a fact starts from."""
+
+    source: _From
+    where: list[exp.Expression]
+    time_expr: exp.Expression | None
+    group_expr: exp.Expression | None
+    group_key: exp.Expression | None
+    currency_expr: exp.Expression | None
+    zone: str
+    zone_expr: exp.Expression | None
+    zones: list[str]
+    value: exp.Expression
+
+
+def prepare(spec: QuerySpec, profile: SchemaProfile, need_time: bool = False) -> Prepared | None:
+    """Joins for the time column, the group, the filters and scope, the currency; the row value."""
     fact, measure = spec.fact, spec.measure
+    assert fact is not None and measure is not None
     source = _From(fact.table)
     where: list[exp.Expression] = []
 
     # join the table holding the time column only when a window, a series or a daily rate needs it:
     # an unused join costs a scan of that table on every engine
     time_expr = None
-    needs_time = spec.window is not None or bool(spec.grain) or spec.currency_mode == "convert"
+    needs_time = spec.window is not None or bool(spec.grain) or spec.currency_mode == "convert" or need_time
     if fact.time is not None and needs_time:
         time_expr = col(fact.time.column, source.alias_for(fact.time_path))
 
@@ -173,12 +268,9 @@ def build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp
             if not spec.group.column_only and len(spec.group.key) == 1:
                 group_key = col(spec.group.key[0], group_alias)  # namesakes stay apart
 
-    for flt in spec.filters:
-        route = profile.path(fact.table, flt.entity.table)
-        if route is None:
-            spec.notes.append(f"{flt.entity.noun} cannot be reached from {fact.table}; filter dropped")
-            continue
-        where.append(_in(flt.expression(source.alias_for(route)), flt.values))
+    where.extend(row_filters(spec, profile, source, fact.table))
+    if spec.invalid:
+        return None
 
     currency_expr = None
     if spec.currency_mode:
@@ -189,6 +281,7 @@ def build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp
                 where.append(exp.EQ(this=currency_expr.copy(), expression=literal(spec.currency_target)))
 
     zone_expr = None
+    zones: list[str] = []
     zone = spec.zone or profile.business_time_zone or "UTC"
     if zone == "local":
         found_zone = profile.zone_for(fact)
@@ -208,6 +301,51 @@ def build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp
             exp.EQ(this=col(rate.date_column, "r"), expression=day))
         source.select = source.select.join(table_ref(rate.table, "r"), on=condition, join_type="left")
         value = exp.Mul(this=exp.Paren(this=value), expression=col(rate.rate_column, "r"))
+        if spec.currency_target and spec.currency_target != rate.target:
+            # into another currency: through the rate table's own currency, at the same day's rates
+            into = exp.and_(exp.EQ(this=col(rate.currency_column, "r2"), expression=literal(spec.currency_target)),
+                            exp.EQ(this=col(rate.date_column, "r2"), expression=day.copy()))
+            source.select = source.select.join(table_ref(rate.table, "r2"), on=into, join_type="left")
+            value = exp.Div(this=value, expression=exp.Nullif(this=col(rate.rate_column, "r2"),
+                                                              expression=exp.Literal.number(0)))
+
+    if spec.window is not None and time_expr is not None:
+        if zone_expr is not None:
+            where.append(_local_range(time_expr, zone_expr, zones, spec.window.start, spec.window.end, fact.time))
+        else:
+            where.append(_range(time_expr, spec.window.start, spec.window.end, zone, fact.time))
+    return Prepared(source, where, time_expr, group_expr, group_key, currency_expr, zone, zone_expr, zones, value)
+
+
+def build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp.Query | None:
+    """The candidate query for `spec`, or None when there is nothing to compute (notes say why)."""
+    if spec.invalid:
+        return None
+    if spec.query is not None:
+        return spec.query.copy()
+    if spec.shape != "aggregate":
+        from archetypes.shapes import build_shape
+
+        return build_shape(spec, profile, as_of)
+    if spec.fact is None or spec.measure is None:
+        if spec.count_table:
+            select = exp.select(exp.alias_(exp.Count(this=exp.Star()), "count", quoted=True)).from_(
+                table_ref(spec.count_table, "t0"))
+            for flt in spec.filters:
+                if flt.entity.table == spec.count_table:
+                    select = select.where(flt.condition("t0"))
+            for condition in spec.conditions:
+                if condition.table == spec.count_table:
+                    select = select.where(condition.expression("t0"))
+            return select
+        return None
+    prepared = prepare(spec, profile)
+    if prepared is None:
+        return None
+    fact, measure = spec.fact, spec.measure
+    source, where, time_expr = prepared.source, prepared.where, prepared.time_expr
+    group_expr, group_key, currency_expr = prepared.group_expr, prepared.group_key, prepared.currency_expr
+    zone, zone_expr, zones, value = prepared.zone, prepared.zone_expr, prepared.zones, prepared.value
 
     # time: window and periods, as UTC literals
     window = spec.window
@@ -227,12 +365,6 @@ def build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp
             periods = periods[-keep:]
             spec.notes.append(f"the {spec.grain} series is limited to its last {keep} periods "
                               f"(from {periods[0].label}, {str(periods[0].start)[:16]})")
-    if window is not None and time_expr is not None:
-        if zone_expr is not None:
-            where.append(_local_range(time_expr, zone_expr, zones, window.start, window.end, fact.time))
-        else:
-            where.append(_range(time_expr, window.start, window.end, zone, fact.time))
-
     metric_name = measure.value
     if periods:
         return _periods_query(source, where, value, measure, metric_name, time_expr, periods, zone,
@@ -240,7 +372,12 @@ def build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp
                               currency_expr if spec.currency_mode == "per" else None, spec)
 
     select = source.select
-    metric = exp.alias_(_aggregate(measure, value), metric_name, quoted=True)
+    metric_name = metric_column(spec)
+    metric_value = metric_expression(spec, measure, value, source, profile)
+    if metric_value is None:
+        return None
+    metric = exp.alias_(metric_value, metric_name, quoted=True)
+    select = source.select
     outputs: list[exp.Expression] = []
     groups: list[exp.Expression] = []
     if group_expr is not None:
@@ -256,14 +393,89 @@ def build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp
         select = select.where(condition)
     if groups:
         select = select.group_by(*groups)
-    if group_expr is not None and spec.limit:
-        select = select.order_by(exp.Ordered(this=exp.column(metric_name, quoted=True), desc=True),
+    if spec.having is not None:
+        select = select.having(_compare(metric_value.copy(), spec.having))
+    if group_expr is not None and (spec.limit or spec.having is not None):
+        select = select.order_by(exp.Ordered(this=exp.column(metric_name, quoted=True), desc=not spec.ascending),
                                  exp.Ordered(this=group_expr.copy()),
                                  *([exp.Ordered(this=group_key.copy())] if group_key is not None else []))
-        select = select.limit(spec.limit)
+        if spec.limit:
+            select = select.limit(spec.limit)
     elif groups:
         select = select.order_by(*[g.copy() for g in groups])
     return select
+
+
+def row_filters(spec: QuerySpec, profile: SchemaProfile, source: _From, root: str) -> list[exp.Expression]:
+    """The WHERE conditions of the spec's value filters and record-scope conditions, joined through the
+    profile's paths from `root`. A filter that cannot be reached makes the reading invalid: a reading that
+    silently drops a filter answers another question."""
+    where: list[exp.Expression] = []
+    for flt in spec.filters:
+        route = profile.path(root, flt.entity.table)
+        if route is None:
+            spec.notes.append(f"{flt.entity.noun} cannot be reached from {root}: no reading over {root} "
+                              f"can apply '{flt.describe()}'")
+            spec.invalid = True
+            continue
+        where.append(flt.condition(source.alias_for(route)))
+    for condition in spec.conditions:
+        route = profile.path(root, condition.table)
+        if route is None:
+            continue  # the scope concerns rows this reading does not read
+        where.append(condition.expression(source.alias_for(route)))
+    return where
+
+
+def metric_column(spec: QuerySpec) -> str:
+    measure = spec.measure
+    name = measure.value if measure else "value"
+    if spec.per_table:
+        return f"{name}_per_{slug(singular_noun(spec.per_table))}"
+    if spec.agg:
+        return f"{spec.agg}_{name}"
+    return name
+
+
+def singular_noun(table: str) -> str:
+    from archetypes.naming import phrase
+
+    return phrase(table) or table
+
+
+def metric_expression(spec: QuerySpec, measure: Measure, value: exp.Expression, source: _From,
+                      profile: SchemaProfile) -> exp.Expression | None:
+    """The aggregate a reading computes: the measure's own, an average / min / max of its row value, or a
+    ratio of it to the distinct rows of another table (revenue per order, tracks per album)."""
+    if spec.agg in ("avg", "min", "max") and measure.kind in ("product", "sum", "expression"):
+        func = {"avg": exp.Avg, "min": exp.Min, "max": exp.Max}[spec.agg]
+        aggregated: exp.Expression = func(this=value)
+    else:
+        aggregated = _aggregate(measure, value)
+    if not spec.per_table:
+        return aggregated
+    route = profile.path(source.root, spec.per_table)
+    table = profile.tables.get(spec.per_table)
+    if route is None or table is None or not table.primary_key:
+        spec.notes.append(f"{spec.per_table} cannot be reached from {source.root}: no ratio per it")
+        return None
+    if route:
+        # the key is the foreign key's own column: no join needed to count distinct parents
+        last = route[-1]
+        alias = source.alias_for(route[:-1])
+        key = col(last.columns[0], alias)
+    else:
+        key = col(table.primary_key[0], "t0")
+    denominator = exp.Count(this=exp.Distinct(expressions=[key]))
+    numerator = exp.Mul(this=aggregated, expression=exp.Literal.number("1.0"))
+    return exp.Div(this=numerator, expression=exp.Nullif(this=denominator, expression=exp.Literal.number(0)))
+
+
+def _compare(value: exp.Expression, having: tuple[str, float]) -> exp.Expression:
+    op, number = having
+    literal_number = exp.Literal.number(repr(number) if not float(number).is_integer() else int(number))
+    node = {"gt": exp.GT, "ge": exp.GTE, "lt": exp.LT, "le": exp.LTE}[op]
+    return node(this=value, expression=literal_number)
 
 
 def _in(expr: exp.Expression, values: tuple[str, ...]) -> exp.Expression:

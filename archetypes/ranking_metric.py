@@ -10,7 +10,8 @@ from archetypes.query import QuerySpec
 ID = "ranking_metric"
 HEADER = "Metric"
 WHEN = ("Ranking language like top / best / most / leading / popular / active is used without a clear metric, "
-        "and the schema has several measures that can rank the thing asked about.")
+        "and the schema has several measures that can rank the thing asked about; or a figure with several "
+        "defensible definitions is asked for (basket size, a change that can be absolute or relative).")
 ASK = "Rank by which metric?"
 REASON = ("Each measure is a defensible reading of 'top' and they often name different winners (highest revenue, "
           "most units and most distinct purchases can each be a different product).")
@@ -21,7 +22,8 @@ def detect(ctx: Context) -> Detection | None:
     if intent.ranking is None or intent.explicit_measure or intent.group is None:
         return None
     entity = intent.group.entity
-    options = ctx.profile.measures_reaching(entity.table)
+    filters = tuple(f.entity.table for f in ctx.base.filters)
+    options = ctx.profile.measures_reaching(entity.table, via=filters)
     if len(options) < 2:
         return None
     readings = [Reading(m.value, m.label, _apply(fact, m)) for fact, m in options]

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from archetypes import (aggregation_level, custom_visualization, entity, insufficient_info, ranking_metric,
-                        schema_mapping, timeframe, timezone, unit)
+                        record_scope, schema_mapping, timeframe, timezone, unit)
 from archetypes.archetype import Archetype
 
 ARCHETYPES: tuple[Archetype, ...] = (
@@ -14,10 +14,12 @@ ARCHETYPES: tuple[Archetype, ...] = (
     timezone.ARCHETYPE,              # day boundaries over several zones
     aggregation_level.ARCHETYPE,     # calendar vs fiscal, week conventions
     unit.ARCHETYPE,                  # amounts in several currency codes
+    record_scope.ARCHETYPE,          # which rows count: statuses, validity periods, deleted rows
     schema_mapping.ARCHETYPE,        # one word, several tables or columns (split, precomputed, twin, synonyms)
 )
 
 BY_ID = {a.id: a for a in ARCHETYPES}
+ORDER = {a.id: index for index, a in enumerate(ARCHETYPES)}
 
 
 def guardrails() -> str:

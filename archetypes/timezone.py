@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from archetypes.archetype import Archetype, Context
+from archetypes.intent import Span
 from archetypes.model import Detection, Reading
 from archetypes.query import QuerySpec
 
@@ -18,7 +19,12 @@ LOCAL = "local"
 
 def detect(ctx: Context) -> Detection | None:
     intent, profile = ctx.intent, ctx.profile
-    if intent.day_boundary is None or intent.rate_subject:
+    span = intent.day_boundary
+    if span is None and ctx.base.shape == "distribution" and ctx.base.time_part in ("hour", "weekday", "month"):
+        # an hour, a weekday or a month is a local one or a UTC one: which zone's clock?
+        span = next((Span(d.span[0], d.span[1], d.evidence) for d in ctx.grounding.shape.detections), None) or \
+            next(iter(ctx.grounding.shape.read), None)
+    if span is None or intent.rate_subject:
         return None
     fact = ctx.base.fact or profile.primary_fact()
     if fact is None or fact.time is None or fact.time.date_only:
@@ -33,7 +39,7 @@ def detect(ctx: Context) -> Detection | None:
         where = route[-1].ref_table if route else column.table
         readings.append(Reading(LOCAL, f"Each row's own local day ({where}.{column.column})", _apply(LOCAL)))
     readings.extend(Reading(zone, f"Days in {zone}", _apply(zone)) for zone in zones)
-    return ARCHETYPE.detection(intent.day_boundary, readings)
+    return ARCHETYPE.detection(span, readings)
 
 
 def _apply(zone: str):

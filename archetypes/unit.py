@@ -19,11 +19,25 @@ def detect(ctx: Context) -> Detection | None:
     if intent.rate_subject:
         return None
     span = intent.money or (intent.currency if intent.money_context else None)
+    base = ctx.base
+    if span is None and base.measure is not None and base.measure.money:
+        span = intent.ranking or intent.superlative or _measure_span(ctx)
+    if span is None and intent.ranking is not None and intent.group is not None and not intent.explicit_measure:
+        # a ranking whose readings include a money measure ('top-selling': revenue among them)
+        if any(m.money for _, m in profile.measures_reaching(intent.group.entity.table)):
+            span = intent.ranking
     if span is None:
         return None
-    fact = ctx.base.fact or profile.primary_fact()
-    if fact is None or not any(m.money for m in fact.measures):
+    fact = base.fact or profile.primary_fact()
+    if fact is None or not any(m.money for f in profile.fact_list() for m in f.measures):
         return None
+    if base.fact is not None and not any(m.money for m in base.fact.measures):
+        money_fact = next((f for f in profile.fact_list() if any(m.money for m in f.measures)
+                           and (intent.group is None or profile.path(f.table, intent.group.entity.table) is not None)),
+                          None)
+        if money_fact is None:
+            return None
+        fact = money_fact
     found = profile.currency_for(fact)
     if found is None or len(found[0].codes) < 2:
         return None
@@ -37,9 +51,10 @@ def detect(ctx: Context) -> Detection | None:
     target = intent.currency_named or (rate.target if rate else None) or codes[0]
     readings = [Reading(f"only_{target.lower()}", f"Only amounts recorded in {target}", _apply("only", target))]
     if rate is not None and fact.time is not None:
-        readings.append(Reading(f"converted_to_{rate.target.lower()}",
-                                f"Every currency converted to {rate.target} at the rate of the day ({rate.table})",
-                                _apply("convert", rate.target)))
+        into = intent.currency_named if intent.currency_named in codes else rate.target
+        readings.append(Reading(f"converted_to_{into.lower()}",
+                                f"Every currency converted to {into} at the rate of the day ({rate.table})",
+                                _apply("convert", into)))
     readings.append(Reading("per_currency", f"One total per currency ({', '.join(codes)})", _apply("per", None)))
     return ARCHETYPE.detection(span, readings, question=f"Amounts are in {len(codes)} currency codes: which treatment?")
 
@@ -68,8 +83,17 @@ def _currencies_in_scope(ctx: Context) -> list[str] | None:
     return present
 
 
+def _measure_span(ctx: Context):
+    return next((span for measure, span in ctx.intent.measures if measure.money), None)
+
+
 def _apply(mode: str, code: str | None):
     def apply(spec: QuerySpec) -> None:
+        if spec.measure is None or not spec.measure.money:
+            return  # a count or a quantity is in no currency: the choice changes nothing
+        if mode == "per" and (spec.shape != "aggregate" or spec.group is not None and spec.limit):
+            spec.invalid = True  # a ranking, share or change per currency is not an answer to the question
+            return
         spec.currency_mode, spec.currency_target = mode, code
     return apply
 
@@ -80,7 +104,8 @@ ARCHETYPE = Archetype(ID, HEADER, WHEN, ASK, REASON, detect)
 def mixed_note(spec: QuerySpec, profile) -> str | None:
     """A note when a reading sums money across several currency codes without the unit archetype firing
     (e.g. ranking by revenue): the number is still shown, but people should know what it adds up."""
-    if spec.currency_mode or spec.fact is None or spec.measure is None or not spec.measure.money:
+    if spec.currency_mode or spec.fact is None or spec.measure is None or not spec.measure.money or \
+            spec.shape in ("absence", "attribute"):
         return None
     found = profile.currency_for(spec.fact)
     if found is None or len(found[0].codes) < 2:

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 #: Archetype ids a label may name (the registry's ids; a typo in a data file is an error, not a silent zero).
 ARCHETYPE_IDS: tuple[str, ...] = (
     "ranking_metric", "timeframe", "insufficient_info", "custom_visualization",
-    "entity", "timezone", "aggregation_level", "unit", "schema_mapping",
+    "entity", "timezone", "aggregation_level", "unit", "record_scope", "schema_mapping",
 )
 ALL = "*"
 _KEYS = {"q", "db", "fire", "not", "note"}

@@ -27,7 +27,7 @@ from archetypes.naming import slug, words
 FIXTURES = Path(__file__).parent / "fixtures" / "archetypes"
 PACKAGE = Path(archetypes.__file__).parent
 SPEC_ORDER = ("ranking_metric", "timeframe", "insufficient_info", "custom_visualization", "entity", "timezone",
-              "aggregation_level", "unit", "schema_mapping")
+              "aggregation_level", "unit", "record_scope", "schema_mapping")
 
 
 # -- helpers shared with test_archetypes_engines.py --------------------------------------------------
@@ -181,7 +181,7 @@ def test_package_never_names_the_demo_schema() -> None:
 
 
 def test_package_imports_only_what_it_may() -> None:
-    allowed = {"adapters", "archetypes", "sqlglot", "yaml"}
+    allowed = {"adapters", "archetypes", "sqlglot", "yaml", "rapidfuzz", "simplemma"}
     pattern = re.compile(r"^\s*(?:from|import)\s+([A-Za-z_][\w]*)", re.MULTILINE)
     import sys
 

@@ -1,0 +1,151 @@
+"""One plain-English sentence saying what a reading's SQL computes, generated from its query spec.
+
+"Sum of unit price × quantity over the order lines of 2024-01-01 to 2024-12-31 where category is Tablets,
+per shop, highest first, top 10": measure and aggregation, rows and filters, window, grouping, order, limit.
+A person must be able to see in one line what was computed.
+"""
+from __future__ import annotations
+
+import datetime as dt
+
+from archetypes.naming import phrase, plural
+from archetypes.profile import Measure, SchemaProfile
+from archetypes.query import QuerySpec
+
+_PART_WORDS = {"weekday": "day of the week", "hour": "hour of the day", "month": "month of the year",
+               "month_key": "calendar month", "year": "year"}
+_OPS = {"gt": "more than", "ge": "at least", "lt": "less than", "le": "at most"}
+
+
+def _number(value: float) -> str:
+    return f"{int(value):,}" if float(value).is_integer() else f"{value:,}"
+
+
+def _rows(table: str) -> str:
+    words = phrase(table).split()
+    if not words:
+        return "rows"
+    words[-1] = plural(words[-1])
+    return " ".join(words)
+
+
+def measure_text(measure: Measure, agg: str | None = None) -> str:
+    columns = [phrase(c) for c in measure.columns]
+    if agg in ("avg", "min", "max") and columns:
+        word = {"avg": "Average", "min": "Lowest", "max": "Highest"}[agg]
+        return f"{word} {' × '.join(columns)}"
+    if measure.kind == "product" and len(columns) == 2:
+        return f"Sum of {columns[0]} × {columns[1]}"
+    if measure.kind == "sum" and columns:
+        return f"Sum of {columns[0]}"
+    if measure.kind == "count_distinct" and columns:
+        noun = measure.label.split("(")[0].replace("Distinct", "").strip() or columns[0]
+        return f"Number of distinct {noun}"
+    if measure.kind == "count":
+        return f"Number of {_rows(measure.table)}"
+    return measure.label
+
+
+def _window(spec: QuerySpec, profile: SchemaProfile) -> str:
+    window = spec.window
+    if window is None:
+        return ""
+    last = window.end - dt.timedelta(days=1)
+    when = window.start.isoformat() if last == window.start else f"{window.start.isoformat()} to {last.isoformat()}"
+    zone = spec.zone or profile.business_time_zone or "UTC"
+    where = " in each row's own time zone" if zone == "local" else "" if zone == "UTC" else f" ({zone} days)"
+    return f" dated {when}{where}"
+
+
+def _filters(spec: QuerySpec) -> str:
+    parts = [f.describe() for f in spec.filters if f not in spec.share_filters]
+    parts += [c.label for c in spec.conditions if c.label]
+    return f" where {' and '.join(parts)}" if parts else ""
+
+
+def _currency(spec: QuerySpec) -> str:
+    if not (spec.measure and spec.measure.money and spec.currency_mode):
+        return ""
+    if spec.currency_mode == "only":
+        return f", only amounts in {spec.currency_target}"
+    if spec.currency_mode == "convert":
+        return f", converted to {spec.currency_target} at the rate of the day"
+    return ", per currency"
+
+
+def _metric(spec: QuerySpec) -> str:
+    assert spec.measure is not None
+    text = measure_text(spec.measure, spec.agg)
+    if spec.per_table:
+        text += f" divided by the number of distinct {_rows(spec.per_table)}"
+    return text
+
+
+def explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = None) -> str:
+    """The sentence for one reading (empty when there is nothing to compute)."""
+    if spec.query is not None:
+        return "The statement as given, read through the schema's other mapping" if spec.mappings else \
+            "The statement as given"
+    shape = spec.shape
+    if shape == "absence" and spec.absent is not None and spec.fact is not None:
+        return (f"{plural(spec.absent.noun).capitalize()} with no {_rows(spec.fact.table)}{_window(spec, profile)}"
+                f"{_filters(spec)}, listed by name")
+    if shape == "attribute" and spec.attribute is not None and spec.group is not None:
+        attribute = spec.attribute
+        order = "lowest" if attribute.direction == "min" else "highest"
+        column = phrase(attribute.column)
+        value = f"total {column} of their {_rows(attribute.table)}" if attribute.child else column
+        head = f"{plural(spec.group.noun).capitalize()} by {value}, {order} first"
+        if spec.attribute_group is not None:
+            return f"{head}, the {order} in each {spec.attribute_group.noun} (ties kept)"
+        return f"{head}, top {spec.limit or 1}"
+    if spec.measure is None or spec.fact is None:
+        if spec.count_table:
+            return f"Number of {_rows(spec.count_table)}{_filters(spec)}"
+        return ""
+    metric = _metric(spec)
+    rows = f" over the {_rows(spec.fact.table)}"
+    common = f"{rows}{_window(spec, profile)}{_filters(spec)}{_currency(spec)}"
+    if shape == "share":
+        if spec.share_top and spec.group is not None:
+            part = f"the top {spec.share_top} {plural(spec.group.noun)}"
+        else:
+            part = " and ".join(f.describe() for f in spec.share_filters) or "the part"
+        return f"{metric} of {part} as a share of the {metric[0].lower() + metric[1:]} of all{common}"
+    if shape == "change" and spec.change is not None:
+        change = spec.change
+        before, after = change.before, change.after
+        text = (f"{metric}{rows}{_filters(spec)}{_currency(spec)} in {_span(before)} against {_span(after)}: "
+                "the difference and the relative change")
+        if spec.group is not None:
+            order = "smallest" if spec.ascending else "largest"
+            text += f", per {spec.group.noun}, ranked by the {change.mode} change, {order} first"
+            if spec.limit:
+                text += f", top {spec.limit}"
+        return text
+    if shape == "distribution":
+        part = _PART_WORDS.get(spec.time_part or "", spec.time_part or "time")
+        zone = spec.zone or profile.business_time_zone or "UTC"
+        in_zone = " in each row's own time zone" if zone == "local" else f" in {zone}"
+        order = "lowest first" if spec.ascending else "highest first"
+        limit = f", top {spec.limit}" if spec.limit else ""
+        return f"{metric} per {part}{in_zone}{common}, {order}{limit}"
+    text = metric + common
+    if spec.grain:
+        text += f", per {spec.grain.replace('_', ' ')}"
+    if spec.group is not None:
+        text += f", per {spec.group.noun}"
+    if spec.having is not None:
+        op, number = spec.having
+        text += (f", keeping {plural(spec.group.noun) if spec.group else 'groups'} whose figure is {_OPS[op]} "
+                 f"{_number(number)}")
+    if spec.group is not None and (spec.limit or spec.having is not None):
+        text += ", lowest first" if spec.ascending else ", highest first"
+        if spec.limit:
+            text += f", top {spec.limit}"
+    return text
+
+
+def _span(window) -> str:  # noqa: ANN001 - a calendar.Window
+    last = window.end - dt.timedelta(days=1)
+    return window.start.isoformat() if last <= window.start else f"{window.start.isoformat()} to {last.isoformat()}"

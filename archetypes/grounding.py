@@ -1,0 +1,173 @@
+"""Every word of a question accounted for: grounded spans, and the words nothing read.
+
+The reader (`intent`) finds schema words, time expressions and archetype cues; this module adds the data
+values a question names, the analytic operators it uses, and then accounts for every token: a content
+word that grounds to nothing, or an operator no reading reflects, is reported as not read, the way a
+compiler reports an unknown token instead of guessing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from archetypes import lexicon
+from archetypes.intent import STOPWORDS, Intent, Span, Vocabulary, stem, vocabulary
+from archetypes.model import IgnoredSpan, Understood
+from archetypes.naming import singular
+from archetypes.profile import SchemaProfile
+from archetypes.values import ValueRef, lemma, near_miss, value_key, value_vocabulary
+
+_NOT_A_VALUE = lexicon.FUNCTION_WORDS | lexicon.TIME_WORDS | frozenset(lexicon.OPERATORS) | lexicon.FACT_WORDS
+_SKIP_IN_VALUES = {"and", "&"}
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class ValueMention:
+    """Words of the question that name data values (one or several columns or rows)."""
+
+    span: Span
+    refs: tuple[ValueRef, ...]
+    negated: bool = False
+
+
+@dataclass(frozen=True)
+class OperatorMention:
+    category: str          # see lexicon.OPERATORS
+    word: str
+    span: Span
+
+
+def tokens(intent: Intent) -> list[Token]:
+    return [Token(m.group(0), m.start(), m.end()) for m in lexicon.TOKEN.finditer(intent.lower)]
+
+
+def value_mentions(intent: Intent, profile: SchemaProfile) -> list[ValueMention]:
+    """Data values named in the question, longest phrase first ('cables and chargers', 'london')."""
+    vocab = value_vocabulary(profile)
+    if not vocab.by_key:
+        return []
+    schema = vocabulary(profile)
+    words = [t for t in tokens(intent) if t.text not in _SKIP_IN_VALUES]
+    lemmas = [lemma(t.text) for t in words]
+    found: list[ValueMention] = []
+    index = 0
+    while index < len(words):
+        matched = 0
+        for size in range(min(vocab.longest, len(words) - index), 0, -1):
+            key = tuple(lemmas[index:index + size])
+            refs = vocab.by_key.get(key) or vocab.by_key.get(tuple(w.text for w in words[index:index + size]))
+            if not refs:
+                continue
+            first, last = words[index], words[index + size - 1]
+            text = intent.question[first.start:last.end]
+            if size == 1 and not _single_word_value(first.text, text, refs, schema):
+                continue
+            negated = index > 0 and words[index - 1].text in ("not", "non", "excluding", "except", "without")
+            found.append(ValueMention(Span(first.start, last.end, text), refs, negated))
+            matched = size
+            break
+        index += matched or 1
+    return found
+
+
+def _single_word_value(word: str, typed: str, refs: tuple[ValueRef, ...], schema: Vocabulary) -> bool:
+    """A one-word value counts unless it is a grammar, time or operator word, or a schema word (the table
+    'store' is meant, not a value 'Store'); a value of up to three letters only when typed as written
+    ('UK', 'USA'), since 'us' and 'it' are words."""
+    if word in _NOT_A_VALUE or word in STOPWORDS and len(word) <= 3:
+        return False
+    if len(word) <= 3 and not any(r.value == typed for r in refs):
+        return False
+    return (singular(word),) not in schema.phrases and (singular(word),) not in schema.measure_words
+
+
+def operator_mentions(intent: Intent) -> list[OperatorMention]:
+    lower = intent.lower
+    found: list[OperatorMention] = []
+    taken: list[tuple[int, int]] = []
+    for phrase in lexicon.MULTIWORD_OPERATORS:
+        start = 0
+        while (at := _find_words(lower, phrase, start)) >= 0:
+            end = at + len(phrase)
+            if not any(a < end and at < b for a, b in taken):
+                taken.append((at, end))
+                found.append(OperatorMention(lexicon.OPERATORS[phrase], phrase,
+                                             Span(at, end, intent.question[at:end])))
+            start = end
+    for token in tokens(intent):
+        category = lexicon.OPERATORS.get(token.text)
+        if category and not any(a <= token.start < b for a, b in taken):
+            found.append(OperatorMention(category, token.text,
+                                         Span(token.start, token.end, intent.question[token.start:token.end])))
+    return sorted(found, key=lambda m: m.span.start)
+
+
+def _find_words(text: str, phrase: str, start: int) -> int:
+    while (at := text.find(phrase, start)) >= 0:
+        before = text[at - 1] if at else " "
+        after = text[at + len(phrase)] if at + len(phrase) < len(text) else " "
+        if not before.isalnum() and not after.isalnum():
+            return at
+        start = at + 1
+    return -1
+
+
+def account(intent: Intent, profile: SchemaProfile, read: list[Span], consumed: set[str],
+            operators: list[OperatorMention], unread: list[tuple[Span, str]] | None = None) -> Understood:
+    """What was not read: tokens outside every read span that are not function, fact, time or schema
+    words, operators whose meaning no reading reflects, and spans a reading could not apply (`unread`)."""
+    schema = vocabulary(profile)
+    pending = {(m.span.start, m.span.end) for m in operators if m.category in lexicon.SHAPE_OPERATORS
+               and m.category not in consumed}
+    covered = [(s.start, s.end) for s in read]
+    covered += [(m.span.start, m.span.end) for m in operators if (m.span.start, m.span.end) not in pending]
+    blocked = [(s.start, s.end) for s, _ in unread or []]
+
+    def is_read(token: Token) -> bool:
+        if any(a <= token.start < b for a, b in blocked):
+            return False
+        if any(a <= token.start < b for a, b in covered):
+            return True
+        if any(a <= token.start < b for a, b in pending):
+            return False
+        word = token.text
+        if word in lexicon.FUNCTION_WORDS or word in lexicon.TIME_WORDS or singular(word) in lexicon.FACT_WORDS \
+                or word in lexicon.FACT_WORDS:
+            return True
+        if word.isdigit() or word[0] in "#$€£¥":
+            return False
+        base = singular(word)
+        return (base in schema.known or word in schema.known or (len(word) > 3 and stem(base) in schema.stems)
+                or (base,) in schema.tables)
+
+    ignored: list[list[Token]] = []
+    previous_end = -2
+    for token in tokens(intent):
+        if is_read(token):
+            if token.text not in lexicon.FUNCTION_WORDS or not ignored or previous_end < 0:
+                previous_end = -2
+            continue
+        if ignored and previous_end >= 0 and not intent.lower[previous_end:token.start].strip(" -'"):
+            ignored[-1].append(token)
+        else:
+            ignored.append([token])
+        previous_end = token.end
+    reasons = {(s.start, s.end): why for s, why in unread or []}
+    out: list[IgnoredSpan] = []
+    for group in ignored:
+        start, end = group[0].start, group[-1].end
+        text = intent.question[start:end]
+        hints = tuple(dict.fromkeys(h for t in group for h in near_miss(t.text, profile, tuple(schema.known))))
+        reason = next((why for (a, b), why in reasons.items() if a <= start < b), "")
+        out.append(IgnoredSpan(text, (start, end), hints[:5], reason))
+    return Understood(complete=not out, ignored=tuple(out))
+
+
+def value_words(mention: ValueMention) -> tuple[str, ...]:
+    return value_key(mention.span.text)

@@ -1,0 +1,93 @@
+"""The words a question is read with, as data: function words, analytic operators, fact verbs, time words.
+
+Nothing here names a schema. A word of a question is read when it is one of these, a schema word, a data
+value, a time expression or an archetype's cue; anything else is reported as not read.
+"""
+from __future__ import annotations
+
+import re
+
+# grammar and request words: reading them changes nothing in the SQL
+FUNCTION_WORDS = frozenset("""
+a an the of for to in on at by with from and or is are was were be been being am do does did done have has had
+what which who whom whose how when where why whats what's who's how's there here it its it's this that these those
+me my mine we us our ours you your yours they them their theirs he she his her i i'm im i'd i've
+show shows showing give gives tell find get list lists display see look let lets let's can could would should will
+shall may might must please pls need want wanted like know just also only so then than as into onto about
+any some all each every both either neither other others own same such very really much many more most
+one ones thing things stuff everything something anything someone anyone everyone
+data numbers number figures figure info information details detail overview summary stats statistics report
+value values results result breakdown break down split
+yes ok okay hi hello hey thanks thank
+got make made makes making bring brought brings generate generated generates generating come comes came coming
+happen happens happened happening arrive arrives arrived take took taken place placed places placing
+""".split())
+
+# verbs and nouns that name the fact rows themselves ('sold', 'purchases', 'spent'): read as the
+# fact the reading counts or sums
+FACT_WORDS = frozenset("""
+sell sells selling sold sale sales buy buys buying bought purchase purchases purchased purchasing
+order ordered ordering spend spends spent spending pay pays paid paying earn earns earned earning
+revenue revenues turnover income earnings takings gmv money business transactions transaction
+""".split())
+
+# analytic operators: each must be reflected by the reading's shape, or it is reported as not read
+OPERATORS: dict[str, str] = {
+    **dict.fromkeys(["average", "avg", "mean", "typical", "typically", "averages"], "average"),
+    **dict.fromkeys(["total", "totals", "sum", "overall", "combined", "altogether", "aggregate"], "total"),
+    **dict.fromkeys(["count", "counts", "number", "how many", "many"], "count"),
+    **dict.fromkeys(["distinct", "unique", "different"], "distinct"),
+    **dict.fromkeys(["share", "percentage", "percent", "proportion", "fraction", "portion", "%"], "share"),
+    **dict.fromkeys(["ratio", "rate", "rates"], "rate"),
+    **dict.fromkeys(["per", "each", "every", "by", "for each", "for every", "across", "broken down by",
+                     "split by", "grouped by"], "per"),
+    **dict.fromkeys(["never", "no", "not", "without", "nobody", "none", "zero", "haven't", "hasn't", "didn't",
+                     "don't", "doesn't", "nothing", "no one"], "negation"),
+    **dict.fromkeys(["more than", "over", "above", "greater than", "at least", "exceeding", "exceeded", "beyond",
+                     "less than", "fewer than", "under", "below", "at most", "up to"], "compare"),
+    **dict.fromkeys(["grew", "grow", "grows", "growing", "growth", "increase", "increased", "increases", "rise",
+                     "rose", "risen", "drop", "dropped", "drops", "decline", "declined", "declines", "declining",
+                     "decrease", "decreased", "fall", "fell", "fallen", "change", "changed", "changes", "up",
+                     "down", "compared", "compare", "versus", "vs", "between", "difference", "gain", "gained",
+                     "lost", "loss", "improve", "improved", "shrank", "shrunk"], "change"),
+    **dict.fromkeys(["busiest", "busy", "quietest", "quiet", "slowest", "peak", "peaks"], "distribution"),
+    **dict.fromkeys(["cheapest", "priciest", "expensive", "cheap", "oldest", "newest", "youngest", "longest",
+                     "shortest", "earliest", "latest", "heaviest", "lightest", "first", "last"], "attribute"),
+    **dict.fromkeys(["top", "bottom", "best", "worst", "highest", "lowest", "most", "least", "fewest",
+                     "biggest", "largest", "smallest", "greatest", "leading", "popular", "ever", "rank",
+                     "ranked", "ranking", "ranks", "sorted", "sort"], "ranking"),
+}
+# operators a reading must reflect; the others (totals, counts, grouping, ranking) every shape reads
+SHAPE_OPERATORS = frozenset({"average", "share", "rate", "negation", "compare", "change", "distribution",
+                             "attribute"})
+MULTIWORD_OPERATORS = sorted((k for k in OPERATORS if " " in k), key=len, reverse=True)
+
+# words that only mark time, read by the time-expression parser or by a grain
+TIME_WORDS = frozenset("""
+when time times date dates day days daily week weeks weekly month months monthly quarter quarters quarterly
+year years yearly annual annually hour hours hourly minute weekday weekdays weekend weekends morning mornings
+evening evenings night nights today yesterday tonight ago since until till before after during period periods
+season seasonal calendar fiscal fy iso ytd mtd qtd so far now currently current recent recently lately
+monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays
+saturdays sundays jan feb mar apr jun jul aug sep sept oct nov dec january february march april may june july
+august september october november december
+""".split())
+
+# attribute words: which end of which kind of column they want
+ATTRIBUTE_WORDS: dict[str, tuple[str, str]] = {
+    "cheapest": ("price", "min"), "cheap": ("price", "min"), "priciest": ("price", "max"),
+    "expensive": ("price", "max"), "oldest": ("age", "min"), "earliest": ("age", "min"),
+    "newest": ("age", "max"), "latest": ("age", "max"), "youngest": ("age", "max"),
+    "longest": ("length", "max"), "shortest": ("length", "min"), "heaviest": ("weight", "max"),
+    "lightest": ("weight", "min"),
+}
+# column words that hold each attribute kind (generic English, not any schema's names)
+ATTRIBUTE_COLUMNS: dict[str, tuple[str, ...]] = {
+    "price": ("price", "cost", "amount", "fee"),
+    "length": ("milliseconds", "duration", "length", "seconds", "minutes", "runtime", "ms"),
+    "weight": ("weight", "kg", "grams", "mass"),
+    "age": ("created", "joined", "signup", "registered", "since", "birth", "born", "hire", "hired", "start",
+            "started", "date", "at"),
+}
+
+TOKEN = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?|%|[$€£¥]|#\d+")

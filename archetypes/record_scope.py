@@ -1,0 +1,190 @@
+"""Which records count: every row, or only the ones in a finished / valid / current state.
+
+Found from the data, on any schema: a status-like column on the rows a reading reads (low-cardinality text
+holding both a done value such as 'completed' and an excluded one such as 'cancelled'), a validity table
+(a start and an end date, the current row marked by a missing end or a far-future sentinel), and
+soft-deleted rows (a deletion timestamp or flag). A question that names the state ('completed purchases',
+'current plans') is not ambiguous: its words are a filter.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+
+from archetypes.archetype import Archetype, Context
+from archetypes.intent import Span
+from archetypes.model import Detection, Reading
+from archetypes.naming import phrase, plural, words
+from archetypes.profile import SchemaProfile
+from archetypes.query import QuerySpec, RowCondition
+
+ID = "record_scope"
+HEADER = "Which records"
+WHEN = ("A count, total or average reads rows that carry a state: a status such as completed / cancelled / "
+        "refunded, a validity period (start and end dates, the current row marked by an empty or far-future end), "
+        "or a deletion mark, and the question does not say which rows count.")
+ASK = "Which records count?"
+REASON = ("Cancelled purchases, expired prices and deleted rows are in the table: including them or not changes "
+          "every total, and both are defensible until someone says which.")
+
+DONE = ("completed", "complete", "paid", "delivered", "shipped", "fulfilled", "closed", "settled", "confirmed",
+        "approved", "succeeded", "success", "successful", "active", "won", "finished", "done", "posted")
+EXCLUDED = {"cancelled", "canceled", "refunded", "returned", "failed", "void", "voided", "rejected", "pending",
+            "deleted", "inactive", "expired", "churned", "declined", "paused", "lost", "abandoned", "draft",
+            "open", "suspended", "terminated"}
+SENTINEL_YEAR = 9000           # an end date this far ahead marks the current row, not a date
+_CURRENT = re.compile(r"\b(right now|currently|current|today|now|at the moment|active|live|these days)\b")
+_HISTORY = re.compile(r"\b(ever|historically|all[- ]time|history|over time|in total|including (?:past|old|"
+                      r"expired|cancelled|deleted))\b")
+_START = {"start", "started", "from", "begin", "begins", "valid", "effective", "since", "opened"}
+_END = {"end", "ended", "to", "until", "till", "expires", "expiry", "expired", "closed", "thru", "through"}
+
+
+@dataclass(frozen=True)
+class Scope:
+    kind: str                    # status | validity | deleted
+    table: str
+    column: str
+    values: tuple[str, ...] = ()  # status: the done value(s)
+    start: str | None = None      # validity: the start column
+    sentinel: str | None = None   # validity: the far-future end date, when the data uses one
+
+
+def detect(ctx: Context) -> Detection | None:
+    base, profile = ctx.base, ctx.profile
+    if base.query is not None:
+        return None
+    tables = _tables_read(base, profile)
+    named = {f.entity.table + "." + f.entity.name_columns[0] for f in base.filters + base.share_filters}
+    for scope in scopes(profile):
+        if scope.table not in tables or f"{scope.table}.{scope.column}" in named:
+            continue
+        if scope.kind == "validity" and (_CURRENT.search(ctx.intent.lower) or _HISTORY.search(ctx.intent.lower)):
+            _resolve_validity(ctx, scope)
+            continue
+        return _detection(ctx, scope)
+    return None
+
+
+def _tables_read(spec: QuerySpec, profile: SchemaProfile) -> set[str]:
+    """The tables a reading's rows come from: the fact and the tables on its many-to-one paths."""
+    tables: set[str] = set()
+    roots = [t for t in (spec.fact.table if spec.fact else None, spec.count_table) if t]
+    if spec.absent is not None:
+        roots.append(spec.absent.table)
+    for root in roots:
+        tables.add(root)
+        frontier = [root]
+        while frontier:
+            table = frontier.pop()
+            for edge in profile.edges.get(table, ()):
+                if edge.ref_table not in tables:
+                    tables.add(edge.ref_table)
+                    frontier.append(edge.ref_table)
+    if spec.group is not None and spec.fact is None:
+        tables.add(spec.group.table)
+    return tables
+
+
+def scopes(profile: SchemaProfile) -> list[Scope]:
+    """The state-carrying columns of the schema, found once per profile."""
+    cached = profile.cache.get("record_scopes")
+    if cached is not None:
+        return cached
+    found: list[Scope] = []
+    for name, table in profile.tables.items():
+        keys = set(table.primary_key) | {c for fk in table.foreign_keys for c in fk.columns}
+        temporal = [c for c in table.columns if c.family == "temporal"]
+        for column in table.columns:
+            parts = set(words(column.name))
+            if column.family == "text" and column.name not in keys and 2 <= len(column.samples) <= 12:
+                lowered = {s.lower() for s in column.samples}
+                done = [s for s in column.samples if s.lower() in DONE]
+                if done and lowered & EXCLUDED:
+                    found.append(Scope("status", name, column.name, (done[0],)))
+            if "deleted" in parts or "removed" in parts or "archived" in parts:
+                if column.family in ("temporal", "boolean", "numeric") or "is" in parts:
+                    found.append(Scope("deleted", name, column.name))
+        starts = [c for c in temporal if set(words(c.name)) & _START]
+        ends = [c for c in temporal if set(words(c.name)) & _END and c.nullable or set(words(c.name)) & _END]
+        ends = [c for c in ends if c not in starts]
+        if starts and ends:
+            end = ends[0]
+            sentinel = profile.cache.get(("sentinel", name, end.name))
+            found.append(Scope("validity", name, end.name, start=starts[0].name, sentinel=sentinel))
+    profile.cache["record_scopes"] = found
+    return found
+
+
+def _detection(ctx: Context, scope: Scope) -> Detection:
+    noun = plural(phrase(scope.table).split()[-1]) if phrase(scope.table) else "rows"
+    span = _evidence(ctx, scope)
+    if scope.kind == "status":
+        value = scope.values[0]
+        readings = [Reading("all", f"Every {phrase(scope.table)}, whatever its {phrase(scope.column)}", _apply([])),
+                    Reading(f"only_{value.lower()}", f"Only {value} {noun}",
+                            _apply([RowCondition(scope.table, scope.column, "eq", (value,),
+                                                 f"{phrase(scope.column)} is {value}")]))]
+        question = f"Count every {phrase(scope.table)}, or only {value} ones?"
+    elif scope.kind == "deleted":
+        readings = [Reading("not_deleted", f"Only {noun} not deleted",
+                            _apply([_not_deleted(ctx.profile, scope)])),
+                    Reading("all", f"Every {phrase(scope.table)}, deleted ones included", _apply([]))]
+        question = f"Include deleted {noun}?"
+    else:
+        as_of = (ctx.as_of or dt.date.today()).isoformat()
+        readings = [Reading("current", f"Current {noun} only ({phrase(scope.column)} empty or in the future)",
+                            _apply([_current(scope, as_of)])),
+                    Reading("all", f"Every {phrase(scope.table)} row ever, past ones included", _apply([])),
+                    Reading(f"valid_at_{as_of}", f"{noun.capitalize()} valid on {as_of}",
+                            _apply(_valid_at(scope, as_of)))]
+        question = f"Which {noun}: the current ones, every row ever, or those valid on a date?"
+    return ARCHETYPE.detection(span, readings, question=question)
+
+
+def _evidence(ctx: Context, scope: Scope) -> Span:
+    """The words that read the scoped rows (the fact or table named), else the whole question."""
+    for target in ctx.intent.targets:
+        if target.entity.table == scope.table:
+            return target.span
+    for measure, span in ctx.intent.measures:
+        if measure.table == scope.table:
+            return span
+    text = ctx.question
+    return Span(0, len(text), text)
+
+
+def _not_deleted(profile: SchemaProfile, scope: Scope) -> RowCondition:
+    column = profile.tables[scope.table].column(scope.column)
+    if column is not None and column.family == "temporal":
+        return RowCondition(scope.table, scope.column, "is_null", label=f"{phrase(scope.column)} is empty")
+    return RowCondition(scope.table, scope.column, "eq", ("0",), label=f"not {phrase(scope.column)}")
+
+
+def _current(scope: Scope, as_of: str) -> RowCondition:
+    return RowCondition(scope.table, scope.column, "gt_or_null", (as_of,),
+                        label=f"{phrase(scope.column)} empty or after {as_of}")
+
+
+def _valid_at(scope: Scope, as_of: str) -> list[RowCondition]:
+    assert scope.start is not None
+    return [RowCondition(scope.table, scope.start, "le", (as_of,), label=f"{phrase(scope.start)} on or before {as_of}"),
+            _current(scope, as_of)]
+
+
+def _resolve_validity(ctx: Context, scope: Scope) -> None:
+    """'current', 'right now', 'today' name the current rows; 'ever', 'historically' every row: applied, and
+    said in the explanation."""
+    if _CURRENT.search(ctx.intent.lower):
+        as_of = (ctx.as_of or dt.date.today()).isoformat()
+        ctx.base.conditions.append(_current(scope, as_of))
+
+
+def _apply(conditions: list[RowCondition]):
+    def apply(spec: QuerySpec) -> None:
+        spec.conditions.extend(conditions)
+    return apply
+
+
+ARCHETYPE = Archetype(ID, HEADER, WHEN, ASK, REASON, detect)

@@ -1,0 +1,624 @@
+"""What a question computes: the analytic shape its operators ask for, read into the base query spec.
+
+Averages and ratios ('average order value', 'revenue per customer'), shares ('what share of revenue'),
+change between periods ('grew most between 2023 and 2024'), absence ('never sold'), conditions on totals
+('more than 500 units'), time-part distributions ('busiest weekday', 'best month ever') and attribute
+superlatives ('cheapest product in each category', 'longest playlist'). A shape that has several
+defensible forms (basket size, absolute or relative change, which time part) returns its readings as a
+detection of the archetype that owns that kind of question. Operators no shape reflects stay unread.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+
+from archetypes import calendar, lexicon
+from archetypes.grounding import OperatorMention
+from archetypes.intent import RE_YEAR, Intent, Span, Target
+from archetypes.model import Detection, Reading
+from archetypes.naming import phrase, plural, singular, slug, words
+from archetypes.profile import Edge, Entity, Fact, Measure, SchemaProfile
+from archetypes.query import Attribute, Change, QuerySpec
+
+_ASCENDING = frozenset({"worst", "least", "fewest", "lowest", "bottom", "weakest", "smallest", "quietest",
+                        "slowest", "drop", "dropped", "drops", "decline", "declined", "declines", "declining",
+                        "decrease", "decreased", "fall", "fell", "fallen", "down", "lost", "loss", "shrank"})
+_THRESHOLD = re.compile(r"\b(more than|greater than|over|above|at least|exceeding|less than|fewer than|under|"
+                        r"below|at most)\s+\$?(\d[\d,]*(?:\.\d+)?)\s*(k\b)?")
+_OPS = {"more than": "gt", "greater than": "gt", "over": "gt", "above": "gt", "exceeding": "gt",
+        "at least": "ge", "less than": "lt", "fewer than": "lt", "under": "lt", "below": "lt", "at most": "le"}
+_PER = re.compile(r"\b(?:per|each|every|a|an)\s+([a-z][a-z ]{1,30})")
+_BASKET = re.compile(r"\b(basket|cart)\s+(size|value)s?\b")
+_ORDER_VALUE = re.compile(r"\b(?:average|avg|mean|typical)\s+(?:\w+\s+)?(?:value|size)\b|\baov\b")
+_WHEN_MOST = re.compile(r"\bwhen\b.*\b(most|busiest|peak|least|fewest)\b|\b(busiest|quietest|peak|slowest)\b")
+_PARTS = (("weekday", re.compile(r"\b(weekday|day of (?:the )?week|which day|what day|days of (?:the )?week)\b")),
+          ("hour", re.compile(r"\b(hour|time of (?:the )?day|what time|which time)\b")),
+          ("month_key", re.compile(r"\b(month|months)\b.*\b(ever|all[- ]time|on record)\b|\bbest month\b|\bworst month\b")),
+          ("month", re.compile(r"\b(month of (?:the )?year|which month|what month|season)\b")),
+          ("year", re.compile(r"\b(which year|what year|best year|worst year)\b")))
+_TWO_YEARS = re.compile(r"\b((?:19|20)\d{2})\b.{0,20}?\b(?:and|to|vs\.?|versus|against|compared to)\s+((?:19|20)\d{2})\b")
+
+
+@dataclass
+class ShapeRead:
+    consumed: set[str] = field(default_factory=set)
+    read: list[Span] = field(default_factory=list)
+    unread: list[tuple[Span, str]] = field(default_factory=list)
+    detections: list[Detection] = field(default_factory=list)
+    replaces: set[str] = field(default_factory=set)      # archetype ids whose own detection this replaces
+
+
+def read_shape(intent: Intent, ops: list[OperatorMention], profile: SchemaProfile, spec: QuerySpec,
+               as_of: dt.date) -> ShapeRead:
+    out = ShapeRead()
+    kinds = {m.category for m in ops}
+    words_used = {m.word for m in ops}
+    if words_used & _ASCENDING:
+        spec.ascending = True
+    for reader in (_absence, _share, _change, _distribution, _attribute, _average, _having):
+        reader(intent, ops, kinds, profile, spec, as_of, out)
+    return out
+
+
+def _span(intent: Intent, start: int, end: int) -> Span:
+    return Span(start, end, intent.question[start:end])
+
+
+def _first(ops: list[OperatorMention], category: str) -> OperatorMention | None:
+    return next((m for m in ops if m.category == category), None)
+
+
+def _target_after(intent: Intent, position: int) -> Target | None:
+    after = [t for t in intent.targets if t.span.start >= position and not t.entity.column_only]
+    return after[0] if after else None
+
+
+def _main_target(intent: Intent) -> Target | None:
+    real = [t for t in intent.targets if not t.entity.column_only]
+    return real[0] if real else (intent.targets[0] if intent.targets else None)
+
+
+def _nearest_fact(profile: SchemaProfile, table: str) -> Fact | None:
+    """The fact whose rows point at `table` most directly (the primary fact on a tie)."""
+    primary = profile.primary_fact()
+    best: tuple[int, int, Fact] | None = None
+    for fact in profile.facts.values():
+        if fact.table == table:
+            continue
+        route = profile.path(fact.table, table)
+        if route is None:
+            continue
+        rank = (len(route), 0 if primary is not None and fact.table == primary.table else 1)
+        if best is None or rank < best[:2]:
+            best = (rank[0], rank[1], fact)
+    return best[2] if best else None
+
+
+# -- absence -----------------------------------------------------------------------------------------
+
+def _absence(intent, ops, kinds, profile, spec, as_of, out) -> None:
+    negation = [m for m in ops if m.category == "negation" and m.word in (
+        "never", "no", "not", "without", "nobody", "none", "haven't", "hasn't", "didn't", "don't", "doesn't",
+        "no one", "zero")]
+    if not negation:
+        return
+    target = _main_target(intent)
+    if target is None:
+        return
+    entity = target.entity
+    fact = _nearest_fact(profile, entity.table)
+    if fact is None or entity.column_only or len(entity.key) != 1:
+        out.unread.append((negation[0].span, f"no table of events points at {entity.noun}: nothing can be absent"))
+        return
+    counted = next((m for m in fact.measures if m.kind == "count"), None) or (fact.measures[0] if fact.measures
+                                                                             else None)
+    if counted is None:
+        return
+    spec.shape, spec.absent, spec.fact, spec.measure = "absence", entity, fact, counted
+    spec.group, spec.limit = None, None
+    out.consumed.add("negation")
+    out.replaces |= {"ranking_metric", "unit"}
+
+
+# -- share and rate ----------------------------------------------------------------------------------
+
+def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
+    share = _first(ops, "share") or _first(ops, "rate")
+    if share is None or spec.shape != "aggregate":
+        return
+    lower = intent.lower
+    top = re.search(r"\btop\s+(\d{1,3})\b", lower)
+    if top is not None and intent.group is not None:
+        spec.shape, spec.share_top = "share", int(top.group(1))
+        spec.limit = None
+        out.consumed |= {"share", "rate"}
+        out.read.append(_span(intent, top.start(), top.end()))
+        out.replaces.add("ranking_metric")
+        return
+    if not spec.filters:
+        out.unread.append((share.span, "a share needs a part to divide (a value such as a category or a status)"))
+        return
+    spec.shape = "share"
+    spec.share_filters = list(spec.filters)
+    spec.group, spec.limit = None, None
+    if share.category == "rate" or _counts_rows(intent):
+        status_fact = _fact_holding(profile, spec.share_filters[0].entity.table)
+        if status_fact is not None:
+            counted = next((m for m in status_fact.measures if m.kind == "count"), None)
+            if counted is not None:
+                spec.fact, spec.measure = status_fact, counted
+    out.consumed |= {"share", "rate"}
+    out.replaces.add("ranking_metric")
+
+
+def _counts_rows(intent: Intent) -> bool:
+    """'what share of <rows>': a share of a count, not of money (a table noun follows 'of')."""
+    m = re.search(r"\b(?:of|share of|percentage of|proportion of|fraction of)\s+(?:all\s+|our\s+|the\s+)?([a-z]+)",
+                  intent.lower)
+    if m is None or intent.money:
+        return False
+    return any(t.span.start == m.start(1) for t in intent.targets) or m.group(1) in ("rows", "transactions",
+                                                                                      "purchases", "sales")
+
+
+def _fact_holding(profile: SchemaProfile, table: str) -> Fact | None:
+    if table in profile.facts:
+        return profile.facts[table]
+    return _nearest_fact(profile, table)
+
+
+# -- change between periods ----------------------------------------------------------------------------
+
+def _change(intent, ops, kinds, profile, spec, as_of, out) -> None:
+    change = _first(ops, "change")
+    if change is None or spec.shape != "aggregate" or spec.fact is None or spec.fact.time is None:
+        return
+    if change.word in ("up", "down") and not re.search(r"\b(up|down)\s+(on|from|vs|versus|compared|than|since)\b",
+                                                       intent.lower):
+        if not re.search(r"\b(is|are|was|were)\b.*\b(up|down)\b", intent.lower):
+            return
+    if change.word == "between" and not _TWO_YEARS.search(intent.lower):
+        return
+    periods = _named_periods(intent, as_of)
+    spec.shape = "change"
+    spec.window = None
+    out.consumed |= {"change", "compare"}
+    target = intent.group or (_main_target(intent) if re.search(r"\b(which|what|who)\b", intent.lower) or
+                              intent.superlative is not None else None)
+    if target is not None and (spec.fact is None or target.entity.table != spec.fact.table):
+        spec.group = target.entity
+        spec.limit = intent.top_n or 10
+    grouped = spec.group is not None
+    if periods is not None:
+        before, after, span = periods
+        spec.change = Change(before, after)
+        out.read.append(span)
+        out.replaces.add("timeframe")
+        earliest = spec.fact.time.earliest
+        if earliest is not None and before.end <= earliest.date():
+            spec.notes.append(f"the earlier period ({before.label}) has no rows: the data starts "
+                              f"{earliest.date().isoformat()}, so the relative change is empty")
+    else:
+        out.detections.append(_change_periods(intent, change, as_of))
+        out.replaces.add("timeframe")
+        spec.change = Change(*_preset_change("last_full_month", as_of))
+    if grouped:
+        out.detections.append(_change_metric(intent, change, profile, spec))
+        out.replaces.add("ranking_metric")
+
+
+def _named_periods(intent: Intent, as_of: dt.date) -> tuple[calendar.Window, calendar.Window, Span] | None:
+    lower = intent.lower
+    if (m := _TWO_YEARS.search(lower)) is not None:
+        a, b = sorted((int(m.group(1)), int(m.group(2))))
+        before = calendar.Window(dt.date(a, 1, 1), dt.date(a + 1, 1, 1), str(a))
+        after = calendar.Window(dt.date(b, 1, 1), dt.date(b + 1, 1, 1), str(b))
+        return before, after, _span(intent, m.start(), m.end())
+    window, span = intent.window, intent.window_span
+    if window is None or span is None:
+        return None
+    length = window.end - window.start
+    text = span.text.lower()
+    if any(w in text for w in ("last", "previous", "prior")) and re.search(r"\b(week|month|quarter|year)\b", text):
+        # 'up on last month': the period after it, to date, against it
+        unit = re.search(r"\b(week|month|quarter|year)\b", text).group(1)  # type: ignore[union-attr]
+        after_end = as_of + calendar.DAY
+        after = calendar.Window(window.end, max(after_end, window.end + calendar.DAY), f"this {unit} to date")
+        return window, after, span
+    before = calendar.Window(window.start - length, window.start, f"the {length.days} days before")
+    return before, window, span
+
+
+_CHANGE_PRESETS = {
+    "last_full_month": "Last full month against the month before",
+    "last_full_quarter": "Last full quarter against the quarter before",
+    "last_30_days": "Last 30 days against the 30 days before",
+    "year_to_date": "Year to date against the same days last year",
+}
+
+
+def _preset_change(value: str, as_of: dt.date) -> tuple[calendar.Window, calendar.Window]:
+    end = as_of + calendar.DAY
+    if value == "last_30_days":
+        after = calendar.Window(end - dt.timedelta(days=30), end, "last 30 days")
+        return calendar.Window(after.start - dt.timedelta(days=30), after.start, "the 30 days before"), after
+    if value == "year_to_date":
+        start = dt.date(as_of.year, 1, 1)
+        before_start = dt.date(as_of.year - 1, 1, 1)
+        before_end = before_start + (end - start)
+        return (calendar.Window(before_start, before_end, f"{before_start.year} to the same day"),
+                calendar.Window(start, end, f"{as_of.year} to date"))
+    months = 3 if value == "last_full_quarter" else 1
+    this_start = calendar.quarter_start(end) if months == 3 else end.replace(day=1)
+    after_start = calendar.add_months(this_start, -months)
+    after = calendar.Window(after_start, this_start, "last full period")
+    before = calendar.Window(calendar.add_months(after_start, -months), after_start, "the period before")
+    return before, after
+
+
+def _change_periods(intent: Intent, change: OperatorMention, as_of: dt.date) -> Detection:
+    from archetypes.timeframe import ARCHETYPE
+
+    readings = [Reading(value, label, _set_change(value, as_of)) for value, label in _CHANGE_PRESETS.items()]
+    return ARCHETYPE.detection(change.span, readings,
+                               question=f"Change between which periods? (relative to {as_of.isoformat()})")
+
+
+def _set_change(value: str, as_of: dt.date):
+    def apply(spec: QuerySpec) -> None:
+        before, after = _preset_change(value, as_of)
+        mode = spec.change.mode if spec.change else "absolute"
+        spec.change = Change(before, after, mode)
+    return apply
+
+
+def _change_metric(intent: Intent, change: OperatorMention, profile: SchemaProfile, spec: QuerySpec) -> Detection:
+    from archetypes.ranking_metric import ARCHETYPE
+
+    group = spec.group
+    measures = [(spec.fact, spec.measure)] if intent.explicit_measure or intent.measures else \
+        [(f, m) for f, m in profile.measures_reaching(group.table if group else None) if f.time is not None][:3]
+    readings = []
+    for fact, measure in measures:
+        for mode, label in (("absolute", "absolute change"), ("relative", "relative change (%)")):
+            readings.append(Reading(f"{measure.value}_{mode}", f"{measure.label}: {label}",
+                                    _set_mode(fact, measure, mode)))
+    noun = plural(group.noun) if group else "rows"
+    return ARCHETYPE.detection(change.span, readings, question=f"Rank {noun} by which change?")
+
+
+def _set_mode(fact: Fact | None, measure: Measure | None, mode: str):
+    def apply(spec: QuerySpec) -> None:
+        if fact is not None and measure is not None:
+            spec.fact, spec.measure = fact, measure
+        if spec.change is not None:
+            spec.change = Change(spec.change.before, spec.change.after, mode)
+    return apply
+
+
+# -- distributions over a time part ----------------------------------------------------------------------
+
+def _distribution(intent, ops, kinds, profile, spec, as_of, out) -> None:
+    if spec.shape != "aggregate" or spec.fact is None or spec.fact.time is None:
+        return
+    lower = intent.lower
+    named = next(((part, m) for part, m in ((p, r.search(lower)) for p, r in _PARTS) if m is not None), None)
+    asked = _WHEN_MOST.search(lower)
+    ranked = intent.ranking is not None or intent.superlative is not None or "distribution" in kinds
+    if named is None and asked is None:
+        return
+    if named is not None and not ranked and asked is None:
+        return
+    spec.shape = "distribution"
+    spec.group = None
+    out.consumed |= {"distribution", "ranking"}
+    if not intent.explicit_measure and not intent.measures and not intent.money and (
+            "distribution" in kinds or asked is not None):
+        events = _event_count(profile)
+        if events is not None:
+            spec.fact, spec.measure = events
+    if named is not None:
+        part, match = named
+        spec.time_part = part
+        spec.limit = 1 if part == "month_key" or re.search(r"\b(best|worst|busiest|quietest)\b", lower) else None
+        out.read.append(_span(intent, match.start(), match.end()))
+    else:
+        from archetypes.aggregation_level import ARCHETYPE
+
+        spec.time_part = "hour"
+        readings = [Reading(p, label, _set_part(p)) for p, label in (
+            ("hour", "Hour of the day"), ("weekday", "Day of the week"), ("month", "Month of the year"))]
+        assert asked is not None
+        out.detections.append(ARCHETYPE.detection(_span(intent, asked.start(), asked.end()), readings,
+                                                  question="Grouped by which part of the time?"))
+        out.replaces.add("aggregation_level")
+    if spec.time_part == "month_key" and not intent.explicit_measure:
+        from archetypes.ranking_metric import ARCHETYPE as RANKING
+
+        options = [(f, m) for f, m in profile.measures_reaching(None) if f.time is not None][:3]
+        if len(options) > 1 and intent.ranking is not None:
+            readings = [Reading(m.value, m.label, _set_measure(f, m)) for f, m in options]
+            out.detections.append(RANKING.detection(intent.ranking, readings, question="Best by which metric?"))
+            out.replaces.add("ranking_metric")
+    else:
+        out.replaces.add("ranking_metric")
+
+
+def _event_count(profile: SchemaProfile) -> tuple[Fact, Measure] | None:
+    """The count of the events a 'busiest' question counts: the rows of a fact with its own timestamp."""
+    counts = [(f, m) for f in profile.fact_list() for m in f.measures if m.kind == "count" and f.time is not None]
+    own = [(f, m) for f, m in counts if f.time_path == ()] or counts
+    primary = profile.primary_fact()
+    if primary is None or not own:
+        return own[0] if own else None
+    reachable = [(len(profile.path(primary.table, f.table) or ()), -f.row_count, f.table, f, m) for f, m in own
+                 if profile.path(primary.table, f.table) is not None]
+    if not reachable:
+        return own[0]
+    best = min(reachable, key=lambda item: item[:3])
+    return best[3], best[4]
+
+
+def _set_part(part: str):
+    def apply(spec: QuerySpec) -> None:
+        spec.time_part = part
+    return apply
+
+
+def _set_measure(fact: Fact, measure: Measure):
+    def apply(spec: QuerySpec) -> None:
+        spec.fact, spec.measure = fact, measure
+    return apply
+
+
+# -- attribute superlatives ------------------------------------------------------------------------------
+
+def _attribute(intent, ops, kinds, profile, spec, as_of, out) -> None:
+    mention = next((m for m in ops if m.category == "attribute" and m.word in lexicon.ATTRIBUTE_WORDS), None)
+    if mention is None or spec.shape != "aggregate":
+        return
+    kind, direction = lexicon.ATTRIBUTE_WORDS[mention.word]
+    target = _target_after(intent, mention.span.start) or _main_target(intent)
+    if target is None:
+        out.unread.append((mention.span, "no table of things to order"))
+        return
+    entity = target.entity
+    attribute = _own_attribute(profile, entity, kind, direction) or _child_attribute(profile, entity, kind, direction)
+    if attribute is None:
+        out.unread.append((mention.span, f"{entity.noun} has no {kind} column to order by"))
+        return
+    spec.shape, spec.attribute, spec.group = "attribute", attribute, entity
+    spec.limit = intent.top_n
+    per = re.search(r"\b(?:in each|for each|per|by|in every|of each)\s+([a-z][a-z ]{1,30})", intent.lower)
+    if per is not None:
+        grouped = next((t for t in intent.targets if t.span.start >= per.start(1) and t.entity is not entity), None)
+        if grouped is not None:
+            spec.attribute_group = grouped.entity
+    out.consumed |= {"attribute", "ranking"}
+    out.replaces |= {"ranking_metric", "unit"}
+
+
+def _attribute_columns(profile: SchemaProfile, table: str, kind: str) -> list[str]:
+    info = profile.tables[table]
+    keys = set(info.primary_key) | {c for fk in info.foreign_keys for c in fk.columns}
+    wanted = lexicon.ATTRIBUTE_COLUMNS[kind]
+    family = "temporal" if kind == "age" else "numeric"
+    found = []
+    for column in info.columns:
+        if column.name in keys or column.family != family:
+            continue
+        parts = set(words(column.name))
+        if parts & set(wanted):
+            found.append(column.name)
+    if kind == "age":
+        found.sort(key=lambda c: 0 if {"birth", "born"} & set(words(c)) else 1)
+    return found
+
+
+def _own_attribute(profile: SchemaProfile, entity: Entity, kind: str, direction: str) -> Attribute | None:
+    columns = _attribute_columns(profile, entity.table, kind)
+    if not columns:
+        return None
+    if kind == "age" and {"birth", "born"} & set(words(columns[0])):
+        direction = "min" if direction == "min" else "max"
+    return Attribute(entity.table, columns[0], direction)
+
+
+def _child_attribute(profile: SchemaProfile, entity: Entity, kind: str, direction: str) -> Attribute | None:
+    """A summed attribute of the rows that belong to the entity: a child table pointing at it holds the
+    column (an album's tracks), or a bridge table points at it and at a table that holds it (a playlist)."""
+    if kind not in ("length", "price", "weight"):
+        return None
+    for table, edges in profile.edges.items():
+        up = next((e for e in edges if e.ref_table == entity.table), None)
+        if up is None:
+            continue
+        columns = _attribute_columns(profile, table, kind)
+        if columns:
+            return Attribute(table, columns[0], direction, through=(up,), child=table, child_path=())
+        for edge in edges:
+            if edge is up:
+                continue
+            held = _attribute_columns(profile, edge.ref_table, kind)
+            if held:
+                return Attribute(edge.ref_table, held[0], direction, through=(up,), child=table,
+                                 child_path=(edge,))
+    return None
+
+
+# -- averages and ratios ---------------------------------------------------------------------------------
+
+def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
+    average = _first(ops, "average")
+    lower = intent.lower
+    basket = _BASKET.search(lower)
+    per = _PER.search(lower) if average is not None or re.search(r"\bper\b", lower) else None
+    if spec.shape != "aggregate" or (average is None and basket is None and per is None):
+        return
+    fact = spec.fact
+    if fact is None:
+        return
+    header = _header_of(profile, fact)
+    if basket is not None and header is not None and basket.group(2) == "size":
+        from archetypes.ranking_metric import ARCHETYPE
+
+        readings = _basket_readings(profile, fact, header)
+        if readings:
+            out.detections.append(ARCHETYPE.detection(_span(intent, basket.start(), basket.end()), readings,
+                                                      question=f"Basket size as which figure per {phrase(header)}?"))
+            out.replaces.add("ranking_metric")
+            readings[0].apply(spec)  # type: ignore[misc]
+            out.consumed |= {"average"}
+            _group_by_mention(intent, spec)
+            return
+    if (basket is not None or _ORDER_VALUE.search(lower)) and header is not None:
+        money = next((m for m in fact.measures if m.money), None)
+        if money is not None and (basket is not None or "value" in lower or "aov" in lower):
+            spec.measure, spec.per_table, spec.agg = money, header, None
+            out.consumed |= {"average"}
+            _group_by_mention(intent, spec)
+            out.replaces.add("ranking_metric")
+            return
+    if per is not None:
+        denominator = _table_named(profile, per.group(1), intent)
+        if denominator is not None and denominator != spec.fact.table:
+            spec.per_table = denominator
+            out.consumed |= {"average"}
+            out.read.append(_span(intent, per.start(), per.end()))
+            _group_by_mention(intent, spec, skip=denominator)
+            out.replaces.add("ranking_metric")
+            return
+    if average is not None:
+        column = _numeric_mentioned(intent, profile, spec)
+        if column is not None:
+            table, name = column
+            if table in profile.facts:
+                spec.fact = profile.facts[table]
+            else:
+                spec.fact = Fact(table=table, measures=[], row_count=profile.tables[table].row_count)
+            spec.measure = Measure(slug(" ".join(words(name))), f"{' '.join(words(name))}", "sum", table, (name,))
+            spec.agg = "avg"
+            out.consumed |= {"average"}
+            _group_by_mention(intent, spec)
+            out.replaces |= {"ranking_metric", "unit"}
+            return
+        if header is not None and spec.measure is not None and spec.measure.kind in ("product", "sum", "expression"):
+            spec.per_table = header
+            out.consumed |= {"average"}
+            _group_by_mention(intent, spec)
+            out.replaces.add("ranking_metric")
+
+
+def _group_by_mention(intent: Intent, spec: QuerySpec, skip: str | None = None) -> None:
+    by = re.search(r"\b(?:by|for each|per|in each|across)\s+([a-z][a-z ]{1,30})", intent.lower)
+    if by is None:
+        spec.group = None if spec.limit is None else spec.group
+        return
+    target = next((t for t in intent.targets if t.span.start >= by.start(1) and t.entity.table != skip), None)
+    spec.group = target.entity if target is not None else None
+    spec.limit = None
+
+
+def _header_of(profile: SchemaProfile, fact: Fact) -> str | None:
+    """The table a line fact's rows belong to (an order of its items, an invoice of its lines)."""
+    for edge in profile.edges.get(fact.table, ()):
+        parent = profile.facts.get(edge.ref_table)
+        if parent is not None and parent.time_path == () and fact.time_path and fact.time_path[0] == edge:
+            return edge.ref_table
+    return None
+
+
+def _basket_readings(profile: SchemaProfile, fact: Fact, header: str) -> list[Reading]:
+    readings = []
+    noun = phrase(header)
+    units = next((m for m in fact.measures if m.kind == "sum" and not m.money), None)
+    money = next((m for m in fact.measures if m.money), None)
+    line_key = profile.tables[fact.table].primary_key
+    lines = Measure(f"{slug(plural(phrase(fact.table).split()[-1]))}", f"Lines per {noun}", "count", fact.table,
+                    tuple(line_key[:1]))
+    if units is not None:
+        readings.append(Reading(f"{units.value}_per_{slug(noun)}", f"{units.label.split(' (')[0]} per {noun}",
+                                _set_ratio(units, header)))
+    readings.append(Reading(f"lines_per_{slug(noun)}", f"Line items per {noun}", _set_ratio(lines, header)))
+    if money is not None:
+        readings.append(Reading(f"{money.value}_per_{slug(noun)}", f"{money.label.split(' (')[0]} per {noun}",
+                                _set_ratio(money, header)))
+    return readings
+
+
+def _set_ratio(measure: Measure, table: str):
+    def apply(spec: QuerySpec) -> None:
+        spec.measure, spec.per_table, spec.agg = measure, table, None
+    return apply
+
+
+def _table_named(profile: SchemaProfile, text: str, intent: Intent) -> str | None:
+    parts = [singular(w) for w in re.findall(r"[a-z]+", text)][:3]
+    for size in range(len(parts), 0, -1):
+        key = " ".join(parts[:size])
+        for name in profile.tables:
+            if phrase(name) == key or phrase(name).split()[-1:] == [key]:
+                return name
+    return None
+
+
+def _numeric_mentioned(intent: Intent, profile: SchemaProfile, spec: QuerySpec) -> tuple[str, str] | None:
+    """A numeric column the question names ('unit price', 'list price', 'milliseconds')."""
+    tokens = [singular(w) for w, _, _ in intent.tokens]
+    best: tuple[int, str, str] | None = None
+    preferred = {spec.group.table} if spec.group else set()
+    for name, table in profile.tables.items():
+        keys = set(table.primary_key) | {c for fk in table.foreign_keys for c in fk.columns}
+        for column in table.columns:
+            if column.family != "numeric" or column.name in keys:
+                continue
+            parts = [singular(w) for w in words(column.name)]
+            hits = sum(1 for p in parts if p in tokens)
+            if not hits or (len(parts) > 1 and hits < len(parts) and parts[-1] not in tokens):
+                continue
+            score = hits * 10 + (5 if name in preferred else 0) + (3 if name in profile.facts else 0)
+            if best is None or score > best[0]:
+                best = (score, name, column.name)
+    return (best[1], best[2]) if best else None
+
+
+# -- conditions on totals --------------------------------------------------------------------------------
+
+def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
+    m = _THRESHOLD.search(intent.lower)
+    if m is None or spec.shape not in ("aggregate",):
+        return
+    if RE_YEAR.fullmatch(m.group(2)) and m.group(1) in ("over", "under"):
+        return
+    number = float(m.group(2).replace(",", "")) * (1000 if m.group(3) else 1)
+    target = _main_target(intent)
+    if target is None or spec.fact is None:
+        out.unread.append((_span(intent, m.start(), m.end()), "a condition on a total needs something to group"))
+        return
+    rest = intent.lower[m.end():m.end() + 40]
+    measure = None
+    for fact in profile.fact_list():
+        for candidate in fact.measures:
+            if any(re.match(r"\s*" + re.escape(w) + r"\b", rest) or re.match(r"\s*" + re.escape(singular(w)) + r"\b",
+                                                                             rest) for w in candidate.words):
+                if profile.path(fact.table, target.entity.table) is not None and not profile._counts(
+                        candidate, target.entity.table):
+                    measure = (fact, candidate)
+                    break
+        if measure:
+            break
+    if measure is None and "$" in intent.lower[m.start():m.end()]:
+        measure = next(((f, x) for f, x in profile.measures_reaching(target.entity.table) if x.money), None)
+    if measure is None:
+        out.unread.append((_span(intent, m.start(), m.end()), "which total the condition is on"))
+        return
+    spec.fact, spec.measure = measure
+    spec.group, spec.limit = target.entity, None
+    spec.having = (_OPS[m.group(1)], number)
+    out.consumed |= {"compare"}
+    out.read.append(_span(intent, m.start(), min(len(intent.lower), m.end() + len(rest.split(" ")[0]) + 1)))
+    out.replaces.add("ranking_metric")
+
+
+__all__ = ["ShapeRead", "read_shape", "Edge"]

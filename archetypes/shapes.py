@@ -1,0 +1,395 @@
+"""Query shapes beyond a plain aggregate: absence, attribute superlatives, time-part distributions,
+change between two periods, and share of a total. Each is one sqlglot statement that runs the same on
+SQLite, PostgreSQL and MariaDB (time parts are rendered per dialect by `query.render`).
+"""
+from __future__ import annotations
+
+import datetime as dt
+from functools import lru_cache
+from zoneinfo import ZoneInfo
+
+from sqlglot import exp
+
+from archetypes import calendar
+from archetypes.naming import slug
+from archetypes.profile import Fact, SchemaProfile, TimeColumn
+from archetypes.query import (Attribute, Prepared, QuerySpec, _aggregate, _From, _range, col, ident, literal,
+                              metric_column, metric_expression, name_expression, prepare, table_ref, time_literal)
+
+WEEKDAYS = ("Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday")
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December")
+PART_FUNCTIONS = {"weekday": "CHECKER_WEEKDAY", "hour": "CHECKER_HOUR", "minute": "CHECKER_MINUTE",
+                  "month": "CHECKER_MONTH"}
+
+
+def build_shape(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp.Query | None:
+    builder = {"absence": _absence, "attribute": _attribute, "distribution": _distribution, "change": _change,
+               "share": _share}.get(spec.shape)
+    return builder(spec, profile) if builder else None
+
+
+# -- time parts ---------------------------------------------------------------------------------------
+
+def part(name: str, expr: exp.Expression) -> exp.Expression:
+    """A time part of a timestamp (weekday 0 = Sunday, hour, minute, month), rendered per dialect."""
+    return exp.Anonymous(this=PART_FUNCTIONS[name], expressions=[expr])
+
+
+def render_parts(query: exp.Expression, dialect: str) -> exp.Expression:
+    """Replace the portable time-part markers by each engine's own functions."""
+    markers = {v: k for k, v in PART_FUNCTIONS.items()}
+    for node in list(query.find_all(exp.Anonymous)):
+        which = markers.get(str(node.this).upper())
+        if which is None:
+            continue
+        arg = node.expressions[0].copy()
+        node.replace(_dialect_part(which, arg, dialect))
+    return query
+
+
+def _dialect_part(which: str, arg: exp.Expression, dialect: str) -> exp.Expression:
+    if dialect == "sqlite":
+        fmt = {"weekday": "%w", "hour": "%H", "minute": "%M", "month": "%m"}[which]
+        return exp.cast(exp.Anonymous(this="STRFTIME", expressions=[literal(fmt), arg]), "INTEGER")
+    if dialect == "postgres":
+        field = {"weekday": "DOW", "hour": "HOUR", "minute": "MINUTE", "month": "MONTH"}[which]
+        return exp.cast(exp.Extract(this=exp.var(field), expression=arg), "INTEGER")
+    if which == "weekday":
+        return exp.Paren(this=exp.Sub(this=exp.Anonymous(this="DAYOFWEEK", expressions=[arg]),
+                                      expression=exp.Literal.number(1)))
+    return exp.Anonymous(this={"hour": "HOUR", "minute": "MINUTE", "month": "MONTH"}[which], expressions=[arg])
+
+
+def _int(value: int) -> exp.Literal:
+    return exp.Literal.number(value)
+
+
+def _idiv(value: exp.Expression, by: int) -> exp.Expression:
+    """Exact integer division of a non-negative integer expression on every engine."""
+    mod = exp.Mod(this=exp.Paren(this=value.copy()), expression=_int(by))
+    return exp.cast(exp.Div(this=exp.Paren(this=exp.Sub(this=exp.Paren(this=value.copy()), expression=mod)),
+                            expression=_int(by)), "INTEGER")
+
+
+@lru_cache(maxsize=256)
+def _offsets(zone: str, start: dt.datetime, end: dt.datetime) -> tuple[tuple[dt.datetime, dt.datetime, int], ...]:
+    """[utc_start, utc_end, offset minutes] ranges covering [start, end) for one zone (daylight saving
+    transitions found day by day, then to the hour)."""
+    tz = ZoneInfo(zone)
+    utc = dt.timezone.utc
+
+    def offset(moment: dt.datetime) -> int:
+        delta = moment.replace(tzinfo=utc).astimezone(tz).utcoffset() or dt.timedelta()
+        return int(delta.total_seconds() // 60)
+
+    ranges: list[tuple[dt.datetime, dt.datetime, int]] = []  # a tuple below: cached
+    cursor, current = start, offset(start)
+    probe = start
+    while probe < end:
+        step = min(probe + dt.timedelta(days=1), end)
+        if offset(step) != current:
+            hour = probe
+            while hour < step and offset(hour) == current:
+                hour += dt.timedelta(hours=1)
+            ranges.append((cursor, hour, current))
+            cursor, current = hour, offset(hour)
+        probe = step
+    ranges.append((cursor, end, current))
+    return tuple(ranges)
+
+
+def _zone_offset(spec: QuerySpec, prepared: Prepared, fact: Fact) -> exp.Expression | None:
+    """Minutes to add to a UTC timestamp to get the local time of the row's zone (None: UTC)."""
+    time = fact.time
+    if time is None or time.date_only or time.earliest is None or time.latest is None:
+        return None
+    zones: list[str]
+    if prepared.zone_expr is not None:
+        zones = prepared.zones
+    elif prepared.zone not in ("UTC", "local"):
+        zones = [prepared.zone]
+    else:
+        return None
+    start = dt.datetime.combine(time.earliest.date(), dt.time()) - dt.timedelta(days=1)
+    end = dt.datetime.combine(time.latest.date(), dt.time()) + dt.timedelta(days=2)
+    ifs: list[exp.Expression] = []
+    assert prepared.time_expr is not None
+    for zone in zones:
+        for low, high, minutes in _offsets(zone, start, end):
+            condition: exp.Expression = exp.and_(
+                exp.GTE(this=prepared.time_expr.copy(), expression=time_literal(low, time)),
+                exp.LT(this=prepared.time_expr.copy(), expression=time_literal(high, time)))
+            if prepared.zone_expr is not None:
+                condition = exp.and_(exp.EQ(this=prepared.zone_expr.copy(), expression=literal(zone)), condition)
+            ifs.append(exp.If(this=condition, true=_int(minutes)))
+    return exp.Case(ifs=ifs, default=_int(0))
+
+
+def _local_part(which: str, spec: QuerySpec, prepared: Prepared, fact: Fact) -> exp.Expression:
+    ts = prepared.time_expr
+    assert ts is not None
+    offset = _zone_offset(spec, prepared, fact)
+    if which == "month_key":
+        return exp.TimeToStr(this=ts.copy(), format=literal("%Y-%m"))
+    if which == "year":
+        return exp.TimeToStr(this=ts.copy(), format=literal("%Y"))
+    if offset is None or which == "month":
+        return part(which, ts.copy())
+    minutes = exp.Add(this=exp.Add(this=exp.Mul(this=part("hour", ts.copy()), expression=_int(60)),
+                                   expression=part("minute", ts.copy())),
+                      expression=exp.Add(this=exp.Paren(this=offset), expression=_int(1440)))
+    if which == "hour":
+        local_minutes = exp.Mod(this=exp.Paren(this=minutes), expression=_int(1440))
+        return _idiv(local_minutes, 60)
+    shift = _idiv(minutes, 1440)  # 0 the day before, 1 the same day, 2 the day after
+    return exp.Mod(this=exp.Paren(this=exp.Add(this=exp.Add(this=part("weekday", ts.copy()), expression=shift),
+                                               expression=_int(6))), expression=_int(7))
+
+
+def part_label(which: str, expr: exp.Expression) -> exp.Expression:
+    """A readable label for a time part ('Monday', '14:00', 'March', '2024-05')."""
+    if which == "weekday":
+        return exp.Case(ifs=[exp.If(this=exp.EQ(this=expr.copy(), expression=_int(i)), true=literal(name))
+                             for i, name in enumerate(WEEKDAYS)])
+    if which == "month":
+        return exp.Case(ifs=[exp.If(this=exp.EQ(this=expr.copy(), expression=_int(i + 1)), true=literal(name))
+                             for i, name in enumerate(MONTHS)])
+    return expr
+
+
+# -- shapes ---------------------------------------------------------------------------------------------
+
+def _distribution(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
+    """Group by a time part (weekday, hour, month, or a calendar month / year), busiest first."""
+    fact, measure, which = spec.fact, spec.measure, spec.time_part
+    if fact is None or measure is None or which is None or fact.time is None:
+        return None
+    prepared = prepare(spec, profile, need_time=True)
+    if prepared is None or prepared.time_expr is None:
+        return None
+    key = _local_part(which, spec, prepared, fact)
+    metric_name = metric_column(spec)
+    metric = metric_expression(spec, measure, prepared.value, prepared.source, profile)
+    if metric is None:
+        return None
+    label = which if which not in ("month_key", "year") else ("month" if which == "month_key" else "year")
+    select = prepared.source.select.select(exp.alias_(part_label(which, key), label, quoted=True),
+                                           exp.alias_(metric, metric_name, quoted=True))
+    for condition in prepared.where:
+        select = select.where(condition)
+    select = select.group_by(key.copy()).order_by(
+        exp.Ordered(this=exp.column(metric_name, quoted=True), desc=not spec.ascending),
+        exp.Ordered(this=key.copy()))
+    if spec.limit:
+        select = select.limit(spec.limit)
+    return select
+
+
+def _absence(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
+    """Rows of an entity with no fact rows (in the window): NOT EXISTS on the fact, correlated by key."""
+    entity, fact = spec.absent, spec.fact
+    if entity is None or fact is None or len(entity.key) != 1:
+        return None
+    route = profile.path(fact.table, entity.table)
+    if not route:
+        spec.notes.append(f"{entity.noun} cannot be reached from {fact.table}: no absence to look for")
+        return None
+    outer_filters = [f for f in spec.filters if profile.path(entity.table, f.entity.table) is not None]
+    inner = spec.copy()
+    inner.filters = [f for f in spec.filters if f not in outer_filters]
+    inner.group, inner.limit = None, None
+    if inner.measure is None:
+        return None
+    prepared = prepare(inner, profile)
+    if prepared is None:
+        return None
+    last = route[-1]
+    alias = prepared.source.alias_for(route[:-1])
+    correlated = exp.EQ(this=col(last.columns[0], alias), expression=col(entity.key[0], "e0"))
+    sub = prepared.source.select.select(exp.Literal.number(1)).where(correlated)
+    for condition in prepared.where:
+        sub = sub.where(condition)
+    outer = _From(entity.table, prefix="e")
+    name = name_expression(entity, "e0")
+    conditions = []
+    for flt in outer_filters:
+        path = profile.path(entity.table, flt.entity.table)
+        assert path is not None
+        conditions.append(flt.condition(outer.alias_for(path)))
+    select = outer.select.select(exp.alias_(name.copy(), slug(entity.noun), quoted=True))
+    for condition in conditions:
+        select = select.where(condition)
+    select = select.where(exp.Not(this=exp.Exists(this=sub)))
+    return select.order_by(name.copy(), col(entity.key[0], "e0"))
+
+
+def _attribute(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
+    """The rows of an entity with the lowest / highest value of an attribute (per group when asked), or the
+    entities whose children's attribute sums highest (a playlist's length)."""
+    attribute, entity = spec.attribute, spec.group
+    if attribute is None or entity is None:
+        return None
+    desc = attribute.direction == "max"
+    name = slug(entity.noun)
+    value_name = slug(attribute.column)
+    if attribute.child is not None:
+        source = _From(attribute.child)
+        entity_alias = source.alias_for(attribute.through)
+        value_alias = source.alias_for(attribute.child_path)
+        label = name_expression(entity, entity_alias)
+        total = exp.Sum(this=col(attribute.column, value_alias))
+        select = source.select.select(exp.alias_(label.copy(), name, quoted=True),
+                                      exp.alias_(total, f"total_{value_name}", quoted=True))
+        select = select.group_by(label.copy(), *[col(k, entity_alias) for k in entity.key[:1]])
+        return select.order_by(exp.Ordered(this=exp.column(f"total_{value_name}", quoted=True), desc=desc),
+                               exp.Ordered(this=label.copy())).limit(spec.limit or 1)
+    source = _From(entity.table)
+    path = profile.path(entity.table, attribute.table)
+    if path is None:
+        return None
+    alias = source.alias_for(path)
+    value = col(attribute.column, alias)
+    label = name_expression(entity, "t0")
+    where = [exp.Not(this=exp.Is(this=value.copy(), expression=exp.Null()))]
+    where += [f.condition(source.alias_for(profile.path(entity.table, f.entity.table) or ()))
+              for f in spec.filters if profile.path(entity.table, f.entity.table) is not None]
+    group = spec.attribute_group
+    if group is not None:
+        group_path = profile.path(entity.table, group.table)
+        if group_path is None:
+            return None
+        group_alias = source.alias_for(group_path)
+        group_label = name_expression(group, group_alias)
+        order = exp.Ordered(this=value.copy(), desc=desc)
+        rank = exp.Window(this=exp.Anonymous(this="RANK"), partition_by=[col(group.key[0], group_alias)
+                                                                         if group.key else group_label.copy()],
+                          order=exp.Order(expressions=[order]))
+        inner = source.select.select(exp.alias_(group_label, slug(group.noun), quoted=True),
+                                     exp.alias_(label, name, quoted=True),
+                                     exp.alias_(value, value_name, quoted=True),
+                                     exp.alias_(rank, "rank_in_group", quoted=True))
+        for condition in where:
+            inner = inner.where(condition)
+        outer = (exp.select(exp.column(slug(group.noun), quoted=True), exp.column(name, quoted=True),
+                            exp.column(value_name, quoted=True))
+                 .from_(exp.Subquery(this=inner, alias=exp.TableAlias(this=ident("ranked"))))
+                 .where(exp.EQ(this=exp.column("rank_in_group", quoted=True), expression=_int(1)))
+                 .order_by(exp.column(slug(group.noun), quoted=True), exp.column(name, quoted=True)))
+        return outer
+    select = source.select.select(exp.alias_(label.copy(), name, quoted=True),
+                                  exp.alias_(value.copy(), value_name, quoted=True))
+    for condition in where:
+        select = select.where(condition)
+    return select.order_by(exp.Ordered(this=value.copy(), desc=desc), exp.Ordered(this=label.copy())).limit(
+        spec.limit or 1)
+
+
+def _when(spec: QuerySpec, prepared: Prepared, condition: exp.Expression) -> exp.Expression:
+    """The measure aggregated over the rows where `condition` holds."""
+    measure = spec.measure
+    assert measure is not None
+    if measure.kind == "count" and not measure.columns:
+        value: exp.Expression = exp.Literal.number(1)
+        return exp.Count(this=exp.Case(ifs=[exp.If(this=condition, true=value)]))
+    guarded = exp.Case(ifs=[exp.If(this=condition, true=prepared.value.copy())])
+    if measure.kind in ("count", "count_distinct"):
+        return _aggregate(measure, guarded)
+    return exp.Coalesce(this=exp.Sum(this=guarded), expressions=[_int(0)])
+
+
+def _window_condition(prepared: Prepared, window: calendar.Window, time: TimeColumn) -> exp.Expression:
+    assert prepared.time_expr is not None
+    zone = prepared.zone if prepared.zone not in ("local",) else "UTC"
+    return _range(prepared.time_expr, window.start, window.end, zone, time)
+
+
+def _change(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
+    """The measure in an earlier and a later period, their difference and the relative change, per group
+    ranked by the change (absolute or relative) when grouped."""
+    fact, change = spec.fact, spec.change
+    if fact is None or change is None or fact.time is None or spec.measure is None:
+        return None
+    plain = spec.copy()
+    plain.window = None
+    prepared = prepare(plain, profile, need_time=True)
+    if prepared is None or prepared.time_expr is None:
+        return None
+    before = _when(spec, prepared, _window_condition(prepared, change.before, fact.time))
+    after = _when(spec, prepared, _window_condition(prepared, change.after, fact.time))
+    difference = exp.Sub(this=after.copy(), expression=before.copy())
+    relative = exp.Div(this=exp.Mul(this=exp.Paren(this=difference.copy()), expression=exp.Literal.number("1.0")),
+                       expression=exp.Nullif(this=before.copy(), expression=_int(0)))
+    outputs: list[exp.Expression] = []
+    groups: list[exp.Expression] = []
+    if prepared.group_expr is not None and spec.group is not None:
+        outputs.append(exp.alias_(prepared.group_expr.copy(), slug(spec.group.noun), quoted=True))
+        groups.append(prepared.group_expr.copy())
+        if prepared.group_key is not None:
+            groups.append(prepared.group_key.copy())
+    outputs += [exp.alias_(before, "before", quoted=True), exp.alias_(after, "after", quoted=True),
+                exp.alias_(difference, "change", quoted=True), exp.alias_(relative, "relative_change", quoted=True)]
+    select = prepared.source.select.select(*outputs)
+    low, high = min(change.before.start, change.after.start), max(change.before.end, change.after.end)
+    span = calendar.Window(low, high, "both periods")
+    where = prepared.where + [_window_condition(prepared, span, fact.time)]
+    for condition in where:
+        select = select.where(condition)
+    if groups:
+        order_by = "relative_change" if change.mode == "relative" else "change"
+        select = select.group_by(*groups).order_by(
+            exp.Ordered(this=exp.column(order_by, quoted=True), desc=not spec.ascending, nulls_first=False),
+            exp.Ordered(this=groups[0].copy()))
+        if spec.limit:
+            select = select.limit(spec.limit)
+    return select
+
+
+def _share(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
+    """The part's share of the total: the measure over the part's rows (a filter, or the top N groups)
+    divided by the measure over every row, as a fraction and a percentage."""
+    if spec.fact is None or spec.measure is None:
+        return None
+    whole = spec.copy()
+    whole.filters = [f for f in spec.filters if f not in spec.share_filters]
+    whole.group = spec.group if spec.share_top else None
+    whole.limit = None
+    prepared = prepare(whole, profile)
+    if prepared is None:
+        return None
+    if spec.share_top and prepared.group_expr is not None:
+        metric = metric_expression(whole, spec.measure, prepared.value, prepared.source, profile)
+        if metric is None:
+            return None
+        keys = [prepared.group_expr.copy()] + ([prepared.group_key.copy()] if prepared.group_key is not None else [])
+        per_group = prepared.source.select.select(exp.alias_(metric, "m", quoted=True))
+        for condition in prepared.where:
+            per_group = per_group.where(condition)
+        per_group = per_group.group_by(*keys)
+        top = (exp.select(exp.alias_(exp.Sum(this=exp.column("m", quoted=True)), "m", quoted=True))
+               .from_(exp.Subquery(this=exp.select(exp.column("m", quoted=True)).from_("groups").order_by(
+                   exp.Ordered(this=exp.column("m", quoted=True), desc=True)).limit(spec.share_top),
+                   alias=exp.TableAlias(this=ident("top_groups")))))
+        total = exp.select(exp.alias_(exp.Sum(this=exp.column("m", quoted=True)), "m", quoted=True)).from_("groups")
+        part_value = exp.Subquery(this=top)
+        whole_value = exp.Subquery(this=total)
+        fraction = exp.Div(this=exp.Mul(this=part_value.copy(), expression=exp.Literal.number("1.0")),
+                           expression=exp.Nullif(this=whole_value.copy(), expression=_int(0)))
+        return (exp.select(exp.alias_(part_value, "part", quoted=True), exp.alias_(whole_value, "total", quoted=True),
+                           exp.alias_(fraction.copy(), "share", quoted=True),
+                           exp.alias_(exp.Mul(this=fraction, expression=_int(100)), "percent", quoted=True))
+                .with_(ident("groups"), as_=per_group))
+    part_condition = exp.and_(*[f.condition(prepared.source.alias_for(profile.path(spec.fact.table, f.entity.table)
+                                                                       or ()))
+                                for f in spec.share_filters]) if spec.share_filters else exp.true()
+    part_value = _when(spec, prepared, part_condition)
+    whole_value = _when(spec, prepared, exp.true())
+    fraction = exp.Div(this=exp.Mul(this=part_value.copy(), expression=exp.Literal.number("1.0")),
+                       expression=exp.Nullif(this=whole_value.copy(), expression=_int(0)))
+    select = prepared.source.select.select(
+        exp.alias_(part_value, "part", quoted=True), exp.alias_(whole_value, "total", quoted=True),
+        exp.alias_(fraction.copy(), "share", quoted=True),
+        exp.alias_(exp.Mul(this=fraction, expression=_int(100)), "percent", quoted=True))
+    for condition in prepared.where:
+        select = select.where(condition)
+    return select

@@ -1,0 +1,118 @@
+"""The data values a question can name: the vocabulary of low-cardinality text columns.
+
+A category, a status, a country, a shop or a genre is written in a question as a word ("laptops",
+"completed", "japan", "the london shop"). Values come from the sampled distinct values introspection
+already keeps per text column, are matched case-insensitively and by lemma (singular or plural), and a
+near miss ("labtops", "Brasil") is only ever a suggestion, never a filter.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+import simplemma
+from rapidfuzz import fuzz, process
+
+from archetypes.naming import words
+from archetypes.profile import Entity, SchemaProfile
+
+MAX_VALUE_WORDS = 5            # longer texts are descriptions, not values anyone types
+NEAR_MISS_SCORE = 80           # rapidfuzz ratio for a suggestion ('labtops' -> 'laptops' scores 86)
+_NOT_VALUE_COLUMNS = {"email", "phone", "fax", "address", "street", "zip", "postal", "url", "password", "hash",
+                      "description", "comment", "comments", "note", "notes", "composer", "bytes", "token"}
+_TOKEN = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
+
+
+@lru_cache(maxsize=16384)
+def lemma(word: str) -> str:
+    """English lemma of one lowercase word ('laptops' -> 'laptop', 'genres' -> 'genre')."""
+    word = word.lower()
+    if len(word) <= 3 or word.isdigit():
+        return word
+    return simplemma.lemmatize(word, lang="en").lower()
+
+
+def value_key(text: str) -> tuple[str, ...]:
+    """The lemma tuple a value or a question phrase is matched by."""
+    return tuple(lemma(w) for w in _TOKEN.findall(text.lower().replace("’", "'")))
+
+
+@dataclass(frozen=True)
+class ValueRef:
+    """One value of one column: what a filter on it needs."""
+
+    table: str
+    column: str
+    value: str
+    name_column: bool          # the column names the rows of an entity table (an item's name)
+
+    def target(self, profile: SchemaProfile) -> Entity:
+        """The entity the filter goes through: the table's own entity when this is its name column, else the
+        column used like an entity (grouped and filtered by its value)."""
+        entity = profile.entities.get(self.table)
+        if entity is not None and entity.name_columns == (self.column,):
+            return entity
+        info = profile.tables[self.table]
+        return Entity(table=self.table, name_columns=(self.column,), noun=" ".join(words(self.column)),
+                      key=tuple(info.primary_key), row_count=info.row_count, column_only=True)
+
+
+@dataclass(frozen=True)
+class ValueVocabulary:
+    by_key: dict[tuple[str, ...], tuple[ValueRef, ...]]
+    longest: int
+    spellings: tuple[str, ...]          # every value word, for near-miss suggestions
+    spelling_values: dict[str, str]     # value word -> a value holding it
+
+
+def value_vocabulary(profile: SchemaProfile) -> ValueVocabulary:
+    cached = profile.cache.get("value_vocabulary")
+    if cached is not None:
+        return cached
+    skip = {(c.table, c.column) for c in profile.currency_columns} | {(z.table, z.column) for z in profile.zone_columns}
+    by_key: dict[tuple[str, ...], list[ValueRef]] = {}
+    spelling_values: dict[str, str] = {}
+    code_tables = {c.table for c in profile.currency_columns
+                   if c.column in profile.tables[c.table].primary_key}  # a table of currency codes: units, not filters
+    for name, table in profile.tables.items():
+        if profile.rate_table is not None and name == profile.rate_table.table or name in code_tables:
+            continue
+        keys = set(table.primary_key) | {c for fk in table.foreign_keys for c in fk.columns}
+        entity = profile.entities.get(name)
+        for column in table.columns:
+            if column.family != "text" or not column.samples or column.name in keys or (name, column.name) in skip:
+                continue
+            if set(words(column.name)) & _NOT_VALUE_COLUMNS:
+                continue
+            is_name = entity is not None and column.name in entity.name_columns
+            for value in column.samples:
+                key = value_key(value)
+                if not key or len(key) > MAX_VALUE_WORDS or all(w.isdigit() for w in key):
+                    continue
+                ref = ValueRef(name, column.name, value, is_name)
+                bucket = by_key.setdefault(key, [])
+                if ref not in bucket:
+                    bucket.append(ref)
+                for word in _TOKEN.findall(value.lower()):
+                    if len(word) > 3:
+                        spelling_values.setdefault(word, value)
+    vocab = ValueVocabulary({k: tuple(v) for k, v in by_key.items()}, max([len(k) for k in by_key] + [1]),
+                            tuple(spelling_values), spelling_values)
+    profile.cache["value_vocabulary"] = vocab
+    return vocab
+
+
+def near_miss(word: str, profile: SchemaProfile, extra: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """Close spellings of an unread word among the data's values and `extra` schema words (suggestions)."""
+    if len(word) < 4:
+        return ()
+    vocab = value_vocabulary(profile)
+    choices = list(vocab.spellings) + [w for w in extra if len(w) > 3]
+    found = process.extract(word.lower(), choices, scorer=fuzz.ratio, score_cutoff=NEAR_MISS_SCORE, limit=3)
+    out: list[str] = []
+    for choice, _, _ in found:
+        shown = vocab.spelling_values.get(choice, choice)
+        if shown not in out and choice != word.lower():
+            out.append(shown)
+    return tuple(out)
