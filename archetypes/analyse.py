@@ -70,7 +70,8 @@ def analyse(question: str, profile: SchemaProfile, lookup: Lookup | None = None,
     for _, readings in axes:
         total *= len(readings)
     cap = max(1, int(cap))
-    if ctx.base.fact is None and ctx.base.count_table is None and ctx.base.query is None:
+    if ctx.base.fact is None and ctx.base.count_table is None and ctx.base.query is None and \
+            ctx.base.shape == "aggregate":
         analysis.notes.append("no fact table in this schema matches the question; nothing to run")
     candidates = _candidates(ctx, axes, total)
     analysis.total_readings = len(candidates)
@@ -174,6 +175,48 @@ def _build_covering(candidates: list[_Candidate], cap: int, profile: SchemaProfi
     return built
 
 
+def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tuple[Span, str]]:
+    """Schema words no reading uses: 'status' read as a column, but every reading sums revenue. A word that
+    names a table or column must appear in some reading's SQL, or it was not read."""
+    from archetypes.intent import vocabulary
+    from archetypes.lexicon import FACT_WORDS, FUNCTION_WORDS, TIME_WORDS
+    from archetypes.naming import singular, words
+
+    if not analysis.interpretations:
+        return []
+    used: set[str] = set()
+    for interpretation in analysis.interpretations:
+        for node in interpretation.query.find_all(exp.Table, exp.Column):
+            used.update(singular(w) for w in words(node.name))
+    measured = [s for _, s in ctx.intent.measures]
+    vocab = vocabulary(ctx.profile)
+    identifiers = {singular(w) for name, table in ctx.profile.tables.items()
+                   for ident in [name] + [c.name for c in table.columns] for w in words(ident)}
+    out: list[tuple[Span, str]] = []
+    for target in ctx.intent.targets:
+        table_words = {singular(w) for w in words(target.entity.table)}
+        column_words = {singular(w) for c in target.entity.name_columns for w in words(c)}
+        if not (table_words | column_words) & used:
+            out.append((target.span, f"read as {target.entity.noun}, which no reading uses"))
+    for word, start, end in ctx.intent.tokens:
+        base = singular(word)
+        if base not in identifiers or base in used:
+            continue
+        if word in FUNCTION_WORDS or word in TIME_WORDS or base in FACT_WORDS or word in FACT_WORDS:
+            continue
+        if any(s.start <= start < s.end for s in measured) or any(t.span.start <= start < t.span.end
+                                                                 for t in ctx.intent.targets):
+            continue
+        if any(s.start <= start < s.end for s in read) and base not in _COLUMN_ONLY_WORDS:
+            continue
+        out.append((Span(start, end, ctx.question[start:end]), "names a column no reading uses"))
+    del vocab
+    return out
+
+
+_COLUMN_ONLY_WORDS = frozenset({"status", "state", "email", "phone", "address", "code"})
+
+
 def _understood(ctx: Context, detections: list[Detection], analysis: Analysis):
     """Every word accounted for: what the reader, the values, the operators, the detections and the
     readings read; the rest is reported."""
@@ -189,10 +232,12 @@ def _understood(ctx: Context, detections: list[Detection], analysis: Analysis):
         read.append(intent.how_many[1])
     read += [t.span for t in intent.targets] + [s for _, s in intent.measures] + [s for _, _, s in intent.key_refs]
     read += [m.span for m, _ in grounded.applied] + [m.span for m, _ in grounded.ambiguous]
-    read += [Span(d.span[0], d.span[1], d.evidence) for d in detections]
+    read += [Span(d.span[0], d.span[1], d.evidence) for d in detections
+             if d.span[1] - d.span[0] < len(ctx.question)]  # a whole-question span reads no word
     names = ctx.extra.get("names") or []
     read += [span for span, _ in names]
     unread = list(grounded.unread) + list(grounded.shape.unread)
+    unread += _unreflected(ctx, analysis, read)
     dropped = [n for n in analysis.notes if "cannot be reached" in n]
     for mention, ref in grounded.applied:
         if any(f"'{ref.target(ctx.profile).noun} {ref.value}'" in n for n in dropped) and not analysis.interpretations:
@@ -208,14 +253,21 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
     anchor = as_of or profile.as_of
     intent = read(text, profile, anchor)
     grounded = Grounded(values=value_mentions(intent, profile), operators=operator_mentions(intent))
+    grounded.values = [m for m in grounded.values if not _inside_name(m, intent)
+                       and not _names_several_rows(m, intent, profile, lookup)]
     base = base_spec(intent, profile)
     _apply_values(grounded, intent, profile, base)
     if base.fact is not None and base.filters:
         _reach_filters(base, profile, intent)
-    grounded.shape = read_shape(intent, grounded.operators, profile, base, anchor or dt.date.today())
     ctx = Context(question=text, intent=intent, profile=profile, lookup=lookup, as_of=anchor, base=base)
     ctx.grounding = grounded
     ctx.extra["value_spans"] = [m.span for m in grounded.values]
+    from archetypes.entity import known_filters
+
+    for flt in known_filters(ctx):  # names of one row: the shape below may list or filter by them
+        if flt not in base.filters:
+            base.filters.append(flt)
+    grounded.shape = read_shape(intent, grounded.operators, profile, base, anchor or dt.date.today())
     return ctx
 
 
@@ -243,6 +295,30 @@ def _apply_values(grounded: Grounded, intent: Intent, profile: SchemaProfile, sp
         if flt not in spec.filters:
             spec.filters.append(flt)
         grounded.applied.append((mention, ref))
+
+
+def _inside_name(mention: ValueMention, intent: Intent) -> bool:
+    """Part of a longer capitalised name ('Rock' in 'Let There Be Rock'): the name is the entity's."""
+    span = mention.span
+    return any(n.start <= span.start and span.end <= n.end and (n.end - n.start) > (span.end - span.start)
+               for n in intent.names)
+
+
+def _names_several_rows(mention: ValueMention, intent: Intent, profile: SchemaProfile, lookup: Lookup | None) -> bool:
+    """A name of an entity held by several rows ('Music': two playlists; 'metal': Metal and Heavy Metal) is
+    the entity archetype's: handed over as a candidate name, never filtered silently."""
+    from archetypes.entity import _matches, _resolve, clean_term
+
+    if lookup is None or not all(r.name_column for r in mention.refs):
+        return False
+    term = clean_term(mention.span.text)
+    pool = _resolve(_matches(profile, term, lookup), term, (set(), set()))
+    if len(pool) <= 1:
+        return False
+    typed = mention.span.text
+    if typed[:1].isupper() and not any(n.start == mention.span.start for n in intent.names):
+        intent.names.append(mention.span)  # written as a name: which one is asked
+    return True  # lowercase ('music sales'): a common word, not silently a filter
 
 
 def _reachable(profile: SchemaProfile, table: str) -> bool:

@@ -34,14 +34,20 @@ class Match:
     name: str
 
 
+def known_filters(ctx: Context) -> list[EntityFilter]:
+    """The rows the question names without ambiguity: a key ('store 3'), or a name matching one row."""
+    found = [EntityFilter(entity, (value,), column=entity.key[0]) for entity, value, _ in ctx.intent.key_refs]
+    found += [_filter(pool[0]) for _, pool in name_matches(ctx) if len(pool) == 1]
+    return found
+
+
 def detect(ctx: Context) -> Detection | None:
-    for entity, value, _ in ctx.intent.key_refs:
-        ctx.base.filters.append(EntityFilter(entity, (value,), column=entity.key[0]))
+    for flt in known_filters(ctx):
+        if flt not in ctx.base.filters:
+            ctx.base.filters.append(flt)  # one match: not ambiguous, the question means it
     found: Detection | None = None
     for span, pool in name_matches(ctx):
         if len(pool) == 1:
-            only = pool[0]
-            ctx.base.filters.append(_filter(only))  # one match: not ambiguous, the question means it
             continue
         if found is not None:
             continue
@@ -107,7 +113,10 @@ def name_matches(ctx: Context) -> list[tuple[Span, list[Match]]]:
     if "names" in ctx.extra:
         return ctx.extra["names"]
     found = []
+    values = ctx.extra.get("value_spans") or []
     for span in ctx.intent.names:
+        if any(v.start < span.end and span.start < v.end for v in values):
+            continue  # a data value of a low-cardinality column: grounded as a filter already
         term = clean_term(span.text)
         if len(term) < 2 or known_value(ctx.profile, term):
             continue

@@ -99,6 +99,10 @@ def explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = Non
         if spec.attribute_group is not None:
             return f"{head}, the {order} in each {spec.attribute_group.noun} (ties kept)"
         return f"{head}, top {spec.limit or 1}"
+    if shape == "list" and spec.group is not None:
+        shown = [phrase(c) for c in spec.list_columns if c not in spec.group.name_columns]
+        extra = f" with their {', '.join(shown)}" if shown else ""
+        return f"{plural(spec.group.noun).capitalize()}{extra}{_filters(spec)}, listed by name"
     if spec.measure is None or spec.fact is None:
         if spec.count_table:
             return f"Number of {_rows(spec.count_table)}{_filters(spec)}"

@@ -241,7 +241,7 @@ def vocabulary(profile: SchemaProfile) -> Vocabulary:
             known.update(column_words)
             if column.family == "text" and column_words and column_words[-1] not in ("id", "code", "email", "phone",
                                                                                       "fax", "address", "zone",
-                                                                                      "status", "description"):
+                                                                                      "description"):
                 if column_words[-1] in ("name", "title") and len(column_words) == 1:
                     continue
                 key = tuple(singular(w) for w in column_words)

@@ -99,6 +99,7 @@ class QuerySpec:
     share_top: int | None = None             # share: the part is the top N groups
     attribute: Attribute | None = None
     attribute_group: Entity | None = None    # attribute superlative per group ('cheapest in each category')
+    list_columns: tuple[str, ...] = ()       # list: columns of the listed table shown next to its name
     absent: Entity | None = None             # absence: rows of this entity with no fact rows
     conditions: list[RowCondition] = field(default_factory=list)      # record scope: which rows count
     invalid: bool = False                    # a reading that does not apply to this combination

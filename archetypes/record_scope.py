@@ -53,10 +53,12 @@ class Scope:
 
 def detect(ctx: Context) -> Detection | None:
     base, profile = ctx.base, ctx.profile
-    if base.query is not None:
+    if base.query is not None or ctx.intent.rate_subject:
         return None
     tables = _tables_read(base, profile)
     named = {f.entity.table + "." + f.entity.name_columns[0] for f in base.filters + base.share_filters}
+    if base.group is not None:
+        named.add(base.group.table + "." + base.group.name_columns[0])  # grouped by the state: all shown
     for scope in scopes(profile):
         if scope.table not in tables or f"{scope.table}.{scope.column}" in named:
             continue

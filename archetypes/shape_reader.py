@@ -56,7 +56,7 @@ def read_shape(intent: Intent, ops: list[OperatorMention], profile: SchemaProfil
     words_used = {m.word for m in ops}
     if words_used & _ASCENDING:
         spec.ascending = True
-    for reader in (_absence, _share, _change, _distribution, _attribute, _average, _having):
+    for reader in (_absence, _share, _change, _distribution, _attribute, _average, _having, _listing):
         reader(intent, ops, kinds, profile, spec, as_of, out)
     return out
 
@@ -619,6 +619,74 @@ def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
     out.consumed |= {"compare"}
     out.read.append(_span(intent, m.start(), min(len(intent.lower), m.end() + len(rest.split(" ")[0]) + 1)))
     out.replaces.add("ranking_metric")
+
+
+# -- lists and lookups -----------------------------------------------------------------------------------
+
+_LISTING = re.compile(r"^\s*(?:please\s+)?(?:list|show(?: me)?|give me|name|display|find|get|which|what|who)\b")
+_AGGREGATING = re.compile(r"\b(how many|how much|number of|count|total|sum|revenue|sales|sold|sell|spent|spend|by|"
+                          r"bought|per|average|most|least|top|best|worst|trend|growth)\b")
+
+
+def _listing(intent, ops, kinds, profile, spec, as_of, out) -> None:
+    """'List the genres', 'which clients are from canada', 'what is the list price of X': the rows of a
+    table (with the columns named), not a total."""
+    if spec.shape != "aggregate" or intent.ranking is not None or intent.superlative is not None:
+        return
+    if intent.how_many is not None or intent.money or intent.grain is not None or any(
+            m.kind in ("product", "sum", "expression") for m, _ in intent.measures):
+        return
+    lower = intent.lower
+    if not _LISTING.search(lower) or _AGGREGATING.search(lower) or kinds & lexicon.SHAPE_OPERATORS:
+        return
+    target = _head_target(intent)
+    if target is None:
+        # 'the list price of the MacBook Pro': a column of the table a named row belongs to
+        owner = next((f.entity for f in spec.filters if not f.entity.column_only), None)
+        if owner is None or not _columns_named(intent, profile, owner.table, None):
+            return
+        target = Target(owner, Span(0, 0, ""))
+    entity = target.entity
+    if entity.column_only:
+        owner = profile.entities.get(entity.table)
+        if owner is not None and owner.table == entity.table and any(
+                f.entity.table == entity.table for f in spec.filters):
+            entity = owner  # 'the time zone of the London shop': a column of the shop named
+    spec.shape, spec.group, spec.fact, spec.measure = "list", entity, None, None
+    spec.window = None if intent.window is None else spec.window
+    spec.list_columns = _columns_named(intent, profile, entity.table, target)
+    out.replaces |= {"ranking_metric", "unit", "timezone"}
+
+
+def _head_target(intent: Intent) -> Target | None:
+    """The listed table: the head of the first noun phrase naming one ('product genres' -> genres)."""
+    targets = sorted(intent.targets, key=lambda t: t.span.start)
+    if not targets:
+        return None
+    head = targets[0]
+    for following in targets[1:]:
+        if intent.lower[head.span.end:following.span.start].strip() == "":
+            head = following
+        else:
+            break
+    return head
+
+
+def _columns_named(intent: Intent, profile: SchemaProfile, table: str, target: Target | None) -> tuple[str, ...]:
+    tokens = {singular(w) for w, _, _ in intent.tokens}
+    info = profile.tables[table]
+    keys = set(info.primary_key)
+    found = []
+    for column in info.columns:
+        parts = [singular(w) for w in words(column.name)]
+        if column.name in keys or not parts:
+            continue
+        if all(p in tokens for p in parts) or (parts[-1] in tokens and parts[-1] not in ("id", "name")):
+            found.append(column.name)
+    for t in intent.targets:
+        if t.entity.table == table and t.entity.column_only and t.entity.name_columns[0] not in found:
+            found.append(t.entity.name_columns[0])
+    return tuple(found)
 
 
 __all__ = ["ShapeRead", "read_shape", "Edge"]

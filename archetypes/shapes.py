@@ -25,7 +25,7 @@ PART_FUNCTIONS = {"weekday": "CHECKER_WEEKDAY", "hour": "CHECKER_HOUR", "minute"
 
 def build_shape(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp.Query | None:
     builder = {"absence": _absence, "attribute": _attribute, "distribution": _distribution, "change": _change,
-               "share": _share}.get(spec.shape)
+               "share": _share, "list": _list}.get(spec.shape)
     return builder(spec, profile) if builder else None
 
 
@@ -393,3 +393,35 @@ def _share(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
     for condition in prepared.where:
         select = select.where(condition)
     return select
+
+
+def _list(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
+    """The rows of a table, by name, with the columns the question names, filtered by its values."""
+    entity = spec.group
+    if entity is None:
+        return None
+    source = _From(entity.table)
+    name = name_expression(entity, "t0")
+    outputs = [exp.alias_(name.copy(), slug(entity.noun), quoted=True)]
+    outputs += [exp.alias_(col(c, "t0"), slug(c), quoted=True) for c in spec.list_columns
+                if c not in entity.name_columns]
+    where = []
+    for flt in spec.filters:
+        path = profile.path(entity.table, flt.entity.table)
+        if path is None:
+            spec.notes.append(f"{flt.entity.noun} cannot be reached from {entity.table}: no list can apply "
+                              f"'{flt.describe()}'")
+            spec.invalid = True
+            return None
+        where.append(flt.condition(source.alias_for(path)))
+    for condition in spec.conditions:
+        if condition.table == entity.table:
+            where.append(condition.expression("t0"))
+    select = source.select.select(*outputs)
+    if entity.column_only:
+        select = select.distinct()
+    for condition in where:
+        select = select.where(condition)
+    order = [name.copy()] + ([col(entity.key[0], "t0")] if entity.key and not entity.column_only else [])
+    select = select.order_by(*order)
+    return select.limit(spec.limit) if spec.limit else select

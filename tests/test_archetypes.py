@@ -218,7 +218,8 @@ def test_reading_values(connections, where: str, db: str, question: str, archety
 
 
 def test_clear_question_gives_exactly_one_interpretation(demo_sqlite) -> None:
-    for question, first in (("How many products are there?", None), ("Top product by revenue in 2025", "MacBook Pro")):
+    for question, first in (("How many products are there?", None),
+                            ("Top product by units in 2025 from completed orders", "USB-C Cable")):
         analysis = demo_sqlite.analyse(question)
         assert analysis.detections == [] and len(analysis.interpretations) == 1
         only = analysis.interpretations[0]
@@ -245,15 +246,20 @@ def test_every_candidate_runs_on_sqlite(demo_sqlite) -> None:
 
 
 def test_top_selling_product_readings(demo_sqlite) -> None:
-    analysis = demo_sqlite.analyse("What is the top-selling product?")
-    assert [d.archetype for d in analysis.detections] == ["ranking_metric"]
+    analysis = demo_sqlite.analyse("What is the top-selling product?", answers={"record_scope": "all"})
+    assert [d.archetype for d in analysis.detections] == ["ranking_metric", "unit", "record_scope"]
     detection = analysis.detections[0]
     assert detection.evidence == "top-selling"
     assert analysis.question[slice(*detection.span)] == "top-selling"
-    tops = {i.choices["ranking_metric"]: demo_sqlite.run(i).rows[0][0] for i in analysis.interpretations}
-    assert tops == {"revenue": "MacBook Pro", "units": "USB-C Cable", "orders": "Phone Case"}
+    tops = {(i.choices["ranking_metric"], i.choices.get("unit")): demo_sqlite.run(i).rows[0][0]
+            for i in analysis.interpretations}
+    # the currency treatment matters only to the money reading; counts and units are in no currency
+    assert tops == {("revenue", "only_usd"): "MacBook Pro", ("revenue", "converted_to_usd"): "MacBook Pro",
+                    ("units", None): "USB-C Cable", ("orders", None): "Phone Case"}
     assert [i.id for i in analysis.interpretations] == [
-        "ranking_metric=revenue", "ranking_metric=units", "ranking_metric=orders"]
+        "ranking_metric=revenue|unit=only_usd|record_scope=all", "ranking_metric=revenue|unit=converted_to_usd|record_scope=all",
+        "ranking_metric=units|record_scope=all", "ranking_metric=orders|record_scope=all"]
+    assert all(i.explanation for i in analysis.interpretations)
 
 
 def test_contract_shapes(demo_sqlite) -> None:
@@ -275,11 +281,14 @@ def test_contract_shapes(demo_sqlite) -> None:
 # -- answers, the cap, literals ------------------------------------------------------------------------
 
 def test_answers_narrow_to_the_anchored_query(demo_sqlite) -> None:
-    analysis = demo_sqlite.analyse("What is the top-selling product?", answers={"ranking_metric": "units"})
-    assert [i.id for i in analysis.interpretations] == ["ranking_metric=units"]
+    analysis = demo_sqlite.analyse("What is the top-selling product?",
+                                   answers={"ranking_metric": "units", "record_scope": "all"})
+    assert [i.id for i in analysis.interpretations] == ["ranking_metric=units|record_scope=all"]
     assert demo_sqlite.run(analysis.interpretations[0]).rows[0][0] == "USB-C Cable"
-    both = demo_sqlite.analyse("Show me revenue for Acme", answers={"entity": "Acme Corp", "unit": "per_currency"})
-    assert [i.choices for i in both.interpretations] == [{"entity": "Acme Corp", "unit": "per_currency"}]
+    both = demo_sqlite.analyse("Show me revenue for Acme", answers={"entity": "Acme Corp", "unit": "per_currency",
+                                                                     "record_scope": "all"})
+    assert [i.choices for i in both.interpretations] == [{"entity": "Acme Corp", "unit": "per_currency",
+                                                          "record_scope": "all"}]
     assert "'Acme Corp'" in both.interpretations[0].sql("sqlite")
 
 
@@ -293,24 +302,25 @@ def test_unknown_answers_raise_a_checker_error(demo_sqlite) -> None:
 
 def test_cap_limits_and_says_so(demo_sqlite) -> None:
     analysis = demo_sqlite.analyse("Show me revenue for Acme")
-    assert analysis.total_readings == 12 and analysis.capped and len(analysis.interpretations) == 8
-    assert any("12" in note and "8" in note for note in analysis.notes)
+    assert analysis.total_readings == 24 and analysis.capped and len(analysis.interpretations) == 8
+    assert sum("24" in note and "8" in note for note in analysis.notes) == 1  # said once
     small = demo_sqlite.analyse("Show me revenue for Acme", cap=3)
     assert len(small.interpretations) == 3 and small.capped
-    whole = demo_sqlite.analyse("Show me revenue for Acme", cap=20)
-    assert len(whole.interpretations) == 12 and not whole.capped
-    assert len({i.id for i in whole.interpretations}) == 12
+    whole = demo_sqlite.analyse("Show me revenue for Acme", cap=30)
+    assert len(whole.interpretations) == 24 and not whole.capped
+    assert len({i.id for i in whole.interpretations}) == 24
     # coverage first: within the cap every reading of every archetype appears at least once
-    for archetype in ("entity", "unit"):
+    for archetype in ("entity", "unit", "record_scope"):
         shown = {i.choices[archetype] for i in analysis.interpretations}
         offered = {r.value for d in analysis.detections if d.archetype == archetype for r in d.readings}
         assert shown == offered, archetype
-    assert analysis.interpretations[0].choices == {"entity": "Acme Corp", "unit": "only_usd"}
+    assert analysis.interpretations[0].choices == {"entity": "Acme Corp", "unit": "only_usd", "record_scope": "all"}
 
 
 @pytest.mark.parametrize("value", ["O'Brien & Sons", "Acme'; DROP TABLE customers;--", "back\\slash 'quote' %_"])
 def test_chosen_values_are_quoted_literals(demo_sqlite, value: str) -> None:
-    analysis = demo_sqlite.analyse("Show me revenue for Acme", answers={"entity": value, "unit": "only_usd"})
+    analysis = demo_sqlite.analyse("Show me revenue for Acme", answers={"entity": value, "unit": "only_usd",
+                                                                         "record_scope": "all"})
     (only,) = analysis.interpretations
     assert only.choices["entity"] == value
     rows = demo_sqlite.run(only).rows
@@ -340,7 +350,7 @@ def test_bad_input(demo_sqlite) -> None:
     assert [d.archetype for d in analysis.detections] == ["insufficient_info"]
     assert analysis.interpretations == [] and analysis.notes
     long = demo_sqlite.analyse("What is the top-selling product? " + "please " * 2000)
-    assert [d.archetype for d in long.detections] == ["ranking_metric"]
+    assert [d.archetype for d in long.detections] == ["ranking_metric", "unit", "record_scope"]
 
 
 def test_no_fact_table_means_no_sql(tmp_path) -> None:
