@@ -19,13 +19,18 @@ from checker_app.evaluate import CaseFileError, detector_for, evaluate, load_cas
 @click.option("--timeout", "timeout", type=float, default=10.0, show_default=True,
               help="Time limit in seconds for each query the detectors run on a database.")
 def eval_command(file: str, db: tuple[str, ...], as_json: bool, strict: bool, timeout: float) -> None:
-    """Score the archetype detectors on labelled questions (a .jsonl file or a directory of them).
+    """Score the checker on labelled questions (a .jsonl file or a directory of them).
 
-    Prints precision and recall per archetype and the false-positive rate on clear questions."""
+    Archetype labels: precision and recall per archetype, false positives on clear questions. Gold readings
+    (cases with "readings"): gold found, all found, precision, false clear and partial per database."""
     limits = limits_from(timeout, 1000)
+    from checker_app.evaluation.gold import GoldFileError, evaluate_gold, is_gold_file, load_gold
+    from checker_app.evaluation.gold import report_text as gold_text
+
+    gold = is_gold_file(file)
     try:
-        cases = load_cases(file)
-    except CaseFileError as err:
+        cases = load_gold(file) if gold else load_cases(file)
+    except (CaseFileError, GoldFileError) as err:
         fail(str(err))
         return
     try:
@@ -46,6 +51,18 @@ def eval_command(file: str, db: tuple[str, ...], as_json: bool, strict: bool, ti
             return
     for name in sorted(set(databases) - wanted):
         click.echo(f"note: no case uses --db {name}", err=True)
+    if gold:
+        try:
+            scored = evaluate_gold(cases, databases)
+        finally:
+            for database in databases.values():
+                database.dispose()
+        if as_json:
+            emit_json(scored.to_dict())
+        else:
+            click.echo(gold_text(scored))
+        raise SystemExit(EXIT_ENGINE_ERROR if strict and (scored.skipped or any(r.errors for r in scored.results))
+                         else EXIT_OK)
     detect = detector_for(databases)
     try:
         report = evaluate(cases, detect, skip_dbs=wanted - set(databases))
