@@ -179,7 +179,7 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
     """Schema words no reading uses: 'status' read as a column, but every reading sums revenue. A word that
     names a table or column must appear in some reading's SQL, or it was not read."""
     from archetypes.intent import vocabulary
-    from archetypes.lexicon import FACT_WORDS, FUNCTION_WORDS, TIME_WORDS
+    from archetypes.lexicon import FACT_WORDS, FUNCTION_WORDS, OPERATORS, TIME_WORDS
     from archetypes.naming import singular, words
 
     if not analysis.interpretations:
@@ -202,7 +202,8 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
         base = singular(word)
         if base not in identifiers or base in used:
             continue
-        if word in FUNCTION_WORDS or word in TIME_WORDS or base in FACT_WORDS or word in FACT_WORDS:
+        if word in FUNCTION_WORDS or word in TIME_WORDS or base in FACT_WORDS or word in FACT_WORDS or \
+                word in OPERATORS:
             continue
         if any(s.start <= start < s.end for s in measured) or any(t.span.start <= start < t.span.end
                                                                  for t in ctx.intent.targets):

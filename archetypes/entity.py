@@ -132,7 +132,8 @@ def _adjacent_tables(ctx: Context, span: Span) -> tuple[set[str], set[str]]:
     """Tables named right next to the name ('the album X', 'the X playlist')."""
     before, after = set(), set()
     for target in ctx.intent.targets:
-        if 0 <= span.start - target.span.end <= 6:
+        gap = ctx.intent.lower[target.span.end:span.start].strip() if target.span.end <= span.start else None
+        if gap in ("", "the", "called", "named", "titled"):
             before.add(target.entity.table)
         elif 0 <= target.span.start - span.end <= 2:
             after.add(target.entity.table)

@@ -68,12 +68,22 @@ def value_mentions(intent: Intent, profile: SchemaProfile) -> list[ValueMention]
             text = intent.question[first.start:last.end]
             if size == 1 and not _single_word_value(first.text, text, refs, schema):
                 continue
+            if not text[:1].isupper() and all(_many_names(profile, r) for r in refs):
+                continue  # 'released' is not the track 'Release': a lowercase word of a long name list
             negated = index > 0 and words[index - 1].text in ("not", "non", "excluding", "except", "without")
             found.append(ValueMention(Span(first.start, last.end, text), refs, negated))
             matched = size
             break
         index += matched or 1
     return found
+
+
+def _many_names(profile: SchemaProfile, ref: ValueRef) -> bool:
+    """A value of a name column whose distinct values were not all sampled (thousands of track names)."""
+    from adapters.schema import SAMPLE_VALUES
+
+    column = profile.tables[ref.table].column(ref.column)
+    return ref.name_column and column is not None and len(column.samples) >= SAMPLE_VALUES
 
 
 def _single_word_value(word: str, typed: str, refs: tuple[ValueRef, ...], schema: Vocabulary) -> bool:

@@ -16,7 +16,7 @@ show shows showing give gives tell find get list lists display see look let lets
 shall may might must please pls need want wanted like know just also only so then than as into onto about
 any some all each every both either neither other others own same such very really much many more most
 one ones thing things stuff everything something anything someone anyone everyone
-data numbers number figures figure info information details detail overview summary stats statistics report
+data numbers number figures figure info information details detail overview summary stats statistics
 value values results result breakdown break down split
 yes ok okay hi hello hey thanks thank
 got make made makes making bring brought brings generate generated generates generating come comes came coming

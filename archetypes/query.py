@@ -330,14 +330,13 @@ def build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp
         return build_shape(spec, profile, as_of)
     if spec.fact is None or spec.measure is None:
         if spec.count_table:
-            select = exp.select(exp.alias_(exp.Count(this=exp.Star()), "count", quoted=True)).from_(
-                table_ref(spec.count_table, "t0"))
-            for flt in spec.filters:
-                if flt.entity.table == spec.count_table:
-                    select = select.where(flt.condition("t0"))
-            for condition in spec.conditions:
-                if condition.table == spec.count_table:
-                    select = select.where(condition.expression("t0"))
+            source = _From(spec.count_table)
+            where = row_filters(spec, profile, source, spec.count_table)
+            if spec.invalid:
+                return None
+            select = source.select.select(exp.alias_(exp.Count(this=exp.Star()), "count", quoted=True))
+            for condition in where:
+                select = select.where(condition)
             return select
         return None
     prepared = prepare(spec, profile)

@@ -72,6 +72,8 @@ def detect(ctx: Context) -> Detection | None:
 def _tables_read(spec: QuerySpec, profile: SchemaProfile) -> set[str]:
     """The tables a reading's rows come from: the fact and the tables on its many-to-one paths."""
     tables: set[str] = set()
+    if spec.shape in ("attribute", "list") and spec.group is not None:
+        return {spec.group.table}
     roots = [t for t in (spec.fact.table if spec.fact else None, spec.count_table) if t]
     if spec.absent is not None:
         roots.append(spec.absent.table)

@@ -29,6 +29,9 @@ _THRESHOLD = re.compile(r"\b(more than|greater than|over|above|at least|exceedin
 _OPS = {"more than": "gt", "greater than": "gt", "over": "gt", "above": "gt", "exceeding": "gt",
         "at least": "ge", "less than": "lt", "fewer than": "lt", "under": "lt", "below": "lt", "at most": "le"}
 _PER = re.compile(r"\b(?:per|each|every|a|an)\s+([a-z][a-z ]{1,30})")
+_BY = re.compile(r"\b(?:by|for each|in each|across)\s+[a-z]")
+_ASKS_FIGURE = re.compile(r"^\s*(?:what(?:'s| is| was| are)|how (?:much|many)|give me the|tell me the)\b")
+_BARE = re.compile(r"^\s*(?:our\s+|the\s+|total\s+)?[a-z]+(?:\s+[a-z]+)?\s+(?:per|a|an|each)\s+[a-z]+\s*[?.!]*\s*$")
 _BASKET = re.compile(r"\b(basket|cart)\s+(size|value)s?\b")
 _ORDER_VALUE = re.compile(r"\b(?:average|avg|mean|typical)\s+(?:\w+\s+)?(?:value|size)\b|\baov\b")
 _WHEN_MOST = re.compile(r"\bwhen\b.*\b(most|busiest|peak|least|fewest)\b|\b(busiest|quietest|peak|slowest)\b")
@@ -376,7 +379,10 @@ def _set_measure(fact: Fact, measure: Measure):
 
 def _attribute(intent, ops, kinds, profile, spec, as_of, out) -> None:
     mention = next((m for m in ops if m.category == "attribute" and m.word in lexicon.ATTRIBUTE_WORDS), None)
-    if mention is None or spec.shape != "aggregate":
+    if spec.shape != "aggregate":
+        return
+    if mention is None:
+        _named_superlative(intent, ops, profile, spec, out)
         return
     kind, direction = lexicon.ATTRIBUTE_WORDS[mention.word]
     target = _target_after(intent, mention.span.start) or _main_target(intent)
@@ -395,6 +401,28 @@ def _attribute(intent, ops, kinds, profile, spec, as_of, out) -> None:
         grouped = next((t for t in intent.targets if t.span.start >= per.start(1) and t.entity is not entity), None)
         if grouped is not None:
             spec.attribute_group = grouped.entity
+    out.consumed |= {"attribute", "ranking"}
+    out.replaces |= {"ranking_metric", "unit"}
+
+
+_HIGH = {"highest": "max", "largest": "max", "biggest": "max", "greatest": "max", "most": "max", "top": "max",
+         "lowest": "min", "smallest": "min", "least": "min", "fewest": "min", "bottom": "min"}
+
+
+def _named_superlative(intent: Intent, ops: list[OperatorMention], profile: SchemaProfile, spec: QuerySpec,
+                       out: ShapeRead) -> None:
+    """'the product with the highest list price': a superlative of a column the question names, on the
+    table it belongs to (not a measure summed over events)."""
+    word = next((m for m in ops if m.word in _HIGH), None)
+    target = _main_target(intent)
+    if word is None or target is None or target.entity.column_only or intent.explicit_measure:
+        return
+    column = _numeric_mentioned(intent, profile, spec)
+    if column is None or profile.path(target.entity.table, column[0]) is None or column[0] in profile.facts:
+        return
+    spec.shape, spec.group = "attribute", target.entity
+    spec.attribute = Attribute(column[0], column[1], _HIGH[word.word])
+    spec.limit = intent.top_n
     out.consumed |= {"attribute", "ranking"}
     out.replaces |= {"ranking_metric", "unit"}
 
@@ -453,7 +481,7 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
     average = _first(ops, "average")
     lower = intent.lower
     basket = _BASKET.search(lower)
-    per = _PER.search(lower) if average is not None or re.search(r"\bper\b", lower) else None
+    per = _PER.search(lower) if average is not None else re.search(r"\bper\s+([a-z][a-z ]{1,30})", lower)
     if spec.shape != "aggregate" or (average is None and basket is None and per is None):
         return
     fact = spec.fact
@@ -480,15 +508,6 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
             _group_by_mention(intent, spec)
             out.replaces.add("ranking_metric")
             return
-    if per is not None:
-        denominator = _table_named(profile, per.group(1), intent)
-        if denominator is not None and denominator != spec.fact.table:
-            spec.per_table = denominator
-            out.consumed |= {"average"}
-            out.read.append(_span(intent, per.start(), per.end()))
-            _group_by_mention(intent, spec, skip=denominator)
-            out.replaces.add("ranking_metric")
-            return
     if average is not None:
         column = _numeric_mentioned(intent, profile, spec)
         if column is not None:
@@ -503,11 +522,54 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
             _group_by_mention(intent, spec)
             out.replaces |= {"ranking_metric", "unit"}
             return
+    if per is not None:
+        denominator = _table_named(profile, per.group(1), intent)
+        if denominator is not None and denominator != spec.fact.table:
+            ratio = average is not None or _BY.search(lower) is not None or _ASKS_FIGURE.search(lower)
+            if not ratio and not _BARE.match(lower):
+                return  # 'units sold per product': one figure per product (grouped by the reader)
+            if not ratio:
+                out.detections.append(_per_readings(intent, per, profile, spec, denominator))
+                out.replaces.add("aggregation_level")
+                out.consumed |= {"average"}
+                return
+            spec.per_table = denominator
+            out.consumed |= {"average"}
+            out.read.append(_span(intent, per.start(), per.end()))
+            _group_by_mention(intent, spec, skip=denominator)
+            out.replaces.add("ranking_metric")
+            return
+    if average is not None:
         if header is not None and spec.measure is not None and spec.measure.kind in ("product", "sum", "expression"):
             spec.per_table = header
             out.consumed |= {"average"}
             _group_by_mention(intent, spec)
             out.replaces.add("ranking_metric")
+
+
+def _per_readings(intent: Intent, per: re.Match, profile: SchemaProfile, spec: QuerySpec,
+                  table: str) -> Detection:
+    """'revenue per customer': each customer's figure, or the average figure per customer."""
+    from archetypes.aggregation_level import ARCHETYPE
+
+    noun = phrase(table)
+    target = next((t for t in intent.targets if t.entity.table == table), None)
+    readings = [Reading(f"average_per_{slug(noun)}", f"The average per {noun} (total divided by the number of "
+                        f"{plural(noun)})", _set_per(table, None))]
+    if target is not None:
+        readings.append(Reading(f"each_{slug(noun)}", f"One figure for each {noun}", _set_per(None, target.entity)))
+    return ARCHETYPE.detection(_span(intent, per.start(), per.end()), readings,
+                               question=f"The average per {noun}, or one figure for each {noun}?")
+
+
+def _set_per(table: str | None, group: Entity | None):
+    def apply(spec: QuerySpec) -> None:
+        spec.per_table = table
+        if group is not None:
+            spec.group, spec.limit = group, None
+        elif table is not None and spec.group is not None and spec.group.table == table:
+            spec.group = None
+    return apply
 
 
 def _group_by_mention(intent: Intent, spec: QuerySpec, skip: str | None = None) -> None:
@@ -675,7 +737,7 @@ def _head_target(intent: Intent) -> Target | None:
 def _columns_named(intent: Intent, profile: SchemaProfile, table: str, target: Target | None) -> tuple[str, ...]:
     tokens = {singular(w) for w, _, _ in intent.tokens}
     info = profile.tables[table]
-    keys = set(info.primary_key)
+    keys = set(info.primary_key) | {c for fk in info.foreign_keys for c in fk.columns}
     found = []
     for column in info.columns:
         parts = [singular(w) for w in words(column.name)]

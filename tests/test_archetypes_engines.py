@@ -73,7 +73,7 @@ def test_acme_options_are_live_rows_on_every_engine(demo) -> None:
         assert detection.clarification.type == "query_choice"
         assert [o.value for o in detection.clarification.options] == [
             "Acme Corp", "Acme Industries", "ACME Logistics", "all_matches"], backend
-        totals = _answers(demo[backend], "Show me revenue for Acme", answers={"unit": "only_usd"})
+        totals = _answers(demo[backend], "Show me revenue for Acme", answers={"unit": "only_usd", "record_scope": "all"})
         assert len(totals) == 4
 
 
@@ -81,7 +81,8 @@ def test_acme_options_are_live_rows_on_every_engine(demo) -> None:
 def test_literals_are_quoted_on_every_engine(demo, value: str) -> None:
     for backend in BACKENDS:
         connected = demo[backend]
-        analysis = connected.analyse("Show me revenue for Acme", answers={"entity": value, "unit": "per_currency"})
+        analysis = connected.analyse("Show me revenue for Acme", answers={"entity": value, "unit": "per_currency",
+                                                                          "record_scope": "all"})
         (only,) = analysis.interpretations
         rows = connected.run(only).rows
         assert bool(rows) == value.startswith("O'Brien"), (backend, rows)

@@ -34,10 +34,11 @@ def _top_names(report) -> list[str]:
     return [str(reading.top_row()[0]) for reading in report.interpretations]
 
 
-def test_top_selling_product_is_three_readings_with_three_answers_on_every_engine(demo_dbs) -> None:
+def test_top_selling_product_is_eight_readings_with_three_answers_on_every_engine(demo_dbs) -> None:
+    # metric x currency treatment (money readings only) x which orders count: three different products on top
     report = check("What is the top-selling product?", demo_dbs)
-    assert [a["id"] for a in report.archetypes] == ["ranking_metric"]
-    assert len(report.interpretations) == 3
+    assert [a["id"] for a in report.archetypes] == ["ranking_metric", "unit", "record_scope"]
+    assert len(report.interpretations) == 8
     assert set(_top_names(report)) == TOP_PRODUCTS
     for reading in report.interpretations:
         assert set(reading.results) == set(BACKENDS)
@@ -46,7 +47,7 @@ def test_top_selling_product_is_three_readings_with_three_answers_on_every_engin
         assert len(set(tops.values())) == 1, tops  # every engine names the same product for this reading
         assert reading.engines_agree is True
     assert report.divergent is True and report.verdict == "material"
-    assert report.verdict_text == "3 readings, 3 different answers"
+    assert report.verdict_text.startswith("8 readings, 3 different answers")
     payload = report.to_dict()
     json.dumps(payload)  # the report is plain JSON
     for key in ("question", "as_of", "ambiguous", "archetypes", "interpretations", "divergent"):
@@ -60,11 +61,12 @@ def test_top_selling_product_is_three_readings_with_three_answers_on_every_engin
 
 def test_answering_narrows_to_one_anchored_reading(demo_dbs) -> None:
     full = check("What is the top-selling product?", demo_dbs[:1])
-    value = full.interpretations[1].choices["ranking_metric"]
-    report = check("What is the top-selling product?", demo_dbs, CheckOptions(answers={"ranking_metric": value}))
+    units = next(i for i in full.interpretations if i.choices == {"ranking_metric": "units", "record_scope": "all"})
+    answers = {"ranking_metric": "units", "record_scope": "all"}
+    report = check("What is the top-selling product?", demo_dbs, CheckOptions(answers=answers))
     assert len(report.interpretations) == 1
-    assert report.interpretations[0].choices["ranking_metric"] == value
-    assert _top_names(report) == [_top_names(full)[1]]
+    assert report.interpretations[0].choices == answers
+    assert _top_names(report) == [str(units.top_row()[0])]
     assert report.divergent is None
 
 
@@ -121,9 +123,9 @@ def test_check_and_batch_commands(demo_urls, tmp_path) -> None:
     done = _cli("check", "What is the top-selling product?", *db_args, "--json")
     assert done.returncode == 0, done.stderr
     payload = json.loads(done.stdout)
-    assert payload["divergent"] is True and len(payload["interpretations"]) == 3
+    assert payload["divergent"] is True and len(payload["interpretations"]) == 8
     text = _cli("check", "What is the top-selling product?", "--db", demo_urls["sqlite"])
-    assert text.returncode == 0 and "3 readings, 3 different answers" in text.stdout
+    assert text.returncode == 0 and "8 readings, 3 different answers" in text.stdout
     bad = _cli("check", "top product", "--db", demo_urls["sqlite"], "--answer", "ranking_metric=nonsense")
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
     questions = tmp_path / "q.jsonl"
@@ -142,6 +144,6 @@ def test_an_answer_only_the_model_can_use_does_not_stop_the_rules(demo_dbs, monk
     with pytest.raises(UnknownAnswerError):
         check(question, demo_dbs[:1], CheckOptions(answers=answers))
     report = check(question, demo_dbs[:1], CheckOptions(answers=answers, engine="both"))
-    assert [a["id"] for a in report.archetypes] == ["ranking_metric"]
-    assert len([r for r in report.interpretations if r.source == "rules"]) == 3
+    assert [a["id"] for a in report.archetypes] == ["ranking_metric", "unit", "record_scope"]
+    assert len([r for r in report.interpretations if r.source == "rules"]) == 8
     assert report.extra["model"]["status"] == "off"
