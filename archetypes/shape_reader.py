@@ -711,9 +711,8 @@ def _listing(intent, ops, kinds, profile, spec, as_of, out) -> None:
     entity = target.entity
     if entity.column_only:
         owner = profile.entities.get(entity.table)
-        if owner is not None and owner.table == entity.table and any(
-                f.entity.table == entity.table for f in spec.filters):
-            entity = owner  # 'the time zone of the London shop': a column of the shop named
+        if owner is not None and owner.table == entity.table:
+            entity = owner  # 'the time zone of the London shop', 'name and country of every singer': its columns
     spec.shape, spec.group, spec.fact, spec.measure = "list", entity, None, None
     spec.window = None if intent.window is None else spec.window
     spec.list_columns = _columns_named(intent, profile, entity.table, target)

@@ -61,7 +61,7 @@ def test_both_engines_side_by_side_with_lint_repair_and_comparison(llm, demo_dbs
     report = check(QUESTION, demo_dbs, CheckOptions(engine="both", model_settings=llm.settings()))
     rules = [r for r in report.interpretations if r.source == "rules"]
     model = [r for r in report.interpretations if r.source == "model"]
-    assert len(rules) == 3 and [r.label for r in model] == [
+    assert len(rules) == 8 and [r.label for r in model] == [
         "Highest revenue", "Most units", "Most orders", "Completed orders only"]
     revenue, units, orders, placeholder = model
     for reading, product in ((revenue, "MacBook Pro"), (units, "USB-C Cable"), (orders, "Phone Case")):
@@ -81,11 +81,15 @@ def test_both_engines_side_by_side_with_lint_repair_and_comparison(llm, demo_dbs
     assert payload["model"]["usage"]["calls"] == 2 and payload["model"]["usage"]["by_step"]["clarify"]["calls"] == 1
     comparison = payload["comparison"]
     assert comparison["archetypes"]["both"] == ["ranking_metric"]
-    assert comparison["archetypes"]["rules_only"] == [] == comparison["archetypes"]["model_only"]
-    by_top = {str(r.top_row()[0]): r.id for r in rules}
+    # the rules also read the currency treatment and which orders count; the scripted model did not
+    assert comparison["archetypes"]["rules_only"] == ["unit", "record_scope"]
+    assert comparison["archetypes"]["model_only"] == []
+    by_top: dict[str, list[str]] = {}
+    for reading in rules:
+        by_top.setdefault(str(reading.top_row()[0]), []).append(reading.id)
     matched = {row["model_reading"]: row["same_answer_as"] for row in comparison["readings"]}
-    assert matched == {"model:1": [by_top["MacBook Pro"]], "model:2": [by_top["USB-C Cable"]],
-                       "model:3": [by_top["Phone Case"]], "model:4": []}
+    assert matched == {"model:1": by_top["MacBook Pro"], "model:2": by_top["USB-C Cable"],
+                       "model:3": by_top["Phone Case"], "model:4": []}
     # every rules answer is among the model's, but the rejected model:4 gave none: not "the same set"
     assert comparison["results_differ"] is None and comparison["sql_differs"] is True
     assert comparison["failed"] == {"rules": [], "model": ["model:4"]}
@@ -99,9 +103,10 @@ def test_comparison_says_where_the_answers_differ(llm, sqlite_only) -> None:
         {"label": "Most expensive", "sql": pricey}]}))
     report = check(QUESTION, sqlite_only, CheckOptions(engine="both", model_settings=llm.settings()))
     comparison = report.extra["comparison"]
-    assert comparison["archetypes"]["rules_only"] == ["ranking_metric"]
+    assert comparison["archetypes"]["rules_only"] == ["ranking_metric", "unit", "record_scope"]
     assert comparison["results_differ"] is True
-    assert len(comparison["rules_answers_missing_from_model"]) == 2  # the priciest product is also top revenue
+    # the priciest product is also top revenue: only the units and orders readings' answers are missing
+    assert len(comparison["rules_answers_missing_from_model"]) == 4
     assert "their answers differ" in comparison["summary"]
 
 
@@ -117,7 +122,7 @@ def test_model_engine_shows_the_model_readings(llm, sqlite_only) -> None:
 def test_model_failure_fails_open_to_the_rules(llm, sqlite_only) -> None:
     llm.push(error_reply(500, "model server down"), times=2)
     report = check(QUESTION, sqlite_only, CheckOptions(engine="model", model_settings=llm.settings(max_retries=1)))
-    assert {r.source for r in report.interpretations} == {"rules"} and len(report.interpretations) == 3
+    assert {r.source for r in report.interpretations} == {"rules"} and len(report.interpretations) == 8
     assert report.verdict == "material"
     assert report.extra["model"]["status"] == "failed"
     assert any("model part failed at clarify (http): HTTP 500: model server down" in n and "rules' result" in n
@@ -202,10 +207,12 @@ def test_diagnose_command_on_the_sample_traces(demo_urls, tmp_path) -> None:
     assert codes == {"clarified.json": [], "unasked_top_selling.json": ["D001"],
                      "placeholder_entity.jsonl": ["D002"],
                      "pending_and_malformed.jsonl": ["D001", "D002", "D003", "D003", "D004"]}
-    # "the most units in 2024" names its metric: the rules classifier does not flag it (a keyword regex would)
+    # "the most units in 2024 across completed orders" names its metric and its rows: not flagged (a keyword
+    # regex would flag it)
     assert reports["clarified.json"]["questions"] == 2 and reports["clarified.json"]["sql_calls"] == 2
     unasked = reports["unasked_top_selling.json"]["findings"][0]
-    assert unasked["evidence"]["archetypes"] == [{"archetype": "ranking_metric", "evidence": "top-selling"}]
+    assert unasked["evidence"]["archetypes"] == [{"archetype": a, "evidence": "top-selling"}
+                                                 for a in ("ranking_metric", "unit", "record_scope")]
     clean = tmp_path / "clean.json"
     call = {"id": "c1", "type": "function",
             "function": {"name": "run_sql", "arguments": json.dumps({"sql": "SELECT COUNT(*) FROM customers"})}}

@@ -90,6 +90,15 @@ def last_block(at: AppTest):  # noqa: ANN201
     return list(at.main.children.values())[-1]
 
 
+def finish_steps(at: AppTest) -> None:
+    """Answer the wizard's remaining steps (the currency treatment, which orders count) with their first option."""
+    for _ in range(4):
+        if not at.session_state["checker"].wizard.pending:
+            return
+        choice(at).set_value(choice(at).options[0])
+        button(at, "Submit answer").click().run()
+
+
 def tool_output(at: AppTest) -> dict:
     return json.loads(next(c.value for c in at.code if c.language == "json"))
 
@@ -104,19 +113,20 @@ def test_a_link_runs_the_check_and_shows_three_readings(configure, demo_sqlite) 
     configure(f"demo={demo_sqlite}")
     at = app(q=TOP_SELLING)
     no_exception(at)
-    assert "3 readings, 3 different answers" in at.error[0].value
+    # metric x currency treatment (money only) x which orders count: 8 readings naming three products
+    assert "8 readings, 3 different answers" in at.error[0].value
     assert {m.value for m in at.metric} == TOP_PRODUCTS
     assert TOP_PRODUCTS <= shown_values(at)
-    assert len([c for c in at.code if c.language == "sql"]) == 3
+    assert len([c for c in at.code if c.language == "sql"]) == 8
     text = page_text(at)
-    assert 'data-archetype=\\"ranking_metric\\"' in text or 'data-archetype="ranking_metric"' in text
+    assert "data-archetype=" in text and "ranking_metric" in text
     assert "Rank by which metric?" in text
     # the wizard is pending: the question box and the examples stay at the top, the verdict's bullets are
     # the clarification's choices, and the wizard comes before the readings
     assert [t for t in at.text_input if t.key == "question_text"]
     assert [b for b in at.button if b.key == f"example_{TOP_SELLING}"]
     bullets = [b.label.replace("\\", "") for b in at.button if str(b.key).startswith("pick_main_")]
-    assert len(bullets) == 3 and all(any(p in label for p in TOP_PRODUCTS) for label in bullets)
+    assert len(bullets) == 8 and all(any(p in label for p in TOP_PRODUCTS) for label in bullets)
     assert choice(at).options[-1] == "Other"
     keys = [str(getattr(block.proto, "id", "")) for block in at.main.children.values()]
     wizard_at = next(i for i, k in enumerate(keys) if k.endswith("-wizard"))
@@ -137,13 +147,13 @@ def test_the_question_box_and_examples_run_checks(configure, demo_sqlite) -> Non
     at = app()
     no_exception(at)
     box = [t for t in at.text_input if t.key == "question_text"][0]
-    box.set_value("How many orders are there?")
+    box.set_value("How many products are there?")
     at.button(key="FormSubmitter:ask-Check").click().run()
     no_exception(at)
     assert at.session_state["checker"].report is not None
     assert at.success[0].value.startswith("**clear**")
     assert not [r for r in at.radio if r.label == "Choose one"]  # nothing to clarify
-    assert at.query_params["q"] == "How many orders are there?"
+    assert at.query_params["q"] == "How many products are there?"
     at = app()
     button(at, TOP_SELLING).click().run()
     no_exception(at)
@@ -156,6 +166,9 @@ def test_wizard_choice_gives_the_anchored_sql_and_brings_the_box_back(configure,
     units = next(o for o in choice(at).options if o.startswith("Units"))
     choice(at).set_value(units)
     button(at, "Submit answer").click().run()
+    for _ in range(2):  # the currency treatment and which orders count: the first offered
+        choice(at).set_value(choice(at).options[0])
+        button(at, "Submit answer").click().run()
     no_exception(at)
     output = tool_output(at)
     assert output["answers"][0]["choice"]["value"] == "units" and "memoryHint" not in output
@@ -164,7 +177,7 @@ def test_wizard_choice_gives_the_anchored_sql_and_brings_the_box_back(configure,
     assert [t for t in at.text_input if t.key == "question_text"]
     assert not [r for r in at.radio if r.label == "Choose one"]
     # the answered box replaces the red one; the tool output is collapsed
-    assert not any("3 readings, 3 different answers" in e.value for e in at.error)
+    assert not any("8 readings, 3 different answers" in e.value for e in at.error)
     tool = next(e for e in at.expander if e.label.startswith("Tool output"))
     assert not tool.proto.expanded
 
@@ -177,7 +190,7 @@ def test_a_verdict_bullet_answers_the_clarification_in_place(configure, demo_sql
     bullet.click().run()
     no_exception(at)
     state = at.session_state["checker"]
-    assert state.anchored is not None and state.anchored.answers == {"ranking_metric": "units"}
+    assert state.anchored is not None and state.anchored.answers["ranking_metric"] == "units"
     assert any("Answered: USB\\-C Cable, by units" in s.value for s in at.success)
     assert tool_output(at)["answers"][0]["choice"]["value"] == "units"
 
@@ -200,6 +213,7 @@ def test_wizard_other_with_text_and_notes_brings_the_memory_hint(configure, demo
     at.text_input(key=f"wiz{at.session_state['checker'].generation}_0_other").set_value("gross margin")
     at.text_area(key=f"wiz{at.session_state['checker'].generation}_0_notes").set_value("we always mean margin")
     button(at, "Submit answer").click().run()
+    finish_steps(at)
     no_exception(at)
     output = tool_output(at)
     assert output["memoryHint"] == MEMORY_HINT
@@ -268,6 +282,7 @@ def test_a_malformed_clarification_can_be_retried_skipped_or_answered_in_plain_t
     gen = at.session_state["checker"].generation
     at.text_area(key=f"wiz{gen}_0_plain").set_value("by margin")
     button(at, "Submit answer").click().run()
+    finish_steps(at)
     no_exception(at)
     assert tool_output(at)["answers"][0]["freeText"] == "by margin" and "memoryHint" in tool_output(at)
     # retry re-runs the check and gives a fresh, well-formed wizard
@@ -358,8 +373,8 @@ def test_three_engines_side_by_side(configure, demo_urls) -> None:
     at = app(q=TOP_SELLING)
     no_exception(at)
     assert {m.value for m in at.metric} == TOP_PRODUCTS
-    assert len(at.table) == 9  # three readings x three engines (two of each in "same rows" expanders)
-    assert sum("same rows on" in m.value for m in at.markdown) == 3
+    assert len(at.table) == 24  # eight readings x three engines (two of each in "same rows" expanders)
+    assert sum("same rows on" in m.value for m in at.markdown) == 8
     report = at.session_state["checker"].report
     assert all(set(r.results) == set(BACKENDS) and r.engines_agree for r in report.interpretations)
     assert at.query_params["db"] == "sqlite,postgresql,mysql"

@@ -416,7 +416,9 @@ def test_question_to_pending_wizard_to_anchored_sql(demo_db) -> None:
     assert state.problem is None and state.report is not None
     assert {str(r.top_row()[0]) for r in state.report.interpretations} == TOP_PRODUCTS
     assert state.wizard_pending
-    assert state.wizard.submit([state.wizard.question().options[1].label])
+    assert state.wizard.submit([state.wizard.question().options[1].label])  # units
+    while state.wizard.pending:  # then the currency treatment and which orders count: the first offered
+        assert state.wizard.submit([state.wizard.question().options[0].label])
     finish_wizard(state, [demo_db], CheckOptions())
     assert not state.wizard_pending
     assert state.anchored is not None and len(state.anchored.interpretations) == 1
@@ -452,9 +454,10 @@ def test_a_clear_question_has_no_wizard_and_bad_input_is_a_problem(demo_db) -> N
 
 
 @pytest.mark.parametrize("question, pick, answer, words", [
-    ("What is the top-selling product?", "ranking_metric=units", "USB-C Cable", "USB-C Cable, by units"),
-    ("Show me revenue for Acme", "entity=acme_corp|unit=only_usd", "USD 8,305.80",
-     "USD 8,305.80, Acme Corp, Only amounts recorded in USD"),
+    ("What is the top-selling product?", "ranking_metric=units|record_scope=all", "USB-C Cable",
+     "USB-C Cable, by units, Every order, whatever its status"),
+    ("Show me revenue for Acme", "entity=acme_corp|unit=only_usd|record_scope=all", "USD 8,305.80",
+     "USD 8,305.80, Acme Corp, Only amounts recorded in USD, Every order, whatever its status"),
 ])
 def test_clicking_a_verdict_bullet_answers_the_clarification_with_that_reading(demo_db, question, pick, answer,
                                                                                words) -> None:
