@@ -34,14 +34,14 @@ def test_check_is_readable_with_warnings_next_to_the_verdict(demo_urls) -> None:
     result = cli("check", TOP_SELLING, *dbs(demo_urls, "sqlite"), "--db", DEAD_PG)
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert lines[1] == "Verdict:  3 readings, 3 different answers"
+    assert lines[1] == "Verdict:  8 readings, 3 different answers"
     assert lines[2].startswith("  ! pg: ") and "s3cret" not in result.output   # the dead engine, at the verdict
     assert not any(line.startswith("note:") for line in lines)
     assert "  answer with: --answer ranking_metric=revenue | units | orders" in lines
-    assert "    Answer: MacBook Pro (revenue = 12,252,343.59)" in lines
+    assert "    Answer: MacBook Pro (revenue = USD 407,711.85)" in lines   # USD orders only
     assert "    Answer: USB-C Cable (units = 11,508)" in lines
     assert re.search(r"^      SELECT\n        ", result.output, re.M)  # pretty-printed, one clause a line
-    assert "12252343.59" not in result.output and "MacBook Pro  12,252,343.59" in result.output
+    assert "407711.85" not in result.output and "407,711.85" in result.output
 
 
 def test_insufficient_info_lists_the_values_answer_takes(demo_urls) -> None:
