@@ -102,7 +102,8 @@ def _check(question: str, databases: Sequence[Database], options: CheckOptions) 
 
     readings: list[ReadingResult] = []
     for interpretation in primary.interpretations:
-        reading = ReadingResult(id=interpretation.id, label=interpretation.label, choices=dict(interpretation.choices))
+        reading = ReadingResult(id=interpretation.id, label=interpretation.label, choices=dict(interpretation.choices),
+                                explanation=interpretation.explanation)
         key = _choice_key(interpretation.choices)
         for db in databases:
             analysis = analyses.get(db.name)
@@ -141,6 +142,7 @@ def _check(question: str, databases: Sequence[Database], options: CheckOptions) 
     verdict_on = rules_readings or model_readings
     divergent, distinct = readings_divergent([r.first_ok() for r in verdict_on if r.first_ok() is not None])
     return Report(
+        understood=primary.understood.to_dict(),
         question=question,
         as_of=primary.as_of,
         engines=[db.describe() for db in databases],

@@ -22,6 +22,7 @@ class ReadingResult:
     results: dict[str, RunResult] = field(default_factory=dict)  # engine name -> result
     engines_agree: bool | None = None
     source: str = "rules"                                       # rules | model
+    explanation: str = ""                                       # one sentence: what the SQL computes
 
     def first_ok(self) -> RunResult | None:
         return next((r for r in self.results.values() if r.ok), None)
@@ -36,6 +37,7 @@ class ReadingResult:
             "label": self.label,
             "choices": dict(self.choices),
             "source": self.source,
+            "explanation": self.explanation,
             "sql": dict(self.sql),
             "results": {name: r.to_dict() for name, r in self.results.items()},
             "engines_agree": self.engines_agree,
@@ -57,6 +59,7 @@ class Report:
     notes: list[str] = field(default_factory=list)
     elapsed_ms: float = 0.0
     extra: dict[str, Any] = field(default_factory=dict)  # model mode and later additions
+    understood: dict[str, Any] = field(default_factory=lambda: {"complete": True, "ignored": []})
 
     @property
     def ambiguous(self) -> bool:
@@ -64,7 +67,10 @@ class Report:
 
     @property
     def verdict(self) -> str:
-        """material | benign | clear | unanswered (readings could not be run or compared)."""
+        """partial | material | benign | clear | unanswered (readings could not be run or compared). A
+        question with words that were not read is never clear or benign: its readings answer part of it."""
+        if not self.understood.get("complete", True):
+            return "partial"
         if not self.ambiguous:
             return "clear"
         if self.divergent is True:
@@ -76,6 +82,10 @@ class Report:
     @property
     def verdict_text(self) -> str:
         n = len(self.interpretations)
+        if self.verdict == "partial":
+            words = " and ".join(f"'{i['text']}'" for i in self.understood.get("ignored", []))
+            verb = "were" if len(self.understood.get("ignored", [])) > 1 else "was"
+            return f"partly understood: {words} {verb} not read"
         if self.verdict == "material":
             return f"{n} readings, {self.distinct_answers} different answers"
         if self.verdict == "benign":
@@ -92,6 +102,7 @@ class Report:
             "ambiguous": self.ambiguous,
             "verdict": self.verdict,
             "verdict_text": self.verdict_text,
+            "understood": self.understood,
             "divergent": self.divergent,
             "distinct_answers": self.distinct_answers,
             "engines": list(self.engines),

@@ -83,7 +83,9 @@ def report_text(report: Report) -> str:
     """The plain-text report: the verdict with its warnings, each archetype with the values --answer takes,
     then each reading's answer, what it computes, its SQL and its rows per engine."""
     ignored = _ignored(report)
-    verdict = report.verdict_text + (f" (not understood: {', '.join(repr(w) for w in ignored)})" if ignored else "")
+    said = report.verdict_text.startswith("partly understood")  # the verdict names the words already
+    verdict = report.verdict_text + (f" (not understood: {', '.join(repr(w) for w in ignored)})"
+                                     if ignored and not said else "")
     lines = [f"Question: {report.question}", f"Verdict:  {verdict}"]
     warnings = display.notes_to_show(report)
     if report.capped:
