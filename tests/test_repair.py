@@ -425,7 +425,7 @@ def test_cli_repairs_and_reports_json(abc_urls):
 
 def test_cli_bad_input(abc_urls):
     result = _cli("SELECT FROM WHERE", "--db", abc_urls["sqlite"])
-    assert result.exit_code == 3 and "cannot parse" in result.output
+    assert result.exit_code == 2 and "cannot parse" in result.output
     result = _cli("SELECT nope FROM a JOIN b ON a.id = b.id", "--db", abc_urls["sqlite"], "--json")
     assert result.exit_code == 1
     engine_result = json.loads(result.output)["results"]["sqlite"]
