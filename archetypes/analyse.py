@@ -5,7 +5,7 @@ import datetime as dt
 import itertools
 
 from adapters.errors import InputError
-from adapters.safety import decode_input
+from adapters.safety import MAX_QUESTION_BYTES, decode_input
 from archetypes.archetype import Context
 from archetypes.errors import UnknownAnswerError
 from archetypes.expand import apply_mappings
@@ -17,7 +17,6 @@ from archetypes.query import RANKING_LIMIT, QuerySpec, build
 from archetypes.registry import ARCHETYPES
 from archetypes.unit import mixed_note
 
-MAX_QUESTION_BYTES = 20_000
 DEFAULT_CAP = 8
 FREE_TEXT_ANSWERS = frozenset({"entity"})
 SURVIVES_INSUFFICIENT = frozenset({"insufficient_info", "custom_visualization"})  # a typed value is embedded as a literal ("Other")

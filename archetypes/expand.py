@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from sqlglot import exp
 from sqlglot.optimizer.scope import traverse_scope
 
+from adapters.dialects import sqlglot_dialect
 from adapters.safety import parse_query
 from adapters.schema import SchemaInfo, TableInfo
 from archetypes.mappings import Mapping, schema_mappings
@@ -27,7 +28,6 @@ from archetypes.rewrite_split import column, split, twin, unsplit
 from archetypes.rewrite_view import Record, View
 
 MAX_ALTERNATIVES = 8
-_DIALECTS = {"postgresql": "postgres", "mariadb": "mysql", "sqlite3": "sqlite"}
 
 
 @dataclass
@@ -47,7 +47,7 @@ class Alternative:
 
     def sql_for(self, dialect: str) -> str:
         assert self.query is not None
-        return self.query.sql(dialect=_DIALECTS.get(dialect, dialect))
+        return self.query.sql(dialect=sqlglot_dialect(dialect))
 
     def to_dict(self) -> dict[str, object]:
         return {"label": self.label, "sql": self.sql, "mappings": [
@@ -62,9 +62,8 @@ def expand_sql(sql: str | exp.Query, schema, dialect: str = "sqlite", *, read: s
     mappings (the schema_mapping detection's `column` mappings) to the schema's own. The statement must be a
     single read-only query (else `adapters.UnsafeStatementError`). The original statement is not among the
     alternatives; an empty list means the schema offers no other mapping for it."""
-    dialect = _DIALECTS.get(dialect, dialect)
-    query = sql.copy() if isinstance(sql, exp.Query) else parse_query(sql, _DIALECTS.get(read or dialect,
-                                                                                       read or dialect))
+    dialect = sqlglot_dialect(dialect)
+    query = sql.copy() if isinstance(sql, exp.Query) else parse_query(sql, sqlglot_dialect(read or dialect))
     tables = _tables(schema)
     known = list(mappings) + [m for m in _static(schema, tables) if m not in mappings]
     original = query.sql(dialect=dialect)

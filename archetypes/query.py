@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 import sqlglot
 from sqlglot import exp
 
+from adapters.dialects import sqlglot_dialect
 from archetypes import calendar, period_key
 from archetypes.naming import slug
 from archetypes.profile import Edge, Entity, Fact, Measure, SchemaProfile, TimeColumn
@@ -65,7 +66,7 @@ class QuerySpec:
 def render(query: exp.Query, dialect: str) -> str:
     """The statement text for one engine. SQLite compares timestamps stored as text, so its time
     literals stay plain strings (a CAST there would turn '2025-01-01 00:00:00' into 2025)."""
-    dialect = {"postgresql": "postgres", "mariadb": "mysql", "sqlite3": "sqlite"}.get(dialect, dialect)
+    dialect = sqlglot_dialect(dialect)
     if dialect == "sqlite":
         query = query.copy()
         for cast in list(query.find_all(exp.Cast)):

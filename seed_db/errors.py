@@ -14,10 +14,12 @@ from contextlib import contextmanager
 
 from adapters.urls import scrub
 
+from adapters.errors import CheckerError  # seed_db builds on adapters (the layering in DESIGN.md)
+
 _MAX_DETAIL = 300
 
 
-class SeedError(Exception):
+class SeedError(CheckerError):
     """Seeding or checksumming failed; ``str(err)`` is one line without secrets."""
 
     def __init__(self, message: str, *, url_display: str | None = None) -> None:

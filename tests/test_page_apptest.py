@@ -298,7 +298,7 @@ def test_an_engine_down_is_shown_and_its_password_never_is(configure, demo_sqlit
     no_exception(at)
     assert at.multiselect(key="db_choice").value == ["demo"]
     report = at.session_state["checker"].report
-    assert [e["name"] for e in report.engines] == ["demo"] and not any(n.startswith("pg:") for n in report.notes)
+    assert [e.name for e in report.engines] == ["demo"] and not any(n.startswith("pg:") for n in report.notes)
     assert "s3cret" not in page_text(at)
 
 

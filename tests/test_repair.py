@@ -395,8 +395,8 @@ def test_side_by_side_runner_repairs_on_every_engine(chinook_dbs):
         assert log["candidates"][0]["rows"] != log["candidates"][1]["rows"]
         key_result = results["key"][db.name]
         assert key_result.ok and key_result.repairs[0]["rule"] == "equi_join_key"
-    answers = {results["key"][db.name].answer() for db in dbs}
-    assert len(answers) == 1 and len(next(iter(answers))) == 25  # 25 genres, same counts everywhere
+    first, *others = [results["key"][db.name] for db in dbs]
+    assert all(first.same_answer(other) for other in others) and len(first.rows) == 25  # 25 genres, same counts
 
 
 def _cli(*args: str) -> Any:
@@ -431,3 +431,21 @@ def test_cli_bad_input(abc_urls):
     engine_result = json.loads(result.output)["results"]["sqlite"]
     assert engine_result["error"]["kind"] == "unknown_column" and engine_result["repairs"] == []
 
+
+
+def test_run_repairs_unless_told_not_to_and_says_whether_engines_agree(abc_urls):
+    from checker_app.commands.run import run as run_command
+
+    dbs = [arg for url in abc_urls.values() for arg in ("--db", url)]
+    sql = "SELECT id FROM a JOIN b ON a.id = b.id ORDER BY 1"
+    repaired = CliRunner().invoke(run_command, [sql, *dbs, "--json"], catch_exceptions=False)
+    assert repaired.exit_code == 0, repaired.output
+    payload = json.loads(repaired.output)
+    assert payload["engines_agree"] is True
+    assert all(r["repairs"][0]["rule"] == "equi_join_key" for r in payload["results"].values())
+    text = CliRunner().invoke(run_command, [sql, *dbs], catch_exceptions=False)
+    assert "repair: equi_join_key" in text.output and "Engines agree" in text.output
+    raw = CliRunner().invoke(run_command, [sql, *dbs, "--no-repair", "--json"], catch_exceptions=False)
+    assert raw.exit_code == 1
+    results = json.loads(raw.output)["results"].values()
+    assert all(r["error"]["kind"] == "ambiguous_column" and r["repairs"] == [] for r in results)

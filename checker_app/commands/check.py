@@ -12,7 +12,7 @@ from checker_app.commands.common import EXIT_OK, db_options, emit_json, fail, li
 from checker_app.commands.render import table_text
 from checker_app.pipeline import CheckOptions, check
 from checker_app.profiles import as_of_date, refresh_profiles
-from checker_app.report import ReadingResult, Report
+from checker_app.report import ReadingResult, Report, plain
 from checker_app.ui import display
 from checker_app.settings import databases_from_options
 
@@ -92,9 +92,9 @@ def report_text(report: Report) -> str:
     if failed:
         warnings.append(f"{failed} of {runs} runs did not answer (an engine error or the time limit)")
     lines += [f"  ! {w}" for w in warnings]
-    lines.append(f"As of:    {report.as_of or '-'} · engines: {', '.join(e['name'] for e in report.engines) or '-'}")
-    for archetype in report.archetypes:
-        name = archetype.get("id") or archetype.get("archetype")
+    lines.append(f"As of:    {report.as_of or '-'} · engines: {', '.join(e.name for e in report.engines) or '-'}")
+    for archetype in plain(report.archetypes):
+        name = archetype["id"]
         lines.append(f"\n* {name} on \"{archetype.get('evidence', '')}\": {archetype.get('ask', '')}")
         lines.append(f"  why: {archetype.get('reason', '')}")
         values = answer_values(archetype)
@@ -108,7 +108,7 @@ def report_text(report: Report) -> str:
         explanation = display.explanation_of(reading)
         if explanation:
             lines.append(f"    What it computes: {explanation}")
-        where, sql = _sql_text(reading, report.engines)
+        where, sql = _sql_text(reading, plain(report.engines))
         lines.append(f"    SQL ({where}):")
         lines.append(_indent(sql, "      "))
         currency = display.reading_currency(reading)
@@ -122,7 +122,7 @@ def report_text(report: Report) -> str:
         if disagreement:
             lines.append("    ! the engines disagree on this reading: "
                          + "; ".join(f"{name}: {answer}" for name, answer in disagreement))
-    if report.extra.get("model"):
+    if report.model is not None:
         from checker_app.llm.text import model_lines
 
         lines.extend(model_lines(report.extra))

@@ -24,8 +24,7 @@ import click
 
 from adapters import CheckerError, parse_db_options
 from checker_app.commands.common import db_options, fail, limits_from
-from checker_app.settings import home_dir
-from checker_app.ui.config import serve_environment
+from checker_app.settings import home_dir, serve_environment
 
 PACKAGE = Path(__file__).resolve().parent.parent
 APP_FILES = ("streamlit_app.py",)
