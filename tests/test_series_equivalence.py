@@ -28,7 +28,7 @@ from archetypes.query import (
     time_literal,
 )
 from tests.support import BACKENDS
-from tests.test_archetypes import Connected, connect
+from tests.support import Connected, connect
 
 # (grain or shape the question exercises, question, answers that pin the readings)
 SERIES: list[tuple[str, str, dict[str, str]]] = [
