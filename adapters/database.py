@@ -186,7 +186,7 @@ class Database:
             result.status = "rejected"
             result.error = EngineErrorInfo("syntax" if err.reason.startswith("cannot parse") else "read_only", None, err.reason)
             return result
-        except Exception as err:  # InputError
+        except Exception as err:  # noqa: BLE001 - InputError
             result.status = "rejected"
             result.error = EngineErrorInfo("other", None, str(err))
             return result

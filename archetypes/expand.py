@@ -54,7 +54,7 @@ class Alternative:
             {"kind": m.kind, "from": m.named_value, "to": m.value, "inverse": m.inverse} for m in self.mappings]}
 
 
-def expand_sql(sql: str | exp.Query, schema, dialect: str = "sqlite", *, read: str | None = None,  # noqa: ANN001
+def expand_sql(sql: str | exp.Query, schema, dialect: str = "sqlite", *, read: str | None = None,
                mappings: Sequence[Mapping] = (), limit: int = MAX_ALTERNATIVES) -> list[Alternative]:
     """The alternatives of `sql` on `schema` (a SchemaProfile or a SchemaInfo), rendered for `dialect`.
 
@@ -96,13 +96,13 @@ def expand_sql(sql: str | exp.Query, schema, dialect: str = "sqlite", *, read: s
     return found[:max(0, int(limit))]
 
 
-def _tables(schema) -> dict[str, TableInfo]:  # noqa: ANN001
+def _tables(schema) -> dict[str, TableInfo]:
     if isinstance(schema, SchemaInfo):
         return {t.name: t for t in schema.tables}
     return dict(schema.tables)
 
 
-def _static(schema, tables: dict[str, TableInfo]) -> list[Mapping]:  # noqa: ANN001
+def _static(schema, tables: dict[str, TableInfo]) -> list[Mapping]:
     from archetypes.mappings import find_mappings
 
     forward = schema_mappings(schema) if hasattr(schema, "cache") else find_mappings(tables)

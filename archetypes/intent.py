@@ -12,7 +12,6 @@ from archetypes import calendar
 from archetypes.naming import phrase, singular, words
 from archetypes.profile import Entity, Measure, SchemaProfile
 
-
 _MONTHS = {m: i + 1 for i, m in enumerate(
     ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
      "november", "december"])}

@@ -47,11 +47,11 @@ def with_alternatives(statements: Sequence[S], database: Database, read: str | N
         if room <= 0:
             continue
         try:
-            found = alternatives_for(getattr(statement, "sql"), database, read, limit=room)
+            found = alternatives_for(statement.sql, database, read, limit=room)
         except CheckerError:
             continue
         for alternative in found[:room]:
-            expanded.append(_copy(statement, label.format(label=getattr(statement, "label"),
+            expanded.append(_copy(statement, label.format(label=statement.label,
                                                           alternative=alternative.label), alternative.sql))
         room -= min(room, len(found))
     return expanded

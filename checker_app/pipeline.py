@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from adapters import CheckerError, Database, Job, Limits, decode_input, deadline
+from adapters import CheckerError, Database, Job, Limits, deadline, decode_input
 from adapters.safety import MAX_QUESTION_BYTES
 from checker_app.profiles import load_profile, lookup_for
 from checker_app.report import ENGINES, Detection, EngineInfo, ModelReport, ReadingResult, Report, Understood

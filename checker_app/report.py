@@ -13,14 +13,21 @@ import datetime as dt
 from typing import Annotated, Any, Literal, get_args
 
 from pydantic import (
-    BaseModel, ConfigDict, Field, PlainSerializer, PlainValidator, SerializerFunctionWrapHandler, computed_field,
-    field_serializer, model_serializer,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    PlainValidator,
+    SerializerFunctionWrapHandler,
+    computed_field,
+    field_serializer,
+    model_serializer,
 )
 from pydantic_core import core_schema as cs
 
 from adapters import RunResult
 from adapters.errors import ERROR_KINDS
-from checker_app.clarify import ChoiceQuestion, Question, QueryChoiceQuestion
+from checker_app.clarify import ChoiceQuestion, QueryChoiceQuestion, Question
 from checker_app.verdict import Verdict, judge
 
 Source = Literal["rules", "model", "pasted"]
@@ -328,7 +335,7 @@ class Report(Wire):
         return round(value, 1)
 
     @model_serializer(mode="wrap")
-    def _model_mode_keys(self, handler: SerializerFunctionWrapHandler):  # noqa: ANN202 - unannotated: the schema stays the model's
+    def _model_mode_keys(self, handler: SerializerFunctionWrapHandler):  # unannotated: the schema stays the model's
         data = handler(self)
         for key in ("engine", "model", "comparison", "rules_archetypes"):
             if data.get(key) is None:

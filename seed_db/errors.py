@@ -12,9 +12,8 @@ import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
-from adapters.urls import scrub
-
 from adapters.errors import CheckerError  # seed_db builds on adapters (the layering in DESIGN.md)
+from adapters.urls import scrub
 
 _MAX_DETAIL = 300
 

@@ -47,7 +47,7 @@ import hashlib
 import random
 from bisect import bisect
 from collections.abc import Iterator
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from typing import NamedTuple, TypeVar
 from zoneinfo import ZoneInfo
@@ -156,7 +156,7 @@ def _allocate(total: int, weights: list[float]) -> list[int]:
 
 
 def _utc_naive(local: datetime) -> datetime:
-    return local.astimezone(timezone.utc).replace(tzinfo=None)
+    return local.astimezone(UTC).replace(tzinfo=None)
 
 
 class Dataset:

@@ -44,7 +44,7 @@ def server_reachable(admin_url: str) -> str | None:
         with engine.connect() as conn:
             conn.exec_driver_sql("SELECT 1")
         return None
-    except Exception as err:  # any driver error means "not reachable"
+    except Exception as err:  # noqa: BLE001 - any driver error means "not reachable"
         return str(err).splitlines()[0]
     finally:
         engine.dispose()
@@ -161,7 +161,7 @@ def _run_script_mysql(url: str, script: str) -> None:
 
 # -- the published JSON Schemas (docs/*.schema.json) ---------------------------------------------------
 
-def _validator(name: str):  # noqa: ANN202 - a jsonschema validator
+def _validator(name: str):  # a jsonschema validator
     import json
 
     from jsonschema import Draft202012Validator
@@ -180,7 +180,7 @@ def assert_valid(payload: object, kind: str = "report") -> None:
 _SCHEMAS: dict[str, object] = {}
 
 
-def detection(data: dict):  # noqa: ANN201 - a checker_app.report.Detection
+def detection(data: dict):  # a checker_app.report.Detection
     """A report detection from a literal (`archetype` taken as the id; evidence and span optional)."""
     from checker_app.report import Detection
 

@@ -11,8 +11,18 @@ import pytest
 import sqlalchemy as sa
 
 from adapters import (
-    ConfigError, Database, InputError, Job, Limits, UnsafeStatementError, decode_input, introspect,
-    parse_db_option, parse_db_options, parse_query, run_side_by_side,
+    ConfigError,
+    Database,
+    InputError,
+    Job,
+    Limits,
+    UnsafeStatementError,
+    decode_input,
+    introspect,
+    parse_db_option,
+    parse_db_options,
+    parse_query,
+    run_side_by_side,
 )
 from adapters.classify import classify, classify_mssql_message
 from adapters.connections import create_engine

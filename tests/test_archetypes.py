@@ -15,9 +15,17 @@ import yaml
 
 import archetypes
 from adapters.errors import CheckerError, InputError
-from archetypes import (ARCHETYPES, Clarification, Detection, Option, analyse, build_profile, detect,
-                        load_profile_overrides)
-from archetypes import calendar
+from archetypes import (
+    ARCHETYPES,
+    Clarification,
+    Detection,
+    Option,
+    analyse,
+    build_profile,
+    calendar,
+    detect,
+    load_profile_overrides,
+)
 from archetypes.errors import ProfileOverrideError, UnknownAnswerError
 from archetypes.naming import slug, words
 from tests.support import Connected, connect

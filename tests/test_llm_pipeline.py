@@ -66,7 +66,7 @@ def test_both_engines_side_by_side_with_lint_repair_and_comparison(llm, demo_dbs
     revenue, units, orders, placeholder = model
     for reading, product in ((revenue, "MacBook Pro"), (units, "USB-C Cable"), (orders, "Phone Case")):
         assert set(reading.results) == set(BACKENDS)
-        assert _top(reading) == {b: product for b in BACKENDS}, {n: r.error for n, r in reading.results.items()}
+        assert _top(reading) == dict.fromkeys(BACKENDS, product), {n: r.error for n, r in reading.results.items()}
         assert reading.engines_agree is True
     for backend in BACKENDS:  # the model's ambiguous column went through the same repair pass as the rules'
         assert orders.results[backend].repairs, backend

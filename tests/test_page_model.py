@@ -13,8 +13,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from checker_app.ui.config import ENV_DB, ENV_MAX_ROWS, ENV_TIMEOUT
-from tests.support import detection
 from tests.llm_server import Scripted, ScriptedLLM, error_reply, structured_reply, tool_call_reply
+from tests.support import detection
 from tests.test_llm_pipeline import ASK, READINGS, UNITS
 from tests.test_page_apptest import CHECKER, TOP_PRODUCTS, TOP_SELLING, button, choice, no_exception
 
@@ -50,7 +50,7 @@ def app(q: str | None = TOP_SELLING, engine: str | None = None) -> AppTest:
     return at.run()
 
 
-def texts(elements) -> str:  # noqa: ANN001
+def texts(elements) -> str:
     return "\n".join(str(e.value) for e in elements)
 
 

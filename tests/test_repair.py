@@ -19,8 +19,14 @@ from click.testing import CliRunner
 from adapters import Database, DatabaseConfig, EngineErrorInfo, Job, Limits, parse_url, run_side_by_side
 from adapters.classify import classify_mssql_message
 from adapters.repair import (
-    PASSES, AmbiguousReference, UnparseableSQL, find_ambiguous_columns, recognise, recognise_mssql,
-    repair_statement, run_with_repair,
+    PASSES,
+    AmbiguousReference,
+    UnparseableSQL,
+    find_ambiguous_columns,
+    recognise,
+    recognise_mssql,
+    repair_statement,
+    run_with_repair,
 )
 from adapters.repair.names import key
 from adapters.repair.rewrite import same_apart_from_qualifiers

@@ -10,7 +10,7 @@ import sqlalchemy as sa
 import sqlglot
 
 from adapters import Database, Limits, UnsafeStatementError, parse_db_option
-from archetypes import analyse, detect
+from archetypes import detect
 from archetypes.expand import expand_sql
 from archetypes.mappings import Mapping, schema_mappings
 from checker_app.pipeline import check

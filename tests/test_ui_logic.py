@@ -13,15 +13,15 @@ import pytest
 from click.testing import CliRunner
 
 from adapters import Database, Limits, RunResult, parse_db_option
+from checker_app import format as fmt
 from checker_app.clarify import MEMORY_HINT
 from checker_app.pipeline import CheckOptions
-from checker_app import format as fmt
 from checker_app.report import EngineInfo, ReadingResult, Report
 from checker_app.settings import serve_environment
 from checker_app.ui import charts, config, display, exports, highlight
 from checker_app.ui.compare import Statement, compare, split_statements
-from checker_app.ui.sidebar import connection_health, schema_summary, where_of
 from checker_app.ui.progress import track_all
+from checker_app.ui.sidebar import connection_health, schema_summary, where_of
 from checker_app.ui.state import PageState, choose_reading, finish_wizard, reopen_wizard, run_check
 from checker_app.ui.wizard import Wizard, fetch_options, options_from_rows, reading_values, steps_from_report
 from tests.support import BACKENDS, DATASETS, detection

@@ -34,7 +34,7 @@ def schema_of(db: Database) -> SchemaInfo:
         return db.schema()
     except CheckerError as err:
         raise SchemaUnavailable(str(err)) from None
-    except Exception as err:  # a driver error outside SQLAlchemy's wrapping
+    except Exception as err:  # noqa: BLE001 - a driver error outside SQLAlchemy's wrapping
         raise SchemaUnavailable(f"cannot read the schema: {str(err).splitlines()[0] if str(err) else err}") from None
 
 
@@ -118,6 +118,6 @@ def _ordered(sql: str, dialect: str) -> bool:
         import sqlglot
 
         tree = sqlglot.parse_one(sql, read=sqlglot_dialect(dialect) or None)
-    except Exception:
+    except Exception:  # noqa: BLE001 - unparseable: compared as unordered
         return False
     return isinstance(tree, exp.Query) and tree.args.get("order") is not None

@@ -77,7 +77,7 @@ def analyse(sql: str, schema: SchemaInfo, dialect: str) -> tuple[exp.Expr, Detec
         detection = detect(tree, ScopeModels(sql, schema, dialect))
     except RepairError:
         raise
-    except Exception as err:  # sqlglot's scope building on exotic syntax
+    except Exception as err:  # noqa: BLE001 - sqlglot's scope building on exotic syntax
         raise UnparseableSQL(f"cannot analyse the statement: {str(err).splitlines()[0] if str(err) else err}") from None
     return tree, detection
 

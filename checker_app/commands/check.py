@@ -13,8 +13,8 @@ from checker_app.commands.render import table_text
 from checker_app.pipeline import CheckOptions, check
 from checker_app.profiles import as_of_date, refresh_profiles
 from checker_app.report import ReadingResult, Report, plain
-from checker_app.ui import display
 from checker_app.settings import databases_from_options
+from checker_app.ui import display
 
 
 def parse_answers(values: tuple[str, ...]) -> dict[str, str]:
@@ -36,7 +36,7 @@ def parse_as_of(value: str | None) -> dt.date | None:
         fail(str(err))
 
 
-def check_options(f):  # noqa: ANN001, ANN201 - click decorator stack
+def check_options(f):  # click decorator stack
     f = click.option("--answer", "answer", multiple=True, metavar="ARCHETYPE=VALUE",
                      help="Resolve an archetype (narrows the readings to the anchored SQL).")(f)
     f = click.option("--as-of", "as_of", default=None, metavar="YYYY-MM-DD",

@@ -8,7 +8,14 @@ import click
 from adapters import Job, UnsafeStatementError
 from adapters.results import RunResult
 from checker_app.commands.common import (
-    EXIT_REJECTED, EXIT_USAGE, db_options, emit_json, exit_code, fail, limits_from, require_sqlite_files,
+    EXIT_REJECTED,
+    EXIT_USAGE,
+    db_options,
+    emit_json,
+    exit_code,
+    fail,
+    limits_from,
+    require_sqlite_files,
 )
 from checker_app.commands.render import result_text
 from checker_app.settings import databases_from_options

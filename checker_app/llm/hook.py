@@ -17,7 +17,13 @@ from checker_app.llm.part import ModelPart
 from checker_app.llm.run import run_model
 from checker_app.llm.settings import ModelSettings
 from checker_app.report import (
-    ENGINES, ArchetypeSplit, ComparedReading, ComparisonFailures, Detection, ModelComparison, ReadingResult,
+    ENGINES,
+    ArchetypeSplit,
+    ComparedReading,
+    ComparisonFailures,
+    Detection,
+    ModelComparison,
+    ReadingResult,
 )
 from checker_app.verdict import identity
 

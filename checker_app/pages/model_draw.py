@@ -17,7 +17,13 @@ from checker_app.pages.draw import Context, queue
 from checker_app.report import Report
 from checker_app.ui import highlight
 from checker_app.ui.model_view import (
-    ENGINE_HELP, ENGINE_LABELS, ENGINES, Availability, ModelPanel, comparison_view, model_panel,
+    ENGINE_HELP,
+    ENGINE_LABELS,
+    ENGINES,
+    Availability,
+    ModelPanel,
+    comparison_view,
+    model_panel,
 )
 
 BOX = {"success": st.success, "warning": st.warning, "error": st.error, "info": st.info}
@@ -194,7 +200,7 @@ def comparison(ctx: Context, report: Report, key: str) -> None:
                        icon=":material/help:")
         if view.sql_text:
             st.caption(view.sql_text)
-        for n, pair in enumerate(view.pairs):
+        for pair in view.pairs:
             with st.expander(f"Same answer, different SQL: “{pair.model_label}” (model) vs “{pair.rules_label}” "
                              "(rules)"):
                 left, right = st.columns(2)

@@ -18,7 +18,6 @@ from sqlalchemy.engine import URL, make_url
 
 from adapters import ConfigError, Limits
 from adapters.urls import scrub, secrets_in_texts
-
 from checker_app.settings import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT_S, ENV_DB, ENV_MAX_ROWS, ENV_TIMEOUT
 
 

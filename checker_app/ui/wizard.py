@@ -18,8 +18,15 @@ from sqlglot.errors import SqlglotError
 from adapters import Database, UnsafeStatementError
 from adapters.results import json_value
 from checker_app.clarify import (
-    Answer, ChoiceQuestion, ClarificationError, OptionModel, QueryChoiceQuestion, answer_question, archetype_answers,
-    parse_question, tool_output,
+    Answer,
+    ChoiceQuestion,
+    ClarificationError,
+    OptionModel,
+    QueryChoiceQuestion,
+    answer_question,
+    archetype_answers,
+    parse_question,
+    tool_output,
 )
 from checker_app.report import plain
 from checker_app.ui.config import redact
