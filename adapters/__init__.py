@@ -3,7 +3,12 @@ from adapters import deadline
 from adapters.connections import DatabaseConfig, parse_db_option, parse_db_options, parse_url
 from adapters.database import Database, Limits
 from adapters.errors import (
-    CheckerError, ConfigError, EngineErrorInfo, InputError, IntrospectionError, UnsafeStatementError,
+    CheckerError,
+    ConfigError,
+    EngineErrorInfo,
+    InputError,
+    IntrospectionError,
+    UnsafeStatementError,
 )
 from adapters.results import RunResult
 from adapters.runner import Job, run_side_by_side

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -73,7 +75,7 @@ def _digest(columns: list[tuple[str, str, str]]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _from_rows(rows: list[tuple]) -> CatalogSnapshot:
+def _from_rows(rows: Sequence[Sequence[Any]]) -> CatalogSnapshot:
     estimates: dict[str, int] = {}
     versions: dict[str, str] = {}
     for table, _column, _type, estimate, version in rows:

@@ -6,6 +6,7 @@ Codes where an engine has them (PostgreSQL SQLSTATE, MySQL/MariaDB errno), messa
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from sqlalchemy.exc import DBAPIError
 
@@ -69,7 +70,7 @@ def _classify_postgres(err: BaseException, orig: BaseException) -> EngineErrorIn
 
 
 def _classify_mysql(err: BaseException, orig: BaseException) -> EngineErrorInfo:
-    args = getattr(orig, "args", ())
+    args: tuple[Any, ...] = getattr(orig, "args", ())
     errno = args[0] if args and isinstance(args[0], int) else None
     message = str(args[1]) if len(args) > 1 else _first_line(str(orig))
     kind = _MYSQL_KINDS.get(errno or -1)

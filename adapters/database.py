@@ -45,7 +45,7 @@ class Limits:
     row_cap: int = 1000
 
 
-def _literal_count(node: exp.Expression | None) -> int | None:
+def _literal_count(node: exp.Expr | None) -> int | None:
     return int(node.this) if isinstance(node, exp.Literal) and node.is_int else None
 
 
@@ -186,7 +186,7 @@ class Database:
             result.status = "rejected"
             result.error = EngineErrorInfo("syntax" if err.reason.startswith("cannot parse") else "read_only", None, err.reason)
             return result
-        except Exception as err:  # InputError
+        except Exception as err:  # noqa: BLE001 - InputError
             result.status = "rejected"
             result.error = EngineErrorInfo("other", None, str(err))
             return result
@@ -230,7 +230,7 @@ class Database:
     def _fetch(self, conn: Connection, text: str, row_cap: int) -> Fetched:
         """Rows read incrementally from a streaming cursor (the DBAPI's own: with no parameters no driver
         reads '%' or ':' as a placeholder)."""
-        raw = conn.connection.dbapi_connection
+        raw: Any = conn.connection.dbapi_connection  # the driver's connection (never None while checked out)
         if self.backend == "postgresql":
             cursor = raw.cursor()
             stream = cursor.stream(text)
@@ -295,15 +295,15 @@ class Database:
         elif self.backend == "mysql":
             conn.exec_driver_sql("START TRANSACTION READ ONLY")
             if getattr(conn.dialect, "is_mariadb", False):
-                seconds = f"{ms / 1000:.3f}"
-                yield lambda text: f"SET STATEMENT max_statement_time={seconds} FOR {text}"
+                limit_s = f"{ms / 1000:.3f}"
+                yield lambda text: f"SET STATEMENT max_statement_time={limit_s} FOR {text}"
             else:
                 conn.exec_driver_sql(f"SET SESSION max_execution_time = {ms}")
                 yield lambda text: text
         else:
             # a timer calling interrupt(), not a progress handler: a Python callback every few
             # thousand VM steps must take the GIL each time, which stalls every other engine's thread
-            raw = conn.connection.driver_connection
+            raw: Any = conn.connection.driver_connection
             conn.exec_driver_sql("PRAGMA query_only = ON")
             timer = threading.Timer(seconds, raw.interrupt)
             timer.daemon = True

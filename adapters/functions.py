@@ -65,7 +65,7 @@ REFUSED: dict[str, str] = {
 }
 
 # Typed sqlglot functions that are not plain computation (files, sequences, models, other engines' tables).
-REFUSED_TYPED: dict[type[exp.Expression], str] = {
+REFUSED_TYPED: dict[type[exp.Expr], str] = {
     **dict.fromkeys((exp.ReadCSV, exp.ReadParquet, exp.ToFile), _FILES),
     **dict.fromkeys((exp.NextValueFor, exp.Seq1, exp.Seq2, exp.Seq4, exp.Seq8), _LASTING),
     **dict.fromkeys((exp.AIGenerate, exp.GenerateEmbedding, exp.GenerateText, exp.Predict), _REMOTE),
@@ -154,7 +154,7 @@ def function_name(node: exp.Func) -> str:
     return node.sql_name().lower()
 
 
-def check_functions(tree: exp.Expression, dialect: str | None, allowed: Iterable[str] = ()) -> None:
+def check_functions(tree: exp.Expr, dialect: str | None, allowed: Iterable[str] = ()) -> None:
     """Raise UnsafeStatementError naming the first function or catalog the statement may not touch.
 
     `allowed`: extra function names (the profile's `allow_functions:`), for user-defined functions."""

@@ -34,9 +34,9 @@ def privilege_warning(conn: sa.Connection, backend: str, name: str) -> str | Non
         return None
     if backend == "mysql":
         grants = [str(r[0]) for r in conn.exec_driver_sql("SHOW GRANTS").fetchall()]
-        wide = next((g for g in grants if _MYSQL_WIDE.search(g)), None)
-        if wide:
-            what = "ALL PRIVILEGES" if "ALL PRIVILEGES" in wide.upper() else "FILE/SUPER-level privileges"
+        grant = next((g for g in grants if _MYSQL_WIDE.search(g)), None)
+        if grant:
+            what = "ALL PRIVILEGES" if "ALL PRIVILEGES" in grant.upper() else "FILE/SUPER-level privileges"
             return (f"{name}: connected with {what} on *.* (the server's files and sessions are reachable); "
                     "run `ambiguity-checker role` for a SELECT-only account")
     return None

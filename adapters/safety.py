@@ -18,8 +18,9 @@ from adapters.functions import check_functions
 
 MAX_SQL_BYTES = 100_000
 _EXECUTABLE_COMMENT = re.compile(r"^\s*M?!")
+MAX_QUESTION_BYTES = 20_000  # the one question-length limit (check, batch, the page, archetypes.analyse)
 
-_WRITING_NODES: tuple[type[exp.Expression], ...] = (
+_WRITING_NODES: tuple[type[exp.Expr], ...] = (
     exp.Insert, exp.Update, exp.Delete, exp.Drop, exp.Create, exp.Alter, exp.TruncateTable,
     exp.Grant, exp.Copy, exp.Set, exp.Command, exp.Into, exp.Lock, exp.Merge,
 )
@@ -87,7 +88,7 @@ def _refuse_executable_comments(sql: str, dialect: str | None) -> None:
                 raise UnsafeStatementError("an executable comment (/*! ... */) is not allowed: MariaDB runs its contents")
 
 
-def _describe(node: exp.Expression) -> str:
+def _describe(node: exp.Expr) -> str:
     for cls, name in _NODE_NAMES.items():
         if isinstance(node, cls):
             return name

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from sqlglot import exp
 
 from adapters.errors import InputError
-from adapters.safety import decode_input
+from adapters.safety import MAX_QUESTION_BYTES, decode_input
 
 from archetypes.archetype import Context
 from archetypes.errors import UnknownAnswerError
@@ -25,7 +25,6 @@ from archetypes.shape_reader import ShapeRead, read_shape
 from archetypes.unit import mixed_note
 from archetypes.values import ValueRef
 
-MAX_QUESTION_BYTES = 20_000
 DEFAULT_CAP = 8
 FREE_TEXT_ANSWERS = frozenset({"entity"})
 SURVIVES_INSUFFICIENT = frozenset({"insufficient_info", "custom_visualization"})  # a typed value is embedded as a literal ("Other")

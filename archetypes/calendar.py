@@ -112,7 +112,7 @@ def utc_instant(day: dt.date, zone: str | None) -> dt.datetime:
         return moment
     local = moment.replace(tzinfo=ZoneInfo(zone))
     try:
-        return local.astimezone(dt.timezone.utc).replace(tzinfo=None)
+        return local.astimezone(dt.UTC).replace(tzinfo=None)
     except OverflowError:
         return dt.datetime.min if moment.year == dt.MINYEAR else dt.datetime.max
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from sqlglot import exp
 from sqlglot.optimizer.scope import traverse_scope
 
+from adapters.dialects import sqlglot_dialect
 from adapters.safety import parse_query
 from adapters.schema import SchemaInfo, TableInfo
 from archetypes.mappings import Mapping, schema_mappings
@@ -27,7 +28,6 @@ from archetypes.rewrite_split import column, split, twin, unsplit
 from archetypes.rewrite_view import Record, View
 
 MAX_ALTERNATIVES = 8
-_DIALECTS = {"postgresql": "postgres", "mariadb": "mysql", "sqlite3": "sqlite"}
 
 
 @dataclass
@@ -47,14 +47,14 @@ class Alternative:
 
     def sql_for(self, dialect: str) -> str:
         assert self.query is not None
-        return self.query.sql(dialect=_DIALECTS.get(dialect, dialect))
+        return self.query.sql(dialect=sqlglot_dialect(dialect))
 
     def to_dict(self) -> dict[str, object]:
         return {"label": self.label, "sql": self.sql, "mappings": [
             {"kind": m.kind, "from": m.named_value, "to": m.value, "inverse": m.inverse} for m in self.mappings]}
 
 
-def expand_sql(sql: str | exp.Query, schema, dialect: str = "sqlite", *, read: str | None = None,  # noqa: ANN001
+def expand_sql(sql: str | exp.Query, schema, dialect: str = "sqlite", *, read: str | None = None,
                mappings: Sequence[Mapping] = (), limit: int = MAX_ALTERNATIVES) -> list[Alternative]:
     """The alternatives of `sql` on `schema` (a SchemaProfile or a SchemaInfo), rendered for `dialect`.
 
@@ -62,9 +62,8 @@ def expand_sql(sql: str | exp.Query, schema, dialect: str = "sqlite", *, read: s
     mappings (the schema_mapping detection's `column` mappings) to the schema's own. The statement must be a
     single read-only query (else `adapters.UnsafeStatementError`). The original statement is not among the
     alternatives; an empty list means the schema offers no other mapping for it."""
-    dialect = _DIALECTS.get(dialect, dialect)
-    query = sql.copy() if isinstance(sql, exp.Query) else parse_query(sql, _DIALECTS.get(read or dialect,
-                                                                                       read or dialect))
+    dialect = sqlglot_dialect(dialect)
+    query = sql.copy() if isinstance(sql, exp.Query) else parse_query(sql, sqlglot_dialect(read or dialect))
     tables = _tables(schema)
     known = list(mappings) + [m for m in _static(schema, tables) if m not in mappings]
     original = query.sql(dialect=dialect)
@@ -97,13 +96,13 @@ def expand_sql(sql: str | exp.Query, schema, dialect: str = "sqlite", *, read: s
     return found[:max(0, int(limit))]
 
 
-def _tables(schema) -> dict[str, TableInfo]:  # noqa: ANN001
+def _tables(schema) -> dict[str, TableInfo]:
     if isinstance(schema, SchemaInfo):
         return {t.name: t for t in schema.tables}
     return dict(schema.tables)
 
 
-def _static(schema, tables: dict[str, TableInfo]) -> list[Mapping]:  # noqa: ANN001
+def _static(schema, tables: dict[str, TableInfo]) -> list[Mapping]:
     from archetypes.mappings import find_mappings
 
     forward = schema_mappings(schema) if hasattr(schema, "cache") else find_mappings(tables)

@@ -12,8 +12,6 @@ from archetypes import calendar
 from archetypes.naming import phrase, singular, words
 from archetypes.profile import Entity, Measure, SchemaProfile
 
-MAX_QUESTION_CHARS = 2000  # longer text is read only this far (it is still accepted)
-
 _MONTHS = {m: i + 1 for i, m in enumerate(
     ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
      "november", "december"])}
@@ -295,7 +293,7 @@ def vocabulary(profile: SchemaProfile) -> Vocabulary:
 # -- reading a question -------------------------------------------------------------------------
 
 def read(question: str, profile: SchemaProfile, as_of: dt.date | None) -> Intent:
-    text = question[:MAX_QUESTION_CHARS]
+    text = question  # at most adapters.safety.MAX_QUESTION_BYTES: every word is read
     lower = text.lower().replace("’", "'")
     tokens = [(m.group(0), m.start(), m.end()) for m in RE_TOKEN.finditer(lower)]
     intent = Intent(question=text, lower=lower, tokens=tokens)

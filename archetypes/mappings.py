@@ -146,7 +146,7 @@ def _twin_candidate(table: TableInfo, column: ColumnInfo) -> bool:
     return column.name not in keys and not _id_like(column.name) and not (parts and parts[0] in AGG_PREFIXES)
 
 
-def read_values(tables: dict[str, TableInfo], lookup) -> dict[tuple[str, str], tuple[str, ...]]:  # noqa: ANN001
+def read_values(tables: dict[str, TableInfo], lookup) -> dict[tuple[str, str], tuple[str, ...]]:
     """The distinct values (as text) of each number and date column that could have a twin, read with
     `lookup` (one small query per column; a column with more than VALUE_LIMIT values is left out)."""
     from sqlglot import exp
@@ -354,7 +354,7 @@ def _joined_aggregate(tables: dict[str, TableInfo], child: str, rest: str, funct
     return None
 
 
-def schema_mappings(profile) -> list[Mapping]:  # noqa: ANN001 - a SchemaProfile (kept loose to avoid a cycle)
+def schema_mappings(profile) -> list[Mapping]:  # a SchemaProfile (kept loose to avoid a cycle)
     """`find_mappings` of a profile's tables, cached on the profile."""
     cached = profile.cache.get("schema_mappings")
     if cached is None:

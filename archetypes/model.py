@@ -47,7 +47,7 @@ class Reading:
     value: str
     label: str
     apply: Apply | None = field(default=None, repr=False, compare=False)
-    custom: Callable[[str], "Reading"] | None = field(default=None, repr=False, compare=False)  # typed answers
+    custom: Callable[[str], Reading] | None = field(default=None, repr=False, compare=False)  # typed answers
 
     def to_dict(self) -> dict[str, str]:
         return {"value": self.value, "label": self.label}

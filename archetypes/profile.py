@@ -450,7 +450,7 @@ def _measures(table: TableInfo, fact: Fact, facts: dict[str, Fact], profile: Sch
                                     "copies")))
         used.add(qty.name)
     for column in summable:
-        if column.name in used or (set(words(column.name)) & _PRICE and not price is column):
+        if column.name in used or (set(words(column.name)) & _PRICE and price is not column):
             continue
         if set(words(column.name)) & _NOT_SUMMABLE:
             continue
@@ -670,7 +670,7 @@ def _as_datetime(value: Any) -> dt.datetime | None:
     if value is None:
         return None
     if isinstance(value, dt.datetime):
-        return value.astimezone(dt.timezone.utc).replace(tzinfo=None) if value.tzinfo else value
+        return value.astimezone(dt.UTC).replace(tzinfo=None) if value.tzinfo else value
     if isinstance(value, dt.date):
         return dt.datetime.combine(value, dt.time())
     text = str(value).strip().replace("T", " ")

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 import sqlglot
 from sqlglot import exp
 
+from adapters.dialects import sqlglot_dialect
 from archetypes import calendar, period_key
 from archetypes.naming import slug
 from archetypes.profile import Edge, Entity, Fact, Measure, SchemaProfile, TimeColumn
@@ -151,7 +152,7 @@ def render(query: exp.Query, dialect: str) -> str:
     literals stay plain strings (a CAST there would turn '2025-01-01 00:00:00' into 2025)."""
     from archetypes.shapes import PART_FUNCTIONS, render_parts
 
-    dialect = {"postgresql": "postgres", "mariadb": "mysql", "sqlite3": "sqlite"}.get(dialect, dialect)
+    dialect = sqlglot_dialect(dialect)
     markers = set(PART_FUNCTIONS.values())
     if any(str(node.this).upper() in markers for node in query.find_all(exp.Anonymous)):
         query = render_parts(query.copy(), dialect)

@@ -1,8 +1,18 @@
 """The archetypes, in the order they are checked and listed. Read top to bottom; add one by adding a line."""
 from __future__ import annotations
 
-from archetypes import (aggregation_level, custom_visualization, entity, insufficient_info, ranking_metric,
-                        record_scope, schema_mapping, timeframe, timezone, unit)
+from archetypes import (
+    aggregation_level,
+    custom_visualization,
+    entity,
+    insufficient_info,
+    ranking_metric,
+    record_scope,
+    schema_mapping,
+    timeframe,
+    timezone,
+    unit,
+)
 from archetypes.archetype import Archetype
 
 ARCHETYPES: tuple[Archetype, ...] = (

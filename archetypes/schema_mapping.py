@@ -10,7 +10,6 @@ One reading per mapping: the statement as named, then the same statement read th
 from __future__ import annotations
 
 import functools
-
 import re
 from dataclasses import dataclass
 
@@ -270,7 +269,7 @@ def aggregates_near(ctx: Context, span: Span) -> list[str]:
     other aggregate is asked."""
     lower = ctx.intent.lower
     begin = max(0, span.start - 60)
-    for text, offset in ((lower[begin:span.start], begin), (lower, 0)):
+    for text, _offset in ((lower[begin:span.start], begin), (lower, 0)):
         found = sorted((m.start(), function) for function, pattern in _AGGREGATE for m in pattern.finditer(text))
         if not found and _WEAK_SUM.search(text):
             found = [(0, "sum")]

@@ -59,7 +59,7 @@ class Timed:
         for db in databases:
             original = db.run
 
-            def run(sql, limits=None, _original=original):  # noqa: ANN001, ANN202
+            def run(sql, limits=None, _original=original):
                 with self.lock:
                     self.starts.append(time.perf_counter())
                 try:

@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.throwaway import drop, url_for  # noqa: E402
-from seed_db import SEED_TABLES, Dataset, seed_database, table_checksums  # noqa: E402
+from benchmarks.throwaway import drop, url_for
+from seed_db import SEED_TABLES, Dataset, seed_database, table_checksums
 
 ENGINES = ("generate", "sqlite", "postgresql", "mysql")
 

@@ -16,8 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from adapters import Database, Job, Limits, parse_db_option, run_side_by_side  # noqa: E402
-from benchmarks.throwaway import seeded_demo  # noqa: E402
+from adapters import Database, Job, Limits, parse_db_option, run_side_by_side
+from benchmarks.throwaway import seeded_demo
 
 STATEMENTS = {
     "revenue": "SELECT p.name, SUM(i.unit_price * i.quantity) AS revenue FROM order_items i "

@@ -37,7 +37,7 @@ class _QuestionBase(BaseModel):
     model_config = ConfigDict(extra="ignore")
     header: str = Field(default="", max_length=60)
     question: str = Field(min_length=1)
-    multiSelect: bool = False
+    multiSelect: bool = False  # noqa: N815 - the wire name
     archetype: str | None = None  # which archetype this resolves, when the rules asked it
     quote: str = ""  # the words of the user's question this asks about (a model's ask must quote them)
 
@@ -105,7 +105,7 @@ class Answer(BaseModel):
     type: Literal["choice", "query_choice"]
     question: str
     choice: OptionModel | list[OptionModel] | None = None
-    freeText: str | None = None
+    freeText: str | None = None  # noqa: N815 - the wire name
     notes: str | None = None
     archetype: str | None = Field(default=None, exclude=True)
 

@@ -19,6 +19,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("prompt", "prompt"),
     ("diagnose", "diagnose"),
     ("role", "role"),
+    ("schema", "schema"),
 )
 
 

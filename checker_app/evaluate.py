@@ -283,7 +283,7 @@ def evaluate(cases: Sequence[Case], detect: DetectFn, skip_dbs: Iterable[str] = 
             continue
         try:
             fired = tuple(dict.fromkeys(detect(case)))
-        except Exception as err:  # one broken case must not hide the rest of the evaluation
+        except Exception as err:  # noqa: BLE001 - one broken case must not hide the rest of the evaluation
             outcomes.append(Outcome(case, (), (), (), error=f"{type(err).__name__}: {err}"))
             continue
         missed = tuple(sorted(case.fire - set(fired)))
@@ -314,7 +314,6 @@ def evaluate(cases: Sequence[Case], detect: DetectFn, skip_dbs: Iterable[str] = 
 def detector_for(databases: Mapping[str, Database]) -> DetectFn:
     """`archetypes.detect` on each case's connection, its schema profile loaded once per connection."""
     from archetypes import detect
-
     from checker_app.profiles import load_profile, lookup_for
 
     lookups = {name: lookup_for(db) for name, db in databases.items()}

@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from adapters import CheckerError, Database
+from adapters.dialects import sqlglot_dialect
 from archetypes.expand import MAX_ALTERNATIVES, Alternative, expand_sql
 
 S = TypeVar("S")
-_DIALECTS = {"postgresql": "postgres", "mariadb": "mysql", "sqlite3": "sqlite"}
 
 
 def alternatives_for(sql: str, database: Database, read: str | None = None, *,
@@ -30,7 +30,7 @@ def alternatives_for(sql: str, database: Database, read: str | None = None, *,
     from checker_app.profiles import load_profile
 
     profile = load_profile(database, profile_overrides)
-    dialect = _DIALECTS.get(read or database.dialect, read or database.dialect)
+    dialect = sqlglot_dialect(read or database.dialect)
     return expand_sql(sql, profile, dialect, read=dialect, limit=limit)
 
 
@@ -47,11 +47,11 @@ def with_alternatives(statements: Sequence[S], database: Database, read: str | N
         if room <= 0:
             continue
         try:
-            found = alternatives_for(getattr(statement, "sql"), database, read, limit=room)
+            found = alternatives_for(statement.sql, database, read, limit=room)
         except CheckerError:
             continue
         for alternative in found[:room]:
-            expanded.append(_copy(statement, label.format(label=getattr(statement, "label"),
+            expanded.append(_copy(statement, label.format(label=statement.label,
                                                           alternative=alternative.label), alternative.sql))
         room -= min(room, len(found))
     return expanded

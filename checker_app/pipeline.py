@@ -13,12 +13,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from adapters import CheckerError, Database, Job, Limits, decode_input, deadline, run_side_by_side
+from adapters import CheckerError, Database, Job, Limits, deadline, decode_input
+from adapters.safety import MAX_QUESTION_BYTES
 from checker_app.profiles import load_profile, lookup_for
-from checker_app.report import ReadingResult, Report
-from checker_app.verdict import engines_agree, readings_divergent
-
-MAX_QUESTION_BYTES = 4_000
+from checker_app.report import ENGINES, Detection, EngineInfo, ModelReport, ReadingResult, Report, Understood
+from checker_app.statements import run_statements
+from checker_app.verdict import divergence, engines_agree
 
 
 @dataclass
@@ -34,21 +34,8 @@ class CheckOptions:
     model_settings: Any = None      # checker_app.llm.ModelSettings; None: read from the environment
 
 
-def _with_id(detection: dict[str, Any]) -> dict[str, Any]:
-    """A detection as the report lists it: `id` first (the contract), `archetype` kept as an alias."""
-    return {"id": detection.get("id") or detection.get("archetype"), **detection}
-
-
 def _choice_key(choices: dict[str, str]) -> tuple[tuple[str, str], ...]:
     return tuple(sorted(choices.items()))
-
-
-def _run_one(repair: bool):  # noqa: ANN202 - a RunOne
-    if not repair:
-        return lambda db, sql, limits: db.run(sql, limits)
-    from adapters.repair import run_with_repair
-
-    return run_with_repair
 
 
 def analyse_on(db: Database, question: str, options: CheckOptions, as_of: dt.date | None) -> Any:
@@ -115,54 +102,58 @@ def _check(question: str, databases: Sequence[Database], options: CheckOptions) 
                 notes.append(f"{db.name}: no SQL for reading {interpretation.label!r} on this schema")
         readings.append(reading)
 
-    archetypes = [_with_id(d.to_dict()) for d in primary.detections]
+    archetypes = [Detection.from_rules(d) for d in primary.detections]
+    rules_archetypes: list[Detection] | None = None
     capped, total = primary.capped, primary.total_readings
-    rules_readings, model_readings, extra, part = readings, [], {}, None
+    rules_readings, model_readings, model, part = readings, [], None, None
     if options.engine != "rules":
         part, model_readings = _model_mode(question, databases, analyses, options, notes)
-        extra = {"engine": options.engine, "model": part.to_dict()}
+        model = ModelReport.from_part(part)
         if options.engine == "model" and model_readings:  # else: fail open to the rules' result
             # the rules' archetypes stay in the report: the page routes answers by them
-            extra["rules_archetypes"] = archetypes
-            rules_readings, archetypes = [], [_with_id(d) for d in part.detections]
+            rules_archetypes = archetypes
+            rules_readings, archetypes = [], list(model.archetypes)
             capped, total = part.capped, len(model_readings)
     readings = rules_readings + model_readings
 
-    jobs = [Job(r.id, r.sql) for r in readings]
-    by_reading = run_side_by_side(jobs, [db for db in databases if db.name in analyses],
-                                  options.limits, run_one=_run_one(options.repair))
+    by_reading = run_statements([Job(r.id, r.sql) for r in readings], [db for db in databases if db.name in analyses],
+                                options.limits, options.repair)
     for reading in readings:
         reading.results = {**reading.results, **by_reading.get(reading.id, {})}
         reading.engines_agree = engines_agree(list(reading.results.values()))
+    comparison = None
     if part is not None and options.engine == "both":
-        from checker_app.llm.hook import comparison
+        from checker_app.llm.hook import comparison as compare_with_model
 
-        extra["comparison"] = comparison(archetypes, rules_readings, part, model_readings, next(iter(analyses)))
+        comparison = compare_with_model(archetypes, rules_readings, part, model_readings, next(iter(analyses)))
 
     verdict_on = rules_readings or model_readings
-    divergent, distinct = readings_divergent([r.first_ok() for r in verdict_on if r.first_ok() is not None])
+    divergent, distinct = divergence(verdict_on)
     return Report(
-        understood=primary.understood.to_dict(),
         question=question,
         as_of=primary.as_of,
-        engines=[db.describe() for db in databases],
+        engines=[EngineInfo(**db.describe()) for db in databases],
         archetypes=archetypes,
+        understood=Understood.from_analysis(primary.understood),
         interpretations=readings,
-        divergent=divergent if len(verdict_on) > 1 else None,
+        divergent=divergent,
         distinct_answers=distinct,
         answers=dict(options.answers),
         capped=capped,
         total_readings=total,
         notes=notes,
         elapsed_ms=(time.perf_counter() - started) * 1000,
-        extra=extra,
+        engine=options.engine if options.engine != "rules" else None,
+        model=model,
+        comparison=comparison,
+        rules_archetypes=rules_archetypes,
     )
 
 
 def _model_mode(question: str, databases: Sequence[Database], analyses: dict[str, Any], options: CheckOptions,
                 notes: list[str]) -> tuple[Any, list[ReadingResult]]:
     """The model's part (fails open: a failure is a note, never an exception) and its readings."""
-    from checker_app.llm.hook import ENGINES, model_part, reading_results
+    from checker_app.llm.hook import model_part, reading_results
 
     if options.engine not in ENGINES:
         raise CheckerError(f"unknown engine {options.engine!r}: use {', '.join(ENGINES)}")

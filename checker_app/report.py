@@ -1,28 +1,217 @@
-"""The check report: what a person (or a script reading JSON) gets back for one question.
+"""The check report: one pydantic model tree, serialised once at the edge (`Report.to_dict`).
 
-The JSON keys are a public contract documented in the README.
+The wire form is a public contract: the README's "The JSON report" section, and its JSON Schema
+(`ambiguity-checker schema`, committed as docs/report.schema.json, see checker_app.contract).
+
+Results stay the adapters' `RunResult` dataclasses at run time (the page formats their driver values,
+the verdict compares them at the precision of their types); they serialise through `RunResult.to_dict`
+and are described in the schema by `EngineResult`.
 """
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any, Literal, get_args
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    PlainValidator,
+    SerializerFunctionWrapHandler,
+    computed_field,
+    field_serializer,
+    model_serializer,
+)
+from pydantic_core import core_schema as cs
 
 from adapters import RunResult
+from adapters.errors import ERROR_KINDS
+from checker_app.clarify import ChoiceQuestion, QueryChoiceQuestion, Question
+from checker_app.verdict import Verdict, judge
+
+Source = Literal["rules", "model", "pasted"]
+Engine = Literal["rules", "model", "both"]          # who reads the question
+ENGINES: tuple[str, ...] = get_args(Engine)
+VerdictKind = Literal["material", "benign", "clear", "partial", "answered", "unanswered"]
 
 
-@dataclass
-class ReadingResult:
-    """One interpretation: its SQL and result on every engine."""
+class Wire(BaseModel):
+    """A part of the report: no unknown keys, so the schema says exactly what is there."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    # A read-only dict view of the JSON form, for page code written against the dict report (read the
+    # typed attributes in new code): values come back as plain JSON, as the JSON report holds them.
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.model_dump(mode="json").get(key, default)
+
+    def __getitem__(self, key: str) -> Any:
+        return self.model_dump(mode="json")[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.model_dump(mode="json")
+
+
+# -- what one engine returned for one statement (the adapters' part of the contract) ----------------
+
+class ErrorInfo(Wire):
+    kind: str = Field(json_schema_extra={"enum": list(ERROR_KINDS)})   # the kinds adapters.errors defines
+    code: str | None
+    message: str
+    position: int | None = None
+
+
+class RepairCandidate(Wire):
+    label: str
+    value: str
+    sql: str
+    status: str | None
+    columns: list[str] = Field(default_factory=list)
+    rows: list[list[Any]] = Field(default_factory=list)
+    row_count: int | None = None
+    truncated: bool = False
+    error: ErrorInfo | None = None
+
+
+class RepairEntry(Wire):
+    """One repair log entry (adapters.repair.log.RepairLog)."""
+
+    original_sql: str
+    dialect: str
+    error: ErrorInfo | None
+    error_offset: int | None
+    column: str | None
+    rule: str
+    sql: str | None
+    candidates: list[RepairCandidate]
+    agree: bool | None
+    clarification: dict[str, Any] | None
+    problem: str | None
+    references: list[dict[str, Any]]
+    note: str
+
+
+class EngineResult(Wire):
+    """The wire form of adapters.RunResult."""
+
+    engine: str
+    dialect: str
+    sql: str
+    status: Literal["ok", "error", "timeout", "rejected"]
+    columns: list[str]
+    rows: list[list[Any]]
+    row_count: int
+    truncated: bool
+    truncated_reason: str | None = None   # the row cap, the byte budget, or cells cut
+    elapsed_ms: float
+    error: ErrorInfo | None
+    repairs: list[RepairEntry]
+
+
+class _DescribedAs:
+    """Describe a run-time object in the JSON Schema by the model of its wire form."""
+
+    def __init__(self, wire: type[BaseModel]) -> None:
+        self.wire = wire
+
+    def __get_pydantic_json_schema__(self, _schema: cs.CoreSchema, handler: Any) -> Any:
+        return handler(self.wire.__pydantic_core_schema__)
+
+
+def _is_run_result(value: Any) -> RunResult:
+    if not isinstance(value, RunResult):
+        raise TypeError(f"expected a RunResult, got {type(value).__name__}")
+    return value
+
+
+Result = Annotated[RunResult, PlainValidator(_is_run_result), PlainSerializer(lambda r: r.to_dict()),
+                   _DescribedAs(EngineResult)]
+
+
+# -- detections ---------------------------------------------------------------------------------------
+
+class ReadingOption(Wire):
+    value: str
+    label: str
+
+
+class Detection(Wire):
+    """One archetype that fired: the words that triggered it, what to ask, and the readings it implies.
+
+    `archetype` is written next to `id` in the JSON (older readers use it); code reads `id`."""
+
+    id: str
+    evidence: str
+    span: tuple[int, int] | None
+    when: str = ""
+    ask: str = ""
+    reason: str = ""
+    clarification: Question | None = None
+    readings: list[ReadingOption] = Field(default_factory=list)
+    source: Literal["rules", "model"] = "rules"
+    quote_found: bool | None = None   # model detections: whether the quote is in the question
+    known: bool | None = None         # model detections: whether the id is a registered archetype
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def archetype(self) -> str:
+        return self.id
+
+    @property
+    def live(self) -> bool:
+        """Its options come from a live query (entity names): any typed value is an answer."""
+        return isinstance(self.clarification, QueryChoiceQuestion)
+
+    @property
+    def values(self) -> set[str]:
+        return {r.value for r in self.readings}
+
+    @classmethod
+    def from_rules(cls, detection: Any) -> Detection:
+        """An archetypes.model.Detection, converted once (its clarification into the clarify contract)."""
+        from checker_app.clarify import parse_question
+
+        clarification = parse_question({**detection.clarification.to_dict(), "archetype": detection.archetype,
+                                        "quote": detection.evidence})
+        return cls(id=detection.archetype, evidence=detection.evidence, span=tuple(detection.span),
+                   when=detection.when, ask=detection.ask, reason=detection.reason, clarification=clarification,
+                   readings=[ReadingOption(value=r.value, label=r.label) for r in detection.readings])
+
+
+class IgnoredWords(Wire):
+    text: str
+    span: tuple[int, int]
+    suggestions: list[str] = Field(default_factory=list)
+    reason: str = ""                    # why, when a reading could not apply the words
+
+
+class Understood(Wire):
+    """Whether every content word of the question was read; the words that were not."""
+
+    complete: bool = True
+    ignored: list[IgnoredWords] = Field(default_factory=list)
+
+    @classmethod
+    def from_analysis(cls, understood: Any) -> Understood:
+        return cls(complete=understood.complete,
+                   ignored=[IgnoredWords(text=i.text, span=tuple(i.span), suggestions=list(i.suggestions),
+                                         reason=getattr(i, "reason", "")) for i in understood.ignored])
+
+
+# -- readings -----------------------------------------------------------------------------------------
+
+class ReadingResult(Wire):
+    """One interpretation (or pasted statement): its SQL and result on every engine."""
 
     id: str
     label: str
-    choices: dict[str, str]
-    sql: dict[str, str] = field(default_factory=dict)          # engine name -> SQL text
-    results: dict[str, RunResult] = field(default_factory=dict)  # engine name -> result
+    choices: dict[str, str] = Field(default_factory=dict)
+    source: Source = "rules"
+    explanation: str = ""                                        # what the SQL computes, in one sentence
+    sql: dict[str, str] = Field(default_factory=dict)            # engine name -> SQL text
+    results: dict[str, Result] = Field(default_factory=dict)     # engine name -> result
     engines_agree: bool | None = None
-    source: str = "rules"                                       # rules | model
-    explanation: str = ""                                       # one sentence: what the SQL computes
 
     def first_ok(self) -> RunResult | None:
         return next((r for r in self.results.values() if r.ok), None)
@@ -31,87 +220,188 @@ class ReadingResult:
         result = self.first_ok()
         return list(result.rows[0]) if result and result.rows else None
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "label": self.label,
-            "choices": dict(self.choices),
-            "source": self.source,
-            "explanation": self.explanation,
-            "sql": dict(self.sql),
-            "results": {name: r.to_dict() for name, r in self.results.items()},
-            "engines_agree": self.engines_agree,
-        }
+
+class EngineInfo(Wire):
+    name: str
+    backend: str
+    dialect: str
+    url: str                            # never with a password
+    warning: str | None = None          # connected with more privileges than reading needs
 
 
-@dataclass
-class Report:
+# -- model mode ---------------------------------------------------------------------------------------
+
+class ModelReading(Wire):
+    """One reading the model wrote, after the safety check and lint (checker_app.llm owns further keys)."""
+
+    model_config = ConfigDict(extra="allow")
+    id: str
+    label: str
+    sql: str
+    placeholders: list[dict[str, Any]]
+    error: str | None
+
+
+class ModelReport(Wire):
+    """What model mode contributed (checker_app.llm.part.ModelPart; it may add keys of its own)."""
+
+    model_config = ConfigDict(extra="allow")
+    status: Literal["ok", "partial", "failed", "off"]
+    off: str | None
+    failure: dict[str, Any] | None
+    failures: list[dict[str, Any]]
+    settings: dict[str, Any]
+    archetypes: list[Detection]
+    clarification: dict[str, Any] | None      # the tool call: status, questions, dropped, ...
+    answered: bool
+    tool_output: dict[str, Any] | None
+    readings: list[ModelReading]
+    model_errors: list[dict[str, Any]] = Field(default_factory=list)   # unknown archetype ids, invalid readings
+    structured_output: str | None = None                               # the mode the readings came in
+    fallbacks: list[dict[str, Any]] = Field(default_factory=list)      # structured-output modes refused
+    capped: bool
+    usage: dict[str, Any]
+    elapsed_ms: float
+
+    @classmethod
+    def from_part(cls, part: Any) -> ModelReport:
+        """A checker_app.llm.part.ModelPart, converted once."""
+        data = part.to_dict()
+        data["archetypes"] = [Detection.model_validate({k: v for k, v in d.items() if k != "archetype"})
+                              for d in data["archetypes"]]
+        return cls.model_validate(data)
+
+
+class ArchetypeSplit(Wire):
+    rules: list[str]
+    model: list[str]
+    both: list[str]
+    rules_only: list[str]
+    model_only: list[str]
+
+
+class ComparedReading(Wire):
+    model_reading: str
+    label: str
+    same_sql_as: str | None
+    same_answer_as: list[str]
+    answer: list[Any] | None
+
+
+class ComparisonFailures(Wire):
+    """The readings that gave no answer, per side."""
+
+    rules: list[str] = Field(default_factory=list)
+    model: list[str] = Field(default_factory=list)
+
+
+class ModelComparison(Wire):
+    """Rules vs model (engine both): archetypes found by each, readings whose SQL or answers differ."""
+
+    engine: str | None
+    archetypes: ArchetypeSplit
+    readings: list[ComparedReading]
+    rules_answers_missing_from_model: list[str]
+    failed: ComparisonFailures = Field(default_factory=ComparisonFailures)
+    model_errors: int = 0
+    sql_differs: bool | None
+    results_differ: bool | None
+    summary: str = ""
+
+
+# -- the report ---------------------------------------------------------------------------------------
+
+class Report(Wire):
     question: str
     as_of: dt.date | None
-    engines: list[dict[str, str]]
-    archetypes: list[dict[str, Any]]
-    interpretations: list[ReadingResult]
-    divergent: bool | None
+    divergent: bool | None              # readings give different answers; None: fewer than two answered
     distinct_answers: int
-    answers: dict[str, str] = field(default_factory=dict)
+    engines: list[EngineInfo]
+    archetypes: list[Detection]
+    understood: Understood = Field(default_factory=Understood)
+    interpretations: list[ReadingResult]
+    answers: dict[str, str] = Field(default_factory=dict)
     capped: bool = False
     total_readings: int = 0
-    notes: list[str] = field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)
     elapsed_ms: float = 0.0
-    extra: dict[str, Any] = field(default_factory=dict)  # model mode and later additions
-    understood: dict[str, Any] = field(default_factory=lambda: {"complete": True, "ignored": []})
+    # model mode only (absent from the JSON otherwise)
+    engine: Engine | None = None
+    model: ModelReport | None = None
+    comparison: ModelComparison | None = None
+    rules_archetypes: list[Detection] | None = None
 
+    @field_serializer("elapsed_ms")
+    def _rounded(self, value: float) -> float:
+        return round(value, 1)
+
+    @model_serializer(mode="wrap")
+    def _model_mode_keys(self, handler: SerializerFunctionWrapHandler):  # unannotated: the schema stays the model's
+        data = handler(self)
+        for key in ("engine", "model", "comparison", "rules_archetypes"):
+            if data.get(key) is None:
+                data.pop(key, None)
+        return data
+
+    @computed_field  # type: ignore[prop-decorator]
     @property
     def ambiguous(self) -> bool:
+        """At least one archetype fired."""
         return bool(self.archetypes)
 
+    @computed_field  # type: ignore[prop-decorator]
     @property
-    def verdict(self) -> str:
-        """partial | material | benign | clear | unanswered (readings could not be run or compared). A
-        question with words that were not read is never clear or benign: its readings answer part of it."""
-        if not self.understood.get("complete", True):
-            return "partial"
-        if not self.ambiguous:
-            return "clear"
-        if self.divergent is True:
-            return "material"
-        if self.divergent is False:
-            return "benign"
-        return "unanswered"
+    def verdict(self) -> VerdictKind:
+        return self.judged().kind
 
+    @computed_field  # type: ignore[prop-decorator]
     @property
     def verdict_text(self) -> str:
-        n = len(self.interpretations)
-        if self.verdict == "partial":
-            words = " and ".join(f"'{i['text']}'" for i in self.understood.get("ignored", []))
-            verb = "were" if len(self.understood.get("ignored", [])) > 1 else "was"
-            return f"partly understood: {words} {verb} not read"
-        if self.verdict == "material":
-            return f"{n} readings, {self.distinct_answers} different answers"
-        if self.verdict == "benign":
-            return f"ambiguous wording, same answer ({n} readings agree)"
-        if self.verdict == "clear":
-            return "clear: one reading"
-        ids = ", ".join(a["id"] for a in self.archetypes)
-        return f"ambiguous ({ids}): needs a clarification before anything can be compared"
+        return self.judged().text
+
+    @property
+    def judged_readings(self) -> list[ReadingResult]:
+        """The readings the verdict is judged on: the rules' when the model's are there too (engine both)."""
+        return [r for r in self.interpretations if r.source != "model"] or list(self.interpretations)
+
+    @property
+    def answered(self) -> str | None:
+        """How the person's answer anchored the readings, in words, or None."""
+        if self.answers:
+            return "anchored to your choice (" + ", ".join(f"{k} = {v}" for k, v in self.answers.items()) + ")"
+        return "following your answer" if self.model is not None and self.model.answered else None
+
+    def judged(self) -> Verdict:
+        return judge(self.judged_readings, ambiguous=self.ambiguous, divergent=self.divergent,
+                     distinct=self.distinct_answers, answered=self.answered, understood=self.understood,
+                     archetypes=[a.id for a in self.archetypes])
+
+    @property
+    def extra(self) -> dict[str, Any]:
+        """The model-mode parts and `understood` as plain JSON values: a read-only view for page code that
+        still reads dicts (read the typed fields in new code)."""
+        return self.model_dump(mode="json", include={"engine", "model", "comparison", "rules_archetypes",
+                                                     "understood"}, exclude_none=True)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "question": self.question,
-            "as_of": self.as_of.isoformat() if self.as_of else None,
-            "ambiguous": self.ambiguous,
-            "verdict": self.verdict,
-            "verdict_text": self.verdict_text,
-            "understood": self.understood,
-            "divergent": self.divergent,
-            "distinct_answers": self.distinct_answers,
-            "engines": list(self.engines),
-            "archetypes": list(self.archetypes),
-            "interpretations": [i.to_dict() for i in self.interpretations],
-            "answers": dict(self.answers),
-            "capped": self.capped,
-            "total_readings": self.total_readings,
-            "notes": list(self.notes),
-            "elapsed_ms": round(self.elapsed_ms, 1),
-            **self.extra,
-        }
+        """The JSON report (plain values only)."""
+        return self.model_dump(mode="json")
+
+    @property
+    def rules_detections(self) -> list[Detection]:
+        """The rules' archetypes: the report's own, or the ones kept where the model's replaced them."""
+        return self.rules_archetypes if self.rules_archetypes is not None else [
+            a for a in self.archetypes if a.source == "rules"]
+
+
+def plain(items: Any) -> list[Any]:
+    """Report parts (detections, engines, ignored words) as plain JSON dicts, for page helpers that read
+    dicts; dicts pass through unchanged."""
+    return [i.model_dump(mode="json") if isinstance(i, BaseModel) else i for i in items]
+
+
+__all__ = [
+    "ENGINES", "ArchetypeSplit", "ChoiceQuestion", "ComparedReading", "ComparisonFailures", "Detection", "Engine", "EngineInfo", "EngineResult", "ErrorInfo",
+    "IgnoredWords", "ModelComparison", "ModelReading", "ModelReport", "QueryChoiceQuestion", "ReadingOption",
+    "ReadingResult", "RepairEntry", "Report", "Result", "Source", "plain", "Understood", "VerdictKind",
+]

@@ -1,6 +1,11 @@
-"""Where the embedded demo database lives, and the connections a command uses."""
+"""Where the embedded demo database lives, the connections a command uses, and the default limits.
+
+`serve` hands its `--db` values and limits to the page through the environment (`serve_environment`);
+the page reads them back in checker_app.ui.config.
+"""
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -8,6 +13,11 @@ from adapters import Database, DatabaseConfig, Limits, parse_db_options
 
 DEMO_SEED = 42
 DEMO_SCALE = 1
+DEFAULT_TIMEOUT_S = 5.0   # per statement
+DEFAULT_MAX_ROWS = 1000   # row cap per statement
+ENV_DB = "CHECKER_DB"             # a JSON list of `name=URL` values
+ENV_TIMEOUT = "CHECKER_TIMEOUT"
+ENV_MAX_ROWS = "CHECKER_MAX_ROWS"
 
 
 def home_dir() -> Path:
@@ -34,3 +44,11 @@ def databases_from_options(db_options: tuple[str, ...] | list[str], limits: Limi
         db_options = [f"demo={ensure_demo_database()}"]
     configs: list[DatabaseConfig] = parse_db_options(list(db_options))
     return [Database(config, limits) for config in configs]
+
+
+def serve_environment(db_values: list[str] | tuple[str, ...], timeout_s: float, max_rows: int) -> dict[str, str]:
+    """The environment variables `serve` hands to the Streamlit process."""
+    env = {ENV_TIMEOUT: repr(float(timeout_s)), ENV_MAX_ROWS: str(int(max_rows))}
+    if db_values:
+        env[ENV_DB] = json.dumps(list(db_values))
+    return env

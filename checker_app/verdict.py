@@ -1,24 +1,26 @@
-"""Do the readings give different answers? Do the engines agree on one reading?
+"""The verdict, once: do the readings (or pasted statements) give different answers, and what ran?
 
-Answers are compared on normalised rows (adapters.results.comparable). Readings that measure
-different things (revenue vs units) are compared on who comes out on top, not on the numbers, which
-always differ; readings of the same measure (one window vs another) are compared on every value.
+Used by the check report, the compare page, `run` and `repair`. Answers are compared at the precision of
+their types (adapters.results.same_value). Readings that measure different things (revenue vs units) are
+compared on who comes out on top, not on the numbers, which always differ; readings of the same measure
+(one window vs another) are compared on every value.
+
+A reading that returned no rows, or did not finish (error, timeout), never counts as agreeing: the
+answers are "the same" only when every reading answered, and the verdict text says what was empty and
+what did not finish. Refused statements (a model's unsafe SQL) are not runs: their panels say why.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from adapters import RunResult
+from adapters.results import is_number as _numeric
+from adapters.results import same_row, same_rows
 
-
-def _numeric(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-def rows_of(result: RunResult) -> tuple[tuple[Any, ...], ...]:
-    """Normalised rows in a stable order (ties and missing ORDER BY may order rows differently per engine)."""
-    return tuple(sorted(result.answer(), key=repr))
+if TYPE_CHECKING:
+    from checker_app.report import ReadingResult, Understood, VerdictKind
 
 
 def engines_agree(results: Sequence[RunResult]) -> bool | None:
@@ -26,21 +28,25 @@ def engines_agree(results: Sequence[RunResult]) -> bool | None:
     answered = [r for r in results if r.ok]
     if len(answered) < 2:
         return None
-    return len({rows_of(r) for r in answered}) == 1
+    return all(answered[0].same_answer(other) for other in answered[1:])
 
 
 def identity(result: RunResult) -> tuple[Any, ...]:
     """Who the first row names: its non-numeric values (or the whole row when it has none)."""
-    rows = result.answer()
-    if not rows:
+    if not result.rows:
         return ()
-    first = rows[0]
+    first = tuple(result.rows[0])
     labels = tuple(v for v in first if not _numeric(v))
     return labels or first
 
 
-def signature(result: RunResult, by_identity: bool) -> tuple[Any, ...]:
-    return identity(result) if by_identity else rows_of(result)
+def _clusters(items: Sequence[Any], same: Callable[[Any, Any], bool]) -> int:
+    """How many different answers: items grouped with the first of a group they match."""
+    leaders: list[Any] = []
+    for item in items:
+        if not any(same(item, leader) for leader in leaders):
+            leaders.append(item)
+    return len(leaders)
 
 
 def readings_divergent(results: Sequence[RunResult]) -> tuple[bool | None, int]:
@@ -48,8 +54,106 @@ def readings_divergent(results: Sequence[RunResult]) -> tuple[bool | None, int]:
     answered = [r for r in results if r.ok]
     if len(answered) < 2:
         return None, len(answered)
-    measures = {tuple(c.lower() for c, v in zip(r.columns, r.answer()[0] if r.answer() else ()) if _numeric(v))
+    measures = {tuple(c.lower() for c, v in zip(r.columns, r.rows[0] if r.rows else ()) if _numeric(v))
                 for r in answered}
-    by_identity = len(measures) > 1
-    distinct = {signature(r, by_identity) for r in answered}
-    return len(distinct) > 1, len(distinct)
+    if len(measures) > 1:
+        distinct = _clusters([identity(r) for r in answered], same_row)
+    else:
+        distinct = _clusters(answered, lambda a, b: same_rows(a.rows, b.rows))
+    return distinct > 1, distinct
+
+
+# -- what ran -----------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Tally:
+    """Per reading: answered with rows, answered with no rows, or did not finish on any engine."""
+
+    total: int
+    answered: tuple[RunResult, ...]      # the first engine's result with rows, one per reading
+    empty: int
+    unfinished: tuple[str, ...]          # the status of each reading that did not finish (error, timeout)
+
+    @property
+    def complete(self) -> bool:
+        return len(self.answered) == self.total
+
+    def what_else(self) -> str:
+        """"1 returned no rows; 2 did not finish (timeout)", or ""."""
+        parts = []
+        if self.empty:
+            parts.append(f"{self.empty} returned no rows")
+        if self.unfinished:
+            kinds = ", ".join(sorted(set(self.unfinished)))
+            parts.append(f"{len(self.unfinished)} did not finish ({kinds})")
+        return "; ".join(parts)
+
+
+def tally(readings: Sequence[ReadingResult]) -> Tally:
+    answered, empty, unfinished = [], 0, []
+    for reading in readings:
+        ran = [r for r in reading.results.values() if r.status != "rejected"]
+        ok = [r for r in ran if r.ok]
+        if ok and any(r.rows for r in ok):
+            answered.append(next(r for r in ok if r.rows))
+        elif ok:
+            empty += 1
+        elif ran:
+            unfinished.append(ran[0].status)
+    return Tally(len(readings), tuple(answered), empty, tuple(unfinished))
+
+
+def divergence(readings: Sequence[ReadingResult]) -> tuple[bool | None, int]:
+    """(divergent, distinct answers) over the readings that answered with rows; None below two."""
+    return readings_divergent(list(tally(readings).answered))
+
+
+# -- the verdict --------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Verdict:
+    kind: VerdictKind
+    text: str
+
+
+def _ignored_text(understood: Understood) -> str:
+    words = [f"'{i.text}'" for i in understood.ignored]
+    if not words:
+        return "partly understood: some words were not read"
+    listed = ", ".join(words[:-1]) + f" and {words[-1]}" if len(words) > 1 else words[0]
+    return f"partly understood: {listed} {'was' if len(words) == 1 else 'were'} not read"
+
+
+def judge(readings: Sequence[ReadingResult], *, ambiguous: bool, divergent: bool | None, distinct: int,
+          answered: str | None = None, understood: Understood | None = None, archetypes: Sequence[str] = (),
+          noun: str = "readings") -> Verdict:
+    """The verdict on `readings` (the judged ones: the rules' when the model's are there too).
+
+    `answered` says how the person's answer anchored the readings to one; `noun` is "readings"
+    (a question) or "statements" (pasted SQL, always alternatives of each other)."""
+    if understood is not None and not understood.complete:
+        return Verdict("partial", _ignored_text(understood))  # a reading of half a question is not an answer
+    n = len(readings)
+    if answered is not None and n == 1:
+        return Verdict("answered", f"answered: one reading, {answered}")
+    if not ambiguous:
+        return Verdict("clear", "clear: one reading")
+    counted = tally(readings)
+    more = counted.what_else()
+    if divergent is True:
+        return Verdict("material", f"{n} {noun}, {distinct} different answers" + (f"; {more}" if more else ""))
+    if divergent is False and counted.complete:
+        same = f"ambiguous wording, same answer ({n} readings agree)" if noun == "readings" else \
+            f"{n} {noun}, same answer"
+        return Verdict("benign", same)
+    if divergent is False:
+        return Verdict("unanswered", f"{len(counted.answered)} of {n} {noun} agree; {more}: not enough to call "
+                                     "the answers the same")
+    if noun == "statements" and n < 2:
+        return Verdict("unanswered", "paste at least two statements to compare")
+    if n > 1 and more:
+        return Verdict("unanswered", f"{n} {noun}, nothing to compare: {more}")
+    if noun == "statements":
+        return Verdict("unanswered", "fewer than two statements ran: nothing to compare")
+    return Verdict("unanswered", f"ambiguous ({', '.join(archetypes)}): needs a clarification before anything "
+                                 "can be compared")

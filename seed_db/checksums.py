@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from datetime import date, datetime
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import URL
@@ -47,8 +48,8 @@ def table_checksums(url: str | URL, schema: str = "demo") -> dict[str, str]:
 
 def _table_digest(conn: sa.Connection, table: sa.Table) -> str:
     # Untyped columns: no SQLAlchemy result processing, so normalisation sees the driver's values.
-    columns = [sa.column(c.name) for c in table.columns]
-    order = [sa.column(name) for name in primary_key_columns(table)]
+    columns: list[sa.ColumnClause[Any]] = [sa.column(c.name) for c in table.columns]
+    order: list[sa.ColumnClause[Any]] = [sa.column(name) for name in primary_key_columns(table)]
     query = sa.select(*columns).select_from(sa.table(table.name)).order_by(*order)
     normalisers = [_normaliser(c.type) for c in table.columns]
     digest = hashlib.sha256()

@@ -12,12 +12,13 @@ import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
+from adapters.errors import CheckerError  # seed_db builds on adapters (the layering in DESIGN.md)
 from adapters.urls import scrub
 
 _MAX_DETAIL = 300
 
 
-class SeedError(Exception):
+class SeedError(CheckerError):
     """Seeding or checksumming failed; ``str(err)`` is one line without secrets."""
 
     def __init__(self, message: str, *, url_display: str | None = None) -> None:

@@ -47,9 +47,9 @@ import hashlib
 import random
 from bisect import bisect
 from collections.abc import Iterator
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta
 from decimal import ROUND_HALF_UP, Decimal
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 from zoneinfo import ZoneInfo
 
 import sqlalchemy as sa
@@ -72,6 +72,8 @@ from .reference import (
     USB_C_CABLE_ID,
 )
 from .schema import SCHEMA_VERSION, SEED_TABLES, build_metadata
+
+T = TypeVar("T")
 
 CUSTOMERS_PER_SCALE = 500
 ORDERS_PER_SCALE = 6_000
@@ -154,7 +156,7 @@ def _allocate(total: int, weights: list[float]) -> list[int]:
 
 
 def _utc_naive(local: datetime) -> datetime:
-    return local.astimezone(timezone.utc).replace(tzinfo=None)
+    return local.astimezone(UTC).replace(tzinfo=None)
 
 
 class Dataset:
@@ -254,7 +256,7 @@ class Dataset:
                 rate += (base - rate) * 0.01
             series[cur.code] = values
         lookup: dict[tuple[str, date], Decimal] = {}
-        rows = []
+        rows: list[tuple[int, str, date, Decimal]] = []
         for day_index in range(DATA_DAYS):
             day = DATA_START + timedelta(days=day_index)
             for cur in CURRENCIES:
@@ -401,7 +403,7 @@ class Dataset:
         return lines
 
 
-def _pick(rng: random.Random, items: tuple, cum_weights: tuple[float, ...]) -> object:
+def _pick(rng: random.Random, items: tuple[T, ...], cum_weights: tuple[float, ...]) -> T:
     """``rng.choices(items, cum_weights=...)[0]`` without its per-call overhead (hot loop)."""
     return items[bisect(cum_weights, rng.random() * cum_weights[-1])]
 

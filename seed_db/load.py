@@ -62,7 +62,7 @@ def load_postgresql(engine: Engine, dataset: Source) -> dict[str, int]:
     md = dataset.metadata()
     ddl = _Compiler(engine)
     raw = engine.raw_connection()
-    conn = raw.driver_connection  # psycopg.Connection
+    conn: Any = raw.driver_connection  # psycopg.Connection (typed Any | None by SQLAlchemy)
     try:
         with conn.cursor() as cur:
             counts = _rebuild(cur, md, ddl, dataset, drop_suffix=" CASCADE", inline_foreign_keys=False,
@@ -95,7 +95,7 @@ def load_mysql(engine: Engine, dataset: Source) -> dict[str, int]:
     md = dataset.metadata()
     ddl = _Compiler(engine)
     raw = engine.raw_connection()
-    conn = raw.driver_connection  # pymysql.Connection
+    conn: Any = raw.driver_connection  # pymysql.Connection
     try:
         cur = conn.cursor()
         cur.execute("SET SESSION foreign_key_checks = 0")
@@ -132,7 +132,7 @@ def load_sqlite(engine: Engine, dataset: Source) -> dict[str, int]:
     md = dataset.metadata()
     ddl = _Compiler(engine)
     raw = engine.raw_connection()
-    conn = raw.driver_connection  # sqlite3.Connection
+    conn: Any = raw.driver_connection  # sqlite3.Connection
     try:
         cur = conn.cursor()
         if not conn.in_transaction:
@@ -239,7 +239,7 @@ def _index_and_fk_ddl(md: sa.MetaData, ddl: _Compiler, *, foreign_keys: bool = T
             statements.append(ddl(CreateIndex(index)))
     if foreign_keys:
         for table in md.sorted_tables:
-            for fk in sorted(table.foreign_key_constraints, key=lambda c: c.name or ""):
+            for fk in sorted(table.foreign_key_constraints, key=lambda c: str(c.name or "")):
                 statements.append(ddl(AddConstraint(fk)))
     return statements
 

@@ -8,7 +8,9 @@ call (no shared mutable module state); ``SEED_TABLES`` is the creation order, pa
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -37,7 +39,7 @@ NAMING_CONVENTION = MappingProxyType({
 })
 
 # MySQL/MariaDB only: InnoDB for foreign keys, utf8mb4 so names round-trip whatever the server default.
-MYSQL_TABLE_OPTIONS = MappingProxyType({"mysql_engine": "InnoDB", "mysql_charset": "utf8mb4"})
+MYSQL_TABLE_OPTIONS: Mapping[str, Any] = MappingProxyType({"mysql_engine": "InnoDB", "mysql_charset": "utf8mb4"})
 
 
 def id_column() -> sa.Column:

@@ -6,7 +6,30 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.support import BACKENDS, ServerDatabases, load_chinook, load_northwind, unavailable
+from tests.support import BACKENDS, ServerDatabases, assert_valid, load_chinook, load_northwind, unavailable
+
+
+@pytest.fixture(autouse=True)
+def reports_match_their_schema(monkeypatch) -> Iterator[None]:
+    """Every report a test builds through the pipeline validates against docs/report.schema.json (checked
+    after the test, so later changes to the report count too). CLI tests in subprocesses validate their
+    output with `assert_valid` themselves."""
+    import json
+
+    from checker_app import pipeline
+
+    built: list[object] = []
+    original = pipeline.Report
+
+    def recording(**fields: object) -> object:
+        report = original(**fields)
+        built.append(report)
+        return report
+
+    monkeypatch.setattr(pipeline, "Report", recording)
+    yield
+    for report in built:
+        assert_valid(json.loads(json.dumps(report.to_dict(), default=str)))  # type: ignore[attr-defined]
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -169,7 +169,7 @@ class ScriptedLLM:
         host, port = self._server.server_address[:2]
         return f"http://{host}:{port}/v1"
 
-    def settings(self, **overrides: Any):  # noqa: ANN201 - a ModelSettings
+    def settings(self, **overrides: Any):  # a ModelSettings
         from checker_app.llm.settings import ModelSettings
 
         values = {"api_key": "test-key", "base_url": self.base_url, "model": "scripted-model",
@@ -203,7 +203,7 @@ class ScriptedLLM:
                     self.wfile.flush()
                 self.close_connection = True
 
-            def do_POST(self) -> None:  # noqa: N802 - http.server's name
+            def do_POST(self) -> None:  # http.server's name
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length) if length else b""
                 try:

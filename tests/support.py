@@ -9,10 +9,15 @@ import os
 import re
 import shutil
 import uuid
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
+
+import adapters
+from archetypes import Analysis, Interpretation, SchemaProfile, analyse, build_profile
 
 REPO = Path(__file__).resolve().parent.parent
 DATASETS = Path(os.environ.get("CHECKER_DATASETS", REPO.parent / "shared" / "datasets"))
@@ -39,7 +44,7 @@ def server_reachable(admin_url: str) -> str | None:
         with engine.connect() as conn:
             conn.exec_driver_sql("SELECT 1")
         return None
-    except Exception as err:  # any driver error means "not reachable"
+    except Exception as err:  # noqa: BLE001 - any driver error means "not reachable"
         return str(err).splitlines()[0]
     finally:
         engine.dispose()
@@ -152,3 +157,68 @@ def _run_script_mysql(url: str, script: str) -> None:
         conn.commit()
     finally:
         conn.close()
+
+
+# -- the published JSON Schemas (docs/*.schema.json) ---------------------------------------------------
+
+def _validator(name: str):  # a jsonschema validator
+    import json
+
+    from jsonschema import Draft202012Validator
+
+    schema = json.loads((REPO / "docs" / name).read_text(encoding="utf-8"))
+    return Draft202012Validator(schema)
+
+
+def assert_valid(payload: object, kind: str = "report") -> None:
+    """`payload` (parsed JSON) matches the committed schema of a report, or of a `batch` line."""
+    validator = _SCHEMAS.get(kind) or _SCHEMAS.setdefault(kind, _validator(f"{kind}.schema.json"))
+    errors = sorted(validator.iter_errors(payload), key=lambda e: list(e.absolute_path))
+    assert not errors, [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in errors[:5]]
+
+
+_SCHEMAS: dict[str, object] = {}
+
+
+def detection(data: dict):  # a checker_app.report.Detection
+    """A report detection from a literal (`archetype` taken as the id; evidence and span optional)."""
+    from checker_app.report import Detection
+
+    fields = {k: v for k, v in data.items() if k not in ("id", "archetype")}
+    return Detection.model_validate({"id": data.get("id") or data["archetype"], "evidence": "", "span": None,
+                                     **fields})
+
+
+# -- a database with its schema and inferred profile (the archetype tests' connection) --------------
+
+@dataclass
+class Connected:
+    db: adapters.Database
+    schema: adapters.SchemaInfo
+    profile: SchemaProfile
+
+    @property
+    def dialect(self) -> str:
+        return self.db.dialect
+
+    def lookup(self, query) -> list[tuple]:
+        result = self.db.run(query.sql(dialect=self.db.dialect))
+        if not result.ok:
+            raise RuntimeError(result.error.message if result.error else result.status)
+        return [tuple(row) for row in result.rows]
+
+    def run(self, interpretation: Interpretation) -> adapters.RunResult:
+        result = self.db.run(interpretation.sql(self.db.dialect))
+        assert result.ok, f"{interpretation.id} on {self.dialect}: {result.error}\n{interpretation.sql(self.dialect)}"
+        return result
+
+    def analyse(self, question: str, **kwargs: Any) -> Analysis:
+        return analyse(question, self.profile, self.lookup, **kwargs)
+
+
+def connect(url: str, overrides: dict | None = None) -> Connected:
+    db = adapters.Database(adapters.parse_db_option(url))
+    schema = adapters.introspect(db.engine, dialect=db.dialect)
+    connected = Connected(db, schema, None)  # type: ignore[arg-type]
+    connected.profile = build_profile(schema, connected.lookup, overrides)
+    return connected

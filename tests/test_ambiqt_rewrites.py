@@ -12,8 +12,7 @@ import sqlalchemy as sa
 
 from adapters.results import comparable
 from archetypes.expand import expand_sql
-from tests.support import BACKENDS
-from tests.test_archetypes import Connected, connect
+from tests.support import BACKENDS, Connected, connect
 
 FIXTURES = Path(__file__).parent / "fixtures" / "schema_mapping"
 

@@ -8,61 +8,32 @@ from __future__ import annotations
 import datetime as dt
 import re
 import sqlite3
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 import yaml
 
-import adapters
 import archetypes
 from adapters.errors import CheckerError, InputError
-from archetypes import (ARCHETYPES, Analysis, Clarification, Detection, Interpretation, Option, SchemaProfile,
-                        analyse, build_profile, detect, load_profile_overrides)
-from archetypes import calendar
+from archetypes import (
+    ARCHETYPES,
+    Clarification,
+    Detection,
+    Option,
+    analyse,
+    build_profile,
+    calendar,
+    detect,
+    load_profile_overrides,
+)
 from archetypes.errors import ProfileOverrideError, UnknownAnswerError
 from archetypes.naming import slug, words
+from tests.support import Connected, connect
 
 FIXTURES = Path(__file__).parent / "fixtures" / "archetypes"
 PACKAGE = Path(archetypes.__file__).parent
 SPEC_ORDER = ("ranking_metric", "timeframe", "insufficient_info", "custom_visualization", "entity", "timezone",
               "aggregation_level", "unit", "record_scope", "schema_mapping")
-
-
-# -- helpers shared with test_archetypes_engines.py --------------------------------------------------
-
-@dataclass
-class Connected:
-    db: adapters.Database
-    schema: adapters.SchemaInfo
-    profile: SchemaProfile
-
-    @property
-    def dialect(self) -> str:
-        return self.db.dialect
-
-    def lookup(self, query) -> list[tuple]:
-        result = self.db.run(query.sql(dialect=self.db.dialect))
-        if not result.ok:
-            raise RuntimeError(result.error.message if result.error else result.status)
-        return [tuple(row) for row in result.rows]
-
-    def run(self, interpretation: Interpretation) -> adapters.RunResult:
-        result = self.db.run(interpretation.sql(self.db.dialect))
-        assert result.ok, f"{interpretation.id} on {self.dialect}: {result.error}\n{interpretation.sql(self.dialect)}"
-        return result
-
-    def analyse(self, question: str, **kwargs: Any) -> Analysis:
-        return analyse(question, self.profile, self.lookup, **kwargs)
-
-
-def connect(url: str, overrides: dict | None = None) -> Connected:
-    db = adapters.Database(adapters.parse_db_option(url))
-    schema = adapters.introspect(db.engine, dialect=db.dialect)
-    connected = Connected(db, schema, None)  # type: ignore[arg-type]
-    connected.profile = build_profile(schema, connected.lookup, overrides)
-    return connected
 
 
 def parse_cases(name: str) -> list[list[str]]:

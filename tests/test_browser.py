@@ -139,11 +139,11 @@ def page(browser, tmp_path):
     context.close()
 
 
-def main(page):  # noqa: ANN001, ANN201 - the app's own content, not the toolbar
+def main(page):  # the app's own content, not the toolbar
     return page.locator('[data-testid="stMain"]')
 
 
-def metric_values(page, n: int, scope: str = '[data-testid="stMain"]') -> list[str]:  # noqa: ANN001
+def metric_values(page, n: int, scope: str = '[data-testid="stMain"]') -> list[str]:
     """The readings' headline answers (st.metric values) in `scope`, once at least `n` are drawn (elements
     after the verdict load lazily)."""
     css = f'{scope} [data-testid="stMetricValue"]'
@@ -151,27 +151,27 @@ def metric_values(page, n: int, scope: str = '[data-testid="stMain"]') -> list[s
     return [t.strip() for t in page.locator(css).all_inner_texts()]
 
 
-def settle(page) -> None:  # noqa: ANN001
+def settle(page) -> None:
     """Wait until no element is still a loading placeholder, so a screenshot shows the real page."""
     page.wait_for_function("() => !document.querySelector('[data-testid=\"stSkeleton\"]')")
     page.wait_for_timeout(500)
 
 
-def shot(page, path: Path) -> None:  # noqa: ANN001
+def shot(page, path: Path) -> None:
     settle(page)
     page.screenshot(path=str(path))
 
 
-def wait_count(page, css: str, n: int) -> None:  # noqa: ANN001
+def wait_count(page, css: str, n: int) -> None:
     """Wait until `n` elements match (tables load lazily after the rest of the page)."""
     page.wait_for_function("([css, n]) => document.querySelectorAll(css).length === n", arg=[css, n])
 
 
-def visible_text(page, text: str):  # noqa: ANN001, ANN201
+def visible_text(page, text: str):
     return main(page).get_by_text(text, exact=True).filter(visible=True).first
 
 
-def open_link(page, base: str, question: str) -> None:  # noqa: ANN001
+def open_link(page, base: str, question: str) -> None:
     page.goto(f"{base}/?q={urllib.parse.quote(question)}")
     main(page).get_by_role("heading", name="Ambiguity checker").wait_for()
 
@@ -183,7 +183,7 @@ def shots_dir(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def small(browser):  # noqa: ANN001, ANN201 - a laptop-sized window for the README's screenshots
+def small(browser):  # a laptop-sized window for the README's screenshots
     context = browser.new_context(viewport=SHOT_VIEWPORT)
     page = context.new_page()
     page.set_default_timeout(90_000)
@@ -191,7 +191,7 @@ def small(browser):  # noqa: ANN001, ANN201 - a laptop-sized window for the READ
     context.close()
 
 
-def readme_shot(page, tmp_path: Path, name: str, at=None) -> Path:  # noqa: ANN001
+def readme_shot(page, tmp_path: Path, name: str, at=None) -> Path:
     """A screenshot for the README: the window with `at` (a locator) scrolled to the top."""
     settle(page)
     if at is not None:
@@ -202,7 +202,7 @@ def readme_shot(page, tmp_path: Path, name: str, at=None) -> Path:  # noqa: ANN0
     return path
 
 
-def wait_text(page, text: str, scope: str = '[data-testid="stMain"]') -> None:  # noqa: ANN001
+def wait_text(page, text: str, scope: str = '[data-testid="stMain"]') -> None:
     page.locator(scope).get_by_text(text, exact=False).first.wait_for()
 
 
@@ -269,7 +269,7 @@ def test_compare_sql_with_one_statement_and_with_repair_candidates(small, demo_u
         assert "orders.id" in body.locator("textarea").first.input_value()
 
 
-def chart_of(page):  # noqa: ANN001, ANN201
+def chart_of(page):
     chart = main(page).locator('[data-testid="stVegaLiteChart"]').first
     chart.wait_for()
     chart.locator("canvas, svg").first.wait_for()

@@ -19,7 +19,7 @@ SLOW = "SELECT COUNT(*) AS n FROM order_items AS a CROSS JOIN order_items AS b"
 AMBIGUOUS = "SELECT id, name FROM orders JOIN customers ON customer_id = customers.id ORDER BY ordered_at DESC LIMIT 3"
 
 
-def cli(*args: str):  # noqa: ANN201
+def cli(*args: str):
     return CliRunner().invoke(main, list(args), catch_exceptions=False)
 
 
@@ -101,4 +101,4 @@ def test_exit_codes_as_documented(demo_urls, sql, code) -> None:
 def test_timeout_bounds_a_statement_slow_on_purpose(demo_urls, backend) -> None:
     result = CliRunner().invoke(main, ["run", SLOW, *dbs(demo_urls, backend), "--timeout", "0.001", "--json"])
     assert result.exit_code == 1, result.output
-    assert f'"status": "timeout"' in result.output
+    assert '"status": "timeout"' in result.output

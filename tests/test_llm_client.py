@@ -105,10 +105,11 @@ def test_an_ask_whose_quote_is_not_in_the_question_is_dropped(llm) -> None:
 
 
 def test_a_slow_server_times_out_and_fails_open(llm) -> None:
-    llm.push(Scripted(body={}, delay_s=3.0))
+    llm.push(Scripted(body={}, delay_s=5.0))
     started = time.perf_counter()
     part = _run(llm, settings=llm.settings(timeout_s=0.5, max_retries=0))
-    assert time.perf_counter() - started < 2.5
+    # a generous bound over the 0.5 s limit, well below the 5 s the server takes: the limit cut the call
+    assert time.perf_counter() - started < 4.0
     assert part.status == "failed" and part.failure["kind"] == "timeout" and part.failure["step"] == "clarify"
     assert len(llm.requests) == 1            # the readings call is not tried against a server that timed out
     assert "0.5 s" in part.failure_text()
@@ -148,7 +149,7 @@ def test_the_model_may_not_ask(llm) -> None:
 def test_busy_when_every_slot_is_taken_skips_instead_of_queueing(llm) -> None:
     settings = llm.settings(max_concurrent=1, timeout_s=5.0)
     client = ModelClient(settings)
-    llm.push(Scripted(body=tool_call_reply(GOOD_ASK).body, delay_s=1.5), structured_reply(READINGS))
+    llm.push(Scripted(body=tool_call_reply(GOOD_ASK).body, delay_s=3.0), structured_reply(READINGS))
     first: dict = {}
     worker = threading.Thread(target=lambda: first.update(part=run_model(QUESTION, PROFILE, client=client)))
     worker.start()
@@ -158,7 +159,8 @@ def test_busy_when_every_slot_is_taken_skips_instead_of_queueing(llm) -> None:
     assert llm.requests, "the first check never reached the server"
     started = time.perf_counter()
     second = run_model(QUESTION, PROFILE, client=client)
-    assert time.perf_counter() - started < 1.4          # not queued behind the 1.5 s call
+    # a generous bound, below the 3 s call still in flight: a busy client answers at once, never queued behind it
+    assert time.perf_counter() - started < 2.5
     assert second.failure["kind"] == "busy" and second.status == "failed"
     worker.join(10)
     assert first["part"].status == "ok" and len(first["part"].readings) == 2

@@ -7,14 +7,19 @@ import pytest
 
 from adapters import ConfigError
 from checker_app.clarify import MEMORY_HINT, parse_tool_input, tool_output
+from checker_app.llm.errors import ModelFailure
 from checker_app.llm.lint import lint_sql
 from checker_app.llm.readings import ModelInterpretations, read_interpretations, response_format
-from checker_app.llm.errors import ModelFailure
 from checker_app.llm.run import clarification_answers
 from checker_app.llm.settings import ModelSettings
 from checker_app.llm.strict import check_strict, strict_schema
 from checker_app.llm.tool import (
-    TOOL_NAME, pair_suggestions, quote_in_question, read_tool_input, tool_definition, tool_schema,
+    TOOL_NAME,
+    pair_suggestions,
+    quote_in_question,
+    read_tool_input,
+    tool_definition,
+    tool_schema,
 )
 
 QUESTION = "What is the top-selling product?"

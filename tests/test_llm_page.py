@@ -7,8 +7,8 @@ import json
 
 from tests.llm_server import fixture_lines, recorded_error, structured_reply, text_reply
 from tests.test_llm_pipeline import UNITS
-from tests.test_page_model import app, llm_page  # noqa: F401
 from tests.test_page_apptest import no_exception
+from tests.test_page_model import app, llm_page  # noqa: F401
 
 
 def test_model_errors_fallbacks_and_text_calls_are_shown_apart(llm_page) -> None:

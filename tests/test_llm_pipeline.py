@@ -13,7 +13,7 @@ from checker_app.commands.diagnose import diagnose as diagnose_command
 from checker_app.commands.prompt import prompt as prompt_command
 from checker_app.pipeline import CheckOptions, check
 from tests.llm_server import error_reply, llm, structured_reply, tool_call_reply  # noqa: F401
-from tests.support import BACKENDS
+from tests.support import BACKENDS, assert_valid
 
 QUESTION = "What is the top-selling product?"
 ASK = {"questions": [{"type": "choice", "header": "Metric", "question": "Rank products by which metric?",
@@ -66,7 +66,7 @@ def test_both_engines_side_by_side_with_lint_repair_and_comparison(llm, demo_dbs
     revenue, units, orders, placeholder = model
     for reading, product in ((revenue, "MacBook Pro"), (units, "USB-C Cable"), (orders, "Phone Case")):
         assert set(reading.results) == set(BACKENDS)
-        assert _top(reading) == {b: product for b in BACKENDS}, {n: r.error for n, r in reading.results.items()}
+        assert _top(reading) == dict.fromkeys(BACKENDS, product), {n: r.error for n, r in reading.results.items()}
         assert reading.engines_agree is True
     for backend in BACKENDS:  # the model's ambiguous column went through the same repair pass as the rules'
         assert orders.results[backend].repairs, backend
@@ -102,7 +102,7 @@ def test_comparison_says_where_the_answers_differ(llm, sqlite_only) -> None:
     llm.push(tool_call_reply(ASK), structured_reply({"archetypes": [], "readings": [
         {"label": "Most expensive", "sql": pricey}]}))
     report = check(QUESTION, sqlite_only, CheckOptions(engine="both", model_settings=llm.settings()))
-    comparison = report.extra["comparison"]
+    comparison = report.model_dump(mode="json")["comparison"]
     assert comparison["archetypes"]["rules_only"] == ["ranking_metric", "unit", "record_scope"]
     assert comparison["results_differ"] is True
     # the priciest product is also top revenue: only the units and orders readings' answers are missing
@@ -114,9 +114,9 @@ def test_model_engine_shows_the_model_readings(llm, sqlite_only) -> None:
     llm.push(tool_call_reply(ASK), structured_reply({**READINGS, "readings": READINGS["readings"][:3]}))
     report = check(QUESTION, sqlite_only, CheckOptions(engine="model", model_settings=llm.settings()))
     assert {r.source for r in report.interpretations} == {"model"}
-    assert [a["archetype"] for a in report.archetypes] == ["ranking_metric"]
+    assert [a.id for a in report.archetypes] == ["ranking_metric"]
     assert report.verdict == "material" and report.distinct_answers == 3
-    assert "comparison" not in report.extra
+    assert report.comparison is None
 
 
 def test_model_failure_fails_open_to_the_rules(llm, sqlite_only) -> None:
@@ -124,7 +124,7 @@ def test_model_failure_fails_open_to_the_rules(llm, sqlite_only) -> None:
     report = check(QUESTION, sqlite_only, CheckOptions(engine="model", model_settings=llm.settings(max_retries=1)))
     assert {r.source for r in report.interpretations} == {"rules"} and len(report.interpretations) == 8
     assert report.verdict == "material"
-    assert report.extra["model"]["status"] == "failed"
+    assert report.model is not None and report.model.status == "failed"
     assert any("model part failed at clarify (http): HTTP 500: model server down" in n and "rules' result" in n
                for n in report.notes), report.notes
 
@@ -143,7 +143,7 @@ def test_a_chosen_value_is_embedded_as_a_literal_on_every_engine(llm, demo_dbs) 
         assert reading.results[backend].ok, reading.results[backend].error
         assert reading.results[backend].rows[0][0] == "Acme Corp"
     assert reading.engines_agree is True
-    assert report.extra["model"]["readings"][0]["placeholders"] == [{"placeholder": "$1",
+    assert report.model is not None and report.model.readings[0].placeholders == [{"placeholder": "$1",
                                                                      "replaced_with": "'Acme Corp'"}]
 
 
@@ -160,6 +160,7 @@ def test_check_command_engine_both_json_and_malformed_text(llm, demo_urls) -> No
     result = CliRunner().invoke(check_command, [QUESTION, "--engine", "both", "--json", *db], env=_env(llm))
     assert result.exit_code == 0, result.output
     payload = json.loads(result.output)
+    assert_valid(payload)
     assert payload["engine"] == "both" and payload["model"]["settings"]["model"] == "scripted-model"
     assert "test-key" not in result.output
     assert payload["comparison"]["archetypes"]["both"] == ["ranking_metric"]

@@ -15,7 +15,13 @@ from checker_app.llm.readings import read_interpretations
 from checker_app.llm.run import run_model
 from checker_app.llm.usage import Usage
 from tests.llm_server import (  # noqa: F401
-    Scripted, fixture_lines, llm, recorded_error, structured_reply, text_reply, tool_call_reply,
+    Scripted,
+    fixture_lines,
+    llm,
+    recorded_error,
+    structured_reply,
+    text_reply,
+    tool_call_reply,
 )
 
 QUESTION = "What is the top-selling product?"

@@ -44,9 +44,9 @@ def test_model_sql_is_checked_transpiled_and_anchored(llm, demo_dbs) -> None:
     assert int(model["model:3"].results["sqlite"].rows[0][0]) == 0            # today is long after the data
     assert int(anchored.results["sqlite"].rows[0][0]) > 0
     # the comparison counts the readings that failed instead of calling the rest the same set
-    comparison = report.extra["comparison"]
-    assert "model:2" in comparison["failed"]["model"]
-    assert "model reading(s) gave no answer" in comparison["summary"]
+    comparison = report.comparison
+    assert comparison is not None and "model:2" in comparison.failed.model
+    assert "model reading(s) gave no answer" in comparison.summary
 
 
 def test_an_ambiguous_model_column_is_listed_and_repaired(llm, demo_dbs) -> None:
@@ -66,4 +66,4 @@ def test_unknown_archetype_ids_never_flip_the_verdict(llm, demo_dbs) -> None:
     llm.push(text_reply("no question"), structured_reply(reply))
     report = check(QUESTION, sqlite, CheckOptions(engine="model", model_settings=llm.settings()))
     assert report.archetypes == [] and report.verdict == "clear"
-    assert [e["value"] for e in report.extra["model"]["model_errors"]] == ["a", ":ranking_metric"]
+    assert report.model is not None and [e["value"] for e in report.model.model_errors] == ["a", ":ranking_metric"]

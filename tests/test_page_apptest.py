@@ -59,7 +59,7 @@ def page_text(at: AppTest) -> str:
     """Everything the page renders (main and sidebar), as text."""
     parts: list[str] = []
 
-    def walk(node) -> None:  # noqa: ANN001
+    def walk(node) -> None:
         proto = getattr(node, "proto", None)
         if proto is not None:
             parts.append(str(proto))
@@ -70,13 +70,13 @@ def page_text(at: AppTest) -> str:
     return "\n".join(parts)
 
 
-def button(at: AppTest, label: str):  # noqa: ANN201
+def button(at: AppTest, label: str):
     found = [b for b in at.button if b.label == label]
     assert found, f"no button {label!r} in {[b.label for b in at.button]}"
     return found[0]
 
 
-def choice(at: AppTest):  # noqa: ANN201
+def choice(at: AppTest):
     found = [r for r in at.radio if r.label == "Choose one"]
     assert found, "the wizard shows no options"
     return found[0]
@@ -86,7 +86,7 @@ def shown_values(at: AppTest) -> set[str]:
     return {str(v) for frame in [*at.dataframe, *at.table] for v in frame.value.iloc[:, 0].tolist()}
 
 
-def last_block(at: AppTest):  # noqa: ANN201
+def last_block(at: AppTest):
     return list(at.main.children.values())[-1]
 
 
@@ -313,7 +313,7 @@ def test_an_engine_down_is_shown_and_its_password_never_is(configure, demo_sqlit
     no_exception(at)
     assert at.multiselect(key="db_choice").value == ["demo"]
     report = at.session_state["checker"].report
-    assert [e["name"] for e in report.engines] == ["demo"] and not any(n.startswith("pg:") for n in report.notes)
+    assert [e.name for e in report.engines] == ["demo"] and not any(n.startswith("pg:") for n in report.notes)
     assert "s3cret" not in page_text(at)
 
 

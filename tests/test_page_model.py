@@ -14,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 from checker_app.ui.config import ENV_DB, ENV_MAX_ROWS, ENV_TIMEOUT
 from tests.llm_server import Scripted, ScriptedLLM, error_reply, structured_reply, tool_call_reply
+from tests.support import detection
 from tests.test_llm_pipeline import ASK, READINGS, UNITS
 from tests.test_page_apptest import CHECKER, TOP_PRODUCTS, TOP_SELLING, button, choice, no_exception
 
@@ -49,7 +50,7 @@ def app(q: str | None = TOP_SELLING, engine: str | None = None) -> AppTest:
     return at.run()
 
 
-def texts(elements) -> str:  # noqa: ANN001
+def texts(elements) -> str:
     return "\n".join(str(e.value) for e in elements)
 
 
@@ -173,7 +174,7 @@ def test_a_timeout_and_an_http_500_fail_open_with_the_reason(llm_page, monkeypat
     button(at, "Skip (rules only)").click().run()
     no_exception(at)
     state = at.session_state["checker"]
-    assert state.engine == "rules" and "model" not in state.report.extra
+    assert state.engine == "rules" and state.report.model is None
     assert "engine" not in at.query_params and at.query_params["q"] == TOP_SELLING
     assert {m.value for m in at.metric} == TOP_PRODUCTS and len(llm_page.requests) == 2
 
@@ -215,7 +216,7 @@ def test_a_malformed_tool_call_shows_its_raw_input_and_every_way_on(llm_page) ->
     assert "tools" not in llm_page.requests[-1] and "rank them by units sold" in last_user_message(llm_page)
     state = at.session_state["checker"]
     assert state.reply == "rank them by units sold" and state.wizard is None   # answered: not asked again
-    assert state.report.extra["model"]["tool_output"]["answers"][0]["freeText"] == "rank them by units sold"
+    assert state.report.model.tool_output["answers"][0]["freeText"] == "rank them by units sold"
     assert model_readings(at) == ["Most units"] and {m.value for m in at.metric} == {"USB-C Cable"}
     assert any("answered: one reading, following your answer" in s.value for s in at.success)
     assert any("Your answers reached the model" in m.value for m in at.markdown)
@@ -232,7 +233,7 @@ def test_model_mode_off_without_a_key(llm_page, monkeypatch) -> None:
     assert "Model and Both are unavailable: model mode is off\\: OPENAI\\_API\\_KEY is not set" in texts(at.caption)
     assert any("the link asks for engine 'both', but model mode is off" in w.value for w in at.warning)
     assert {m.value for m in at.metric} == TOP_PRODUCTS
-    assert "model" not in at.session_state["checker"].report.extra and "engine" not in at.query_params
+    assert at.session_state["checker"].report.model is None and "engine" not in at.query_params
     assert llm_page.requests == []
 
 
@@ -261,10 +262,13 @@ def test_answers_go_to_the_rules_when_they_can_and_to_the_model_in_words() -> No
     from checker_app.clarify import Answer, OptionModel
     from checker_app.ui import model_view
 
-    rules = [{"archetype": "ranking_metric", "clarification": {"type": "choice"},
-              "readings": [{"value": "revenue"}, {"value": "units"}]},
-             {"archetype": "entity", "clarification": {"type": "query_choice", "sql": "SELECT 1"}, "readings": []},
-             {"archetype": "timeframe", "source": "model"}]
+    rules = [detection(d) for d in (
+        {"archetype": "ranking_metric", "clarification": {"type": "choice", "question": "By?", "options": [
+            {"label": "Revenue", "value": "revenue"}]},
+         "readings": [{"value": "revenue", "label": "Revenue"}, {"value": "units", "label": "Units"}]},
+        {"archetype": "entity", "clarification": {"type": "query_choice", "question": "Which?", "sql": "SELECT 1"},
+         "readings": []},
+        {"archetype": "timeframe", "source": "model"})]
     accept = model_view.rules_accept(model_view.rules_values(rules))
     assert accept("ranking_metric", "Units") == "units" and accept("ranking_metric", "margin") is None
     assert accept("entity", "Acme Corp") == "Acme Corp" and accept("timeframe", "2024") is None
@@ -287,8 +291,11 @@ def test_the_model_panel_of_an_off_and_a_malformed_part() -> None:
     from checker_app.ui import model_view
 
     def report(model: dict, notes: list[str]) -> Report:
+        part = {"off": None, "failure": None, "failures": [], "settings": {}, "archetypes": [], "clarification": None,
+                "answered": False, "tool_output": None, "readings": [], "capped": False, "usage": {},
+                "elapsed_ms": 0.0, **model}
         return Report(question="q", as_of=dt.date(2025, 1, 1), engines=[], archetypes=[], interpretations=[],
-                      divergent=None, distinct_answers=0, notes=notes, extra={"engine": "model", "model": model})
+                      divergent=None, distinct_answers=0, notes=notes, engine="model", model=part)
 
     off = report({"status": "off", "off": "model mode is off: OPENAI_API_KEY is not set", "settings": {}},
                  ["model mode is off: OPENAI_API_KEY is not set; showing the rules' result"])

@@ -9,7 +9,7 @@ import pytest
 
 from adapters import Database, InputError, Limits, parse_db_option
 from checker_app.pipeline import CheckOptions, check
-from tests.support import BACKENDS
+from tests.support import BACKENDS, assert_valid
 
 TOP_PRODUCTS = {"MacBook Pro", "USB-C Cable", "Phone Case"}
 
@@ -37,7 +37,7 @@ def _top_names(report) -> list[str]:
 def test_top_selling_product_is_eight_readings_with_three_answers_on_every_engine(demo_dbs) -> None:
     # metric x currency treatment (money readings only) x which orders count: three different products on top
     report = check("What is the top-selling product?", demo_dbs)
-    assert [a["id"] for a in report.archetypes] == ["ranking_metric", "unit", "record_scope"]
+    assert [a.id for a in report.archetypes] == ["ranking_metric", "unit", "record_scope"]
     assert len(report.interpretations) == 8
     assert set(_top_names(report)) == TOP_PRODUCTS
     for reading in report.interpretations:
@@ -80,8 +80,8 @@ def test_a_clear_question_is_one_reading(demo_dbs) -> None:
 
 def test_entity_options_come_from_the_live_data(demo_dbs) -> None:
     report = check("Show me revenue for Acme", demo_dbs)
-    entity = next(a for a in report.archetypes if a["id"] == "entity")
-    values = {o["value"] for o in entity["clarification"]["options"]}
+    entity = next(a for a in report.archetypes if a.id == "entity")
+    values = {o.value for o in entity.clarification.options}
     assert {"Acme Corp", "Acme Industries", "ACME Logistics"} <= values
     for reading in report.interpretations:
         assert all(r.ok for r in reading.results.values())
@@ -89,7 +89,7 @@ def test_entity_options_come_from_the_live_data(demo_dbs) -> None:
 
 def test_chinook_top_selling_artist_runs_everywhere(chinook_dbs) -> None:
     report = check("Who is the top-selling artist?", chinook_dbs)
-    assert "ranking_metric" in [a["id"] for a in report.archetypes]
+    assert "ranking_metric" in [a.id for a in report.archetypes]
     assert len(report.interpretations) >= 2
     for reading in report.interpretations:
         assert set(reading.results) == set(BACKENDS), reading.sql
@@ -123,6 +123,7 @@ def test_check_and_batch_commands(demo_urls, tmp_path) -> None:
     done = _cli("check", "What is the top-selling product?", *db_args, "--json")
     assert done.returncode == 0, done.stderr
     payload = json.loads(done.stdout)
+    assert_valid(payload)
     assert payload["divergent"] is True and len(payload["interpretations"]) == 8
     text = _cli("check", "What is the top-selling product?", "--db", demo_urls["sqlite"])
     assert text.returncode == 0 and "8 readings, 3 different answers" in text.stdout
@@ -133,6 +134,8 @@ def test_check_and_batch_commands(demo_urls, tmp_path) -> None:
     batch = _cli("batch", str(questions), "--db", demo_urls["sqlite"])
     assert batch.returncode == 0, batch.stderr
     lines = [json.loads(line) for line in batch.stdout.splitlines()]
+    for line in lines:
+        assert_valid(line, "batch")
     assert [line["verdict"] for line in lines] == ["material", "clear"]
 
 
@@ -144,6 +147,6 @@ def test_an_answer_only_the_model_can_use_does_not_stop_the_rules(demo_dbs, monk
     with pytest.raises(UnknownAnswerError):
         check(question, demo_dbs[:1], CheckOptions(answers=answers))
     report = check(question, demo_dbs[:1], CheckOptions(answers=answers, engine="both"))
-    assert [a["id"] for a in report.archetypes] == ["ranking_metric", "unit", "record_scope"]
+    assert [a.id for a in report.archetypes] == ["ranking_metric", "unit", "record_scope"]
     assert len([r for r in report.interpretations if r.source == "rules"]) == 8
-    assert report.extra["model"]["status"] == "off"
+    assert report.model is not None and report.model.status == "off"

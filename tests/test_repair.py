@@ -19,8 +19,14 @@ from click.testing import CliRunner
 from adapters import Database, DatabaseConfig, EngineErrorInfo, Job, Limits, parse_url, run_side_by_side
 from adapters.classify import classify_mssql_message
 from adapters.repair import (
-    PASSES, AmbiguousReference, UnparseableSQL, find_ambiguous_columns, recognise, recognise_mssql,
-    repair_statement, run_with_repair,
+    PASSES,
+    AmbiguousReference,
+    UnparseableSQL,
+    find_ambiguous_columns,
+    recognise,
+    recognise_mssql,
+    repair_statement,
+    run_with_repair,
 )
 from adapters.repair.names import key
 from adapters.repair.rewrite import same_apart_from_qualifiers
@@ -395,8 +401,8 @@ def test_side_by_side_runner_repairs_on_every_engine(chinook_dbs):
         assert log["candidates"][0]["rows"] != log["candidates"][1]["rows"]
         key_result = results["key"][db.name]
         assert key_result.ok and key_result.repairs[0]["rule"] == "equi_join_key"
-    answers = {results["key"][db.name].answer() for db in dbs}
-    assert len(answers) == 1 and len(next(iter(answers))) == 25  # 25 genres, same counts everywhere
+    first, *others = [results["key"][db.name] for db in dbs]
+    assert all(first.same_answer(other) for other in others) and len(first.rows) == 25  # 25 genres, same counts
 
 
 def _cli(*args: str) -> Any:
@@ -425,9 +431,27 @@ def test_cli_repairs_and_reports_json(abc_urls):
 
 def test_cli_bad_input(abc_urls):
     result = _cli("SELECT FROM WHERE", "--db", abc_urls["sqlite"])
-    assert result.exit_code == 3 and "cannot parse" in result.output
+    assert result.exit_code == 2 and "cannot parse" in result.output
     result = _cli("SELECT nope FROM a JOIN b ON a.id = b.id", "--db", abc_urls["sqlite"], "--json")
     assert result.exit_code == 1
     engine_result = json.loads(result.output)["results"]["sqlite"]
     assert engine_result["error"]["kind"] == "unknown_column" and engine_result["repairs"] == []
 
+
+
+def test_run_repairs_unless_told_not_to_and_says_whether_engines_agree(abc_urls):
+    from checker_app.commands.run import run as run_command
+
+    dbs = [arg for url in abc_urls.values() for arg in ("--db", url)]
+    sql = "SELECT id FROM a JOIN b ON a.id = b.id ORDER BY 1"
+    repaired = CliRunner().invoke(run_command, [sql, *dbs, "--json"], catch_exceptions=False)
+    assert repaired.exit_code == 0, repaired.output
+    payload = json.loads(repaired.output)
+    assert payload["engines_agree"] is True
+    assert all(r["repairs"][0]["rule"] == "equi_join_key" for r in payload["results"].values())
+    text = CliRunner().invoke(run_command, [sql, *dbs], catch_exceptions=False)
+    assert "repair: equi_join_key" in text.output and "Engines agree" in text.output
+    raw = CliRunner().invoke(run_command, [sql, *dbs, "--no-repair", "--json"], catch_exceptions=False)
+    assert raw.exit_code == 1
+    results = json.loads(raw.output)["results"].values()
+    assert all(r["error"]["kind"] == "ambiguous_column" and r["repairs"] == [] for r in results)

@@ -16,8 +16,7 @@ import time
 import pytest
 import sqlalchemy as sa
 
-from adapters import Database, Job, Limits, deadline, parse_db_option, run_side_by_side
-from adapters import functions
+from adapters import Database, Job, Limits, deadline, functions, parse_db_option, run_side_by_side
 from adapters.connections import POOL_SIZE
 from adapters.database import cap_rows
 from adapters.fetch import CELL_LIMIT_CHARS
@@ -90,7 +89,7 @@ def test_the_runner_returns_at_the_deadline_while_a_cell_is_stuck(demo_urls) -> 
     db = Database(parse_db_option(f"demo={demo_urls['sqlite']}"))
     release = threading.Event()
 
-    def stuck(database: Database, sql: str, limits: Limits):  # noqa: ANN202 - a RunOne
+    def stuck(database: Database, sql: str, limits: Limits):  # a RunOne
         release.wait()
         return database.run(sql, limits)
 

@@ -10,11 +10,11 @@ import sqlalchemy as sa
 import sqlglot
 
 from adapters import Database, Limits, UnsafeStatementError, parse_db_option
-from archetypes import analyse, detect
+from archetypes import detect
 from archetypes.expand import expand_sql
 from archetypes.mappings import Mapping, schema_mappings
 from checker_app.pipeline import check
-from tests.test_archetypes import Connected, connect
+from tests.support import Connected, connect
 
 # PascalCase on purpose: identifiers must be quoted right on every engine. SingerCountry is split off
 # Singer (named after it, same key), SingerAge holds precomputed aggregates of Singer.Age, Concert and

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Iterator
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -221,7 +221,7 @@ def _count_between(url: str, start: datetime, end: datetime) -> int:
 
 def _local_day_in_utc(day: date, zone: str) -> tuple[datetime, datetime]:
     tz = ZoneInfo(zone)
-    bounds = [datetime.combine(d, time(), tzinfo=tz).astimezone(timezone.utc).replace(tzinfo=None)
+    bounds = [datetime.combine(d, time(), tzinfo=tz).astimezone(UTC).replace(tzinfo=None)
               for d in (day, day + timedelta(days=1))]
     return bounds[0], bounds[1]
 
@@ -242,7 +242,7 @@ def test_yesterday_differs_between_utc_and_los_angeles(backend: str, databases, 
     shifted = 0
     for (value,) in la_orders:
         utc = value if isinstance(value, datetime) else datetime.fromisoformat(value)
-        shifted += utc.replace(tzinfo=timezone.utc).astimezone(la).date() != utc.date()
+        shifted += utc.replace(tzinfo=UTC).astimezone(la).date() != utc.date()
     assert shifted > len(la_orders) // 10
 
 

@@ -27,8 +27,7 @@ from archetypes.query import (
     table_ref,
     time_literal,
 )
-from tests.support import BACKENDS
-from tests.test_archetypes import Connected, connect
+from tests.support import BACKENDS, Connected, connect
 
 # (grain or shape the question exercises, question, answers that pin the readings)
 SERIES: list[tuple[str, str, dict[str, str]]] = [

@@ -13,17 +13,18 @@ import pytest
 from click.testing import CliRunner
 
 from adapters import Database, Limits, RunResult, parse_db_option
+from checker_app import format as fmt
 from checker_app.clarify import MEMORY_HINT
 from checker_app.pipeline import CheckOptions
-from checker_app.report import ReadingResult, Report
-from checker_app import format as fmt
+from checker_app.report import EngineInfo, ReadingResult, Report
+from checker_app.settings import serve_environment
 from checker_app.ui import charts, config, display, exports, highlight
 from checker_app.ui.compare import Statement, compare, split_statements
-from checker_app.ui.sidebar import connection_health, schema_summary, where_of
 from checker_app.ui.progress import track_all
+from checker_app.ui.sidebar import connection_health, schema_summary, where_of
 from checker_app.ui.state import PageState, choose_reading, finish_wizard, reopen_wizard, run_check
 from checker_app.ui.wizard import Wizard, fetch_options, options_from_rows, reading_values, steps_from_report
-from tests.support import BACKENDS, DATASETS
+from tests.support import BACKENDS, DATASETS, detection
 
 TOP_PRODUCTS = {"MacBook Pro", "USB-C Cable", "Phone Case"}
 ACMES = {"Acme Corp", "Acme Industries", "ACME Logistics"}
@@ -63,10 +64,10 @@ def _reading(rid: str, label: str, rows: list[list], column: str = "revenue") ->
 def _report(readings: list[ReadingResult], archetypes: list[dict] | None = None, divergent: bool | None = True,
             answers: dict | None = None) -> Report:
     return Report(question="What is the top-selling product?", as_of=None,
-                  engines=[{"name": "demo", "backend": "sqlite", "dialect": "sqlite", "url": "sqlite://"}],
-                  archetypes=archetypes if archetypes is not None else [{
+                  engines=[EngineInfo(name="demo", backend="sqlite", dialect="sqlite", url="sqlite://")],
+                  archetypes=[detection(a) for a in archetypes] if archetypes is not None else [detection({
                       "id": "ranking_metric", "evidence": "top-selling", "span": [12, 23],
-                      "ask": "Rank by which metric?", "reason": "They name different winners."}],
+                      "ask": "Rank by which metric?", "reason": "They name different winners."})],
                   interpretations=readings, divergent=divergent, distinct_answers=len(readings),
                   answers=answers or {})
 
@@ -74,7 +75,7 @@ def _report(readings: list[ReadingResult], archetypes: list[dict] | None = None,
 # -- configuration --------------------------------------------------------------------------------
 
 def test_checker_db_wins_then_secrets_then_demo() -> None:
-    env = config.serve_environment(["a=sqlite:///a.db", "b=sqlite:///b.db"], 2.5, 50)
+    env = serve_environment(["a=sqlite:///a.db", "b=sqlite:///b.db"], 2.5, 50)
     loaded = config.load_config(env, {"connections": {"s": {"url": "sqlite:///s.db"}}})
     assert loaded.db_values == ("a=sqlite:///a.db", "b=sqlite:///b.db")
     assert (loaded.source, loaded.timeout_s, loaded.max_rows) == ("--db", 2.5, 50)
@@ -118,6 +119,7 @@ def test_evidence_segments_and_escaping() -> None:
     archetypes = [{"id": "ranking_metric", "evidence": "Top", "span": [0, 3]},
                   {"id": "timeframe", "evidence": "last month", "span": [21, 31]},
                   {"archetype": "entity", "evidence": "customers", "span": [99, 120]}]  # bad span: found by text
+    archetypes = [detection(a) for a in archetypes]
     segments = highlight.segments(question, archetypes)
     assert "".join(s.text for s in segments) == question
     marked = {s.text: s.archetypes for s in segments if s.archetypes}
@@ -134,7 +136,8 @@ def test_question_text_is_shown_as_typed_in_markdown() -> None:
 
 def test_overlapping_evidence_keeps_both_archetypes() -> None:
     segments = highlight.segments("top sales recently", [
-        {"id": "a", "evidence": "top sales", "span": [0, 9]}, {"id": "b", "evidence": "sales recently", "span": [4, 18]}])
+        detection({"id": "a", "evidence": "top sales", "span": [0, 9]}),
+        detection({"id": "b", "evidence": "sales recently", "span": [4, 18]})])
     assert [(s.text, s.archetypes) for s in segments] == [("top ", ("a",)), ("sales", ("a", "b")), (" recently", ("b",))]
 
 
@@ -272,7 +275,7 @@ def test_engines_disagreeing_on_one_reading_are_named() -> None:
 
 def test_sql_dialect_switch_uses_the_engines_own_sql_or_transpiles() -> None:
     reading = ReadingResult(id="r", label="R", choices={}, sql={"demo": 'SELECT "name" FROM "t" LIMIT 1'})
-    engines = [{"name": "demo", "dialect": "sqlite"}]
+    engines = [EngineInfo(name="demo", backend="sqlite", dialect="sqlite", url="sqlite://")]
     sql, origin = display.sql_in_dialect(reading, engines, "sqlite")
     assert origin == "as run on demo" and '"name"' in sql
     mysql, origin = display.sql_in_dialect(reading, engines, "mysql")
@@ -320,16 +323,17 @@ ENTITY = {"archetype": "entity", "evidence": "Acme", "span": [20, 24], "ask": "W
                             "options": [{"label": "All matches combined", "value": "all_matches"}],
                             "sql": "SELECT DISTINCT name FROM customers WHERE LOWER(name) LIKE '%acme%' ORDER BY name"},
           "readings": [{"value": "Acme Corp", "label": "Acme Corp"}]}
+RANKING_D, ENTITY_D = detection(RANKING), detection(ENTITY)
 
 
 def test_steps_and_reading_values_come_from_the_report() -> None:
-    steps = steps_from_report([RANKING, ENTITY, {"id": "x"}])
+    steps = steps_from_report([RANKING_D, ENTITY_D, detection({"id": "x"})])
     assert [s["archetype"] for s in steps] == ["ranking_metric", "entity"] and "sql" not in steps[0]
-    assert reading_values([RANKING, ENTITY]) == {"ranking_metric": {"revenue", "units"}}  # entity takes any text
+    assert reading_values([RANKING_D, ENTITY_D]) == {"ranking_metric": {"revenue", "units"}}  # entity takes any text
 
 
 def test_wizard_refuses_empty_and_other_without_text_then_records_a_choice() -> None:
-    wizard = Wizard.from_archetypes([RANKING])
+    wizard = Wizard.from_archetypes([RANKING_D])
     assert wizard.pending and wizard.total == 1
     assert not wizard.submit([]) and wizard.error == "choose an option or type an answer" and wizard.pending
     assert not wizard.submit(["Other"], other_text="  ") and wizard.error == '"Other" needs some text'
@@ -338,24 +342,24 @@ def test_wizard_refuses_empty_and_other_without_text_then_records_a_choice() -> 
     assert wizard.status == "done" and wizard.error is None
     assert wizard.output() == {"answers": [{"type": "choice", "question": "Rank products by which metric?",
                                             "choice": {"label": "Units", "value": "units"}}]}
-    assert wizard.anchored([RANKING]) == ({"ranking_metric": "units"}, [])
+    assert wizard.anchored([RANKING_D]) == ({"ranking_metric": "units"}, [])
 
 
 def test_other_text_and_notes_bring_the_memory_hint_and_stay_plain_when_no_reading_matches() -> None:
-    wizard = Wizard.from_archetypes([RANKING])
+    wizard = Wizard.from_archetypes([RANKING_D])
     assert wizard.submit(["Other"], other_text="gross margin", notes="we always mean margin")
     output = wizard.output()
     assert output["memoryHint"] == MEMORY_HINT
     assert output["answers"][0]["freeText"] == "gross margin"
-    assert wizard.anchored([RANKING]) == ({}, ["ranking_metric: gross margin"])
-    noted = Wizard.from_archetypes([RANKING])
+    assert wizard.anchored([RANKING_D]) == ({}, ["ranking_metric: gross margin"])
+    noted = Wizard.from_archetypes([RANKING_D])
     assert noted.submit(["Revenue"], notes="net of refunds")
-    assert "memoryHint" in noted.output() and noted.anchored([RANKING])[0] == {"ranking_metric": "revenue"}
+    assert "memoryHint" in noted.output() and noted.anchored([RANKING_D])[0] == {"ranking_metric": "revenue"}
 
 
 def test_skip_dismiss_and_malformed_steps_never_dead_end() -> None:
-    malformed = {"id": "timeframe", "clarification": {"type": "choice", "question": "", "options": []}}
-    wizard = Wizard.from_archetypes([malformed, RANKING])
+    malformed = {"type": "choice", "question": "", "options": [], "archetype": "timeframe"}  # as a model may ask
+    wizard = Wizard([malformed, *steps_from_report([RANKING_D])])
     with pytest.raises(Exception, match="malformed clarification"):
         wizard.question()
     assert not wizard.submit_plain("  ") and wizard.error == "type an answer"
@@ -363,13 +367,13 @@ def test_skip_dismiss_and_malformed_steps_never_dead_end() -> None:
     wizard.skip_step()
     assert wizard.status == "done" and wizard.skipped == ["ranking_metric"]
     assert wizard.output()["answers"][0]["freeText"] == "the last 90 days" and "memoryHint" in wizard.output()
-    other = Wizard.from_archetypes([RANKING])
+    other = Wizard.from_archetypes([RANKING_D])
     other.dismiss()
     assert not other.pending and other.status == "dismissed" and not other.submit(["Units"])
 
 
 def test_query_choice_options_are_fetched_live(demo_db) -> None:
-    wizard = Wizard.from_archetypes([ENTITY])
+    wizard = Wizard.from_archetypes([ENTITY_D])
     assert wizard.needs_fetch()
     fetch = wizard.load_options([demo_db])
     assert fetch.status == "ok" and fetch.engine == "demo"
@@ -377,7 +381,7 @@ def test_query_choice_options_are_fetched_live(demo_db) -> None:
     assert ACMES <= set(labels) and labels[-1] == "All matches combined"  # the question's own extra kept last
     assert not wizard.needs_fetch()
     assert wizard.submit(["Acme Corp"])
-    assert wizard.anchored([ENTITY]) == ({"entity": "Acme Corp"}, [])
+    assert wizard.anchored([ENTITY_D]) == ({"entity": "Acme Corp"}, [])
 
 
 def test_live_rows_become_options() -> None:
@@ -400,11 +404,12 @@ def test_query_choice_failure_is_not_the_same_as_no_rows(demo_db, dead_db) -> No
     assert fetch_options("SELECT name FROM customers LIMIT 2", [dead_db, demo_db]).status == "ok"
     down = fetch_options("SELECT 1", [dead_db], secrets=["s3cret"])
     assert down.status == "failed" and "s3cret" not in down.message
-    wizard = Wizard.from_archetypes([{**ENTITY, "clarification": {**ENTITY["clarification"], "sql": "SELECT x FROM y"}}])
+    wizard = Wizard.from_archetypes([detection({**ENTITY, "clarification": {**ENTITY["clarification"],
+                                                                            "sql": "SELECT x FROM y"}})])
     assert wizard.load_options([demo_db]).status == "failed"
     assert [o.label for o in wizard.question().options] == []  # only "Other" is left ...
     assert wizard.submit(["Other"], other_text="Acme Corp")    # ... and it still anchors
-    assert wizard.anchored([ENTITY])[0] == {"entity": "Acme Corp"}
+    assert wizard.anchored([ENTITY_D])[0] == {"entity": "Acme Corp"}
     wizard.retry()
 
 

@@ -10,7 +10,12 @@ Rules, in registry order (passes.py): unqualifiable, equi_join_key, using_column
 from adapters.repair.log import RepairAttempt, RepairLog
 from adapters.repair.passes import PASSES
 from adapters.repair.problems import (
-    CannotQualify, NotAmbiguous, RepairError, SchemaUnavailable, UnknownColumn, UnparseableSQL,
+    CannotQualify,
+    NotAmbiguous,
+    RepairError,
+    SchemaUnavailable,
+    UnknownColumn,
+    UnparseableSQL,
 )
 from adapters.repair.recognise import AmbiguousColumnError, recognise, recognise_mssql
 from adapters.repair.run import run_with_repair

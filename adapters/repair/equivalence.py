@@ -122,7 +122,7 @@ def classes(valid: list[Link], kinds: tuple[str, ...]) -> Classes:
     return result
 
 
-def _equality(model: ScopeModel, term: exp.Expression, upto: int | None) -> tuple[ColumnNode, ColumnNode] | None:
+def _equality(model: ScopeModel, term: exp.Expr, upto: int | None) -> tuple[ColumnNode, ColumnNode] | None:
     if not isinstance(term, exp.EQ):
         return None
     left, right = _column(model, term.this, upto), _column(model, term.expression, upto)
@@ -131,7 +131,7 @@ def _equality(model: ScopeModel, term: exp.Expression, upto: int | None) -> tupl
     return left, right
 
 
-def _column(model: ScopeModel, node: exp.Expression, upto: int | None) -> ColumnNode | None:
+def _column(model: ScopeModel, node: exp.Expr, upto: int | None) -> ColumnNode | None:
     while isinstance(node, exp.Paren):
         node = node.this
     if not isinstance(node, exp.Column) or not isinstance(node.this, exp.Identifier):

@@ -3,15 +3,9 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-# what callers may pass (SQLAlchemy backend names too) -> sqlglot dialect
-_DIALECTS = {
-    "postgres": "postgres", "postgresql": "postgres", "mysql": "mysql", "mariadb": "mysql", "sqlite": "sqlite",
-    "tsql": "tsql", "mssql": "tsql", "sqlserver": "tsql", "": "",
-}
+from adapters.dialects import sqlglot_dialect
 
-
-def sqlglot_dialect(dialect: str | None) -> str:
-    return _DIALECTS.get((dialect or "").lower(), (dialect or "").lower())
+__all__ = ["key", "source_text", "sqlglot_dialect"]
 
 
 def key(name: str) -> str:
@@ -19,7 +13,7 @@ def key(name: str) -> str:
     return name.lower()
 
 
-def source_text(sql: str, identifier: exp.Expression | None, dialect: str) -> str | None:
+def source_text(sql: str, identifier: exp.Expr | None, dialect: str) -> str | None:
     """An identifier exactly as written in `sql` (quotes included), else as sqlglot renders it."""
     if not isinstance(identifier, exp.Identifier):
         return None

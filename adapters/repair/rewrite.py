@@ -25,7 +25,7 @@ class RewriteFailed(RepairError):
     """The repaired text did not re-parse to the original tree plus the edits (should not happen)."""
 
 
-def tag(tree: exp.Expression) -> None:
+def tag(tree: exp.Expr) -> None:
     """Number every column and every star projection of the parsed original; numbers survive a copy."""
     for index, column in enumerate(tree.find_all(exp.Column)):
         column.meta[TAG] = index
@@ -37,7 +37,7 @@ def tag(tree: exp.Expression) -> None:
                 count += 1
 
 
-def apply(sql: str, tree: exp.Expression, qualifiers: dict[int, str], stars: dict[int, str], dialect: str) -> str:
+def apply(sql: str, tree: exp.Expr, qualifiers: dict[int, str], stars: dict[int, str], dialect: str) -> str:
     """`sql` with `qualifier.` before each tagged column in `qualifiers` and each tagged star projection
     in `stars` replaced by its expansion."""
     if not qualifiers and not stars:
@@ -49,7 +49,7 @@ def apply(sql: str, tree: exp.Expression, qualifiers: dict[int, str], stars: dic
         if qualifier is not None:
             column.set("table", _identifier(qualifier, dialect))
     for select in list(expected.find_all(exp.Select)):
-        projections: list[exp.Expression] = []
+        projections: list[exp.Expr] = []
         changed = False
         for projection in select.expressions:
             replacement = stars.get(projection.meta.get(PROJECTION_TAG, -1)) if _is_star(projection) else None
@@ -111,12 +111,12 @@ def same_apart_from_qualifiers(original: str, repaired: str, dialect: str) -> bo
     return before.sql(dialect=read) == after.sql(dialect=read)
 
 
-def _is_star(projection: exp.Expression) -> bool:
+def _is_star(projection: exp.Expr) -> bool:
     return isinstance(projection, exp.Star) or (
         isinstance(projection, exp.Column) and isinstance(projection.this, exp.Star))
 
 
-def _span(projection: exp.Expression) -> tuple[int, int] | None:
+def _span(projection: exp.Expr) -> tuple[int, int] | None:
     if isinstance(projection, exp.Star):
         start, end = projection.meta.get("start"), projection.meta.get("end")
     else:
@@ -126,12 +126,12 @@ def _span(projection: exp.Expression) -> tuple[int, int] | None:
     return (start, end) if isinstance(start, int) and isinstance(end, int) else None
 
 
-def _identifier(qualifier: str, dialect: str) -> exp.Expression:
+def _identifier(qualifier: str, dialect: str) -> exp.Expr:
     return _parsed_identifier(qualifier, dialect).copy()
 
 
 @functools.lru_cache(maxsize=256)
-def _parsed_identifier(qualifier: str, dialect: str) -> exp.Expression:
+def _parsed_identifier(qualifier: str, dialect: str) -> exp.Expr:
     column = sqlglot.parse_one(f"{qualifier}.x", read=dialect or None)
     table = column.args.get("table") if isinstance(column, exp.Column) else None
     return table if table is not None else exp.to_identifier(qualifier)

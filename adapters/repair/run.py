@@ -11,7 +11,6 @@ Has the signature of `adapters.runner.RunOne`: `run_side_by_side(jobs, dbs, run_
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
 
 from sqlglot import exp
 
@@ -35,19 +34,20 @@ def schema_of(db: Database) -> SchemaInfo:
         return db.schema()
     except CheckerError as err:
         raise SchemaUnavailable(str(err)) from None
-    except Exception as err:  # a driver error outside SQLAlchemy's wrapping
+    except Exception as err:  # noqa: BLE001 - a driver error outside SQLAlchemy's wrapping
         raise SchemaUnavailable(f"cannot read the schema: {str(err).splitlines()[0] if str(err) else err}") from None
 
 
 def run_with_repair(db: Database, sql: str, limits: Limits) -> RunResult:
     result = db.run(sql, limits)
-    if result.status != "error" or recognise(result.error) is None:
+    ambiguous = recognise(result.error) if result.status == "error" else None
+    if ambiguous is None:
         return result
     try:
         schema = schema_of(db)
     except SchemaUnavailable as err:
         record = RepairLog(original_sql=sql, dialect=sqlglot_dialect(db.dialect), error=result.error,
-                           column=recognise(result.error).column or None, problem=str(err),
+                           column=ambiguous.column or None, problem=str(err),
                            note=f"nothing rewritten: {err}")
         result.repairs = [record.to_dict()]
         return result
@@ -81,7 +81,7 @@ def apply_outcome(db: Database, sql: str, limits: Limits, original: RunResult, o
     for attempt, run in zip(record.candidates, runs):
         attempt.record(run)
     all_ok = all(run.ok for run in runs)
-    record.agree = all_ok and len({_answer(run, sql, db.dialect) for run in runs}) == 1 if all_ok else None
+    record.agree = _agree(runs, _ordered(sql, db.dialect)) if all_ok else None
     options = [(a.label, a.value) for a in record.candidates]
     if record.agree:
         record.sql = outcome.candidates[0].sql
@@ -107,12 +107,10 @@ def _run_all(db: Database, statements: list[str], limits: Limits) -> list[RunRes
         return list(pool.map(lambda text: db.run(text, limits), statements))
 
 
-def _answer(run: RunResult, sql: str, dialect: str) -> Any:
-    """Rows to compare: in order when the statement orders them, else as a multiset."""
-    rows = run.answer()
-    if _ordered(sql, dialect):
-        return (tuple(run.columns), rows)
-    return (tuple(run.columns), tuple(sorted(rows, key=repr)))
+def _agree(runs: list[RunResult], ordered: bool) -> bool:
+    """Same columns and the same rows (in order when the statement orders them, else as a multiset)."""
+    first = runs[0]
+    return all(run.columns == first.columns and first.same_answer(run, ordered) for run in runs[1:])
 
 
 def _ordered(sql: str, dialect: str) -> bool:
@@ -120,6 +118,6 @@ def _ordered(sql: str, dialect: str) -> bool:
         import sqlglot
 
         tree = sqlglot.parse_one(sql, read=sqlglot_dialect(dialect) or None)
-    except Exception:
+    except Exception:  # noqa: BLE001 - unparseable: compared as unordered
         return False
     return isinstance(tree, exp.Query) and tree.args.get("order") is not None

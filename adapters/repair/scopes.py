@@ -52,7 +52,7 @@ class Context:
 class Reference:
     """One ambiguous reference in the tree."""
 
-    node: exp.Expression       # the Column (or the USING identifier) as parsed
+    node: exp.Expr       # the Column (or the USING identifier) as parsed
     column: str                # as written
     scope: ScopeModel          # the scope it is written in
     home: ScopeModel           # the scope whose sources it refers to (outer one when correlated)
@@ -97,7 +97,7 @@ class Detection:
     scopes: list[Scope]
 
 
-def detect(tree: exp.Expression, models: ScopeModels) -> Detection:
+def detect(tree: exp.Expr, models: ScopeModels) -> Detection:
     scopes = traverse_scope(tree)
     owner = {id(s.expression): s for s in scopes}
     references: list[Reference] = []
@@ -156,15 +156,15 @@ _CLAUSE_OF_ARG = {
 }
 
 
-def locate(node: exp.Expression, scope_expression: exp.Expression) -> tuple[str, Context, bool]:
+def locate(node: exp.Expr, scope_expression: exp.Expr) -> tuple[str, Context, bool]:
     """(clause, context, simple): simple means the node is a whole ORDER BY / GROUP BY item."""
-    path: list[exp.Expression] = []
+    path: list[exp.Expr] = []
     child = node
     while child.parent is not None and child.parent is not scope_expression:
         path.append(child)
         child = child.parent
     path.append(child)
-    arg = child.arg_key if child.parent is scope_expression else ""
+    arg = (child.arg_key or "") if child.parent is scope_expression else ""
     clause = _CLAUSE_OF_ARG.get(arg, arg or "other")
     in_window = any(isinstance(p, exp.Window) for p in path)
     if clause == "on" and isinstance(child, exp.Join):
@@ -182,13 +182,13 @@ def locate(node: exp.Expression, scope_expression: exp.Expression) -> tuple[str,
     return ("window" if in_window else clause), Context("post"), simple and not in_window
 
 
-def conjuncts(condition: exp.Expression | None) -> list[exp.Expression]:
+def conjuncts(condition: exp.Expr | None) -> list[exp.Expr]:
     if condition is None:
         return []
     return list(condition.flatten()) if isinstance(condition, exp.And) else [condition]
 
 
-def _conjunct(condition: exp.Expression | None, path: list[exp.Expression]) -> int | None:
+def _conjunct(condition: exp.Expr | None, path: list[exp.Expr]) -> int | None:
     ids = {id(p) for p in path}
     for index, term in enumerate(conjuncts(condition)):
         if id(term) in ids:
@@ -196,7 +196,7 @@ def _conjunct(condition: exp.Expression | None, path: list[exp.Expression]) -> i
     return None
 
 
-def _owning_scope(node: exp.Expression, owner: dict[int, Scope]) -> Scope | None:
+def _owning_scope(node: exp.Expr, owner: dict[int, Scope]) -> Scope | None:
     parent = node.parent
     while parent is not None:
         if id(parent) in owner:
@@ -207,7 +207,7 @@ def _owning_scope(node: exp.Expression, owner: dict[int, Scope]) -> Scope | None
 
 # -- resolving ---------------------------------------------------------------------------------
 
-def _outputs(select: exp.Expression) -> list[tuple[str, exp.Expression, bool]]:
+def _outputs(select: exp.Expr) -> list[tuple[str, exp.Expr, bool]]:
     if not isinstance(select, exp.Select):
         return []
     result = []
@@ -219,10 +219,10 @@ def _outputs(select: exp.Expression) -> list[tuple[str, exp.Expression, bool]]:
     return result
 
 
-def _output_matches(model: ScopeModel, name: str, aliases_only: bool) -> list[exp.Expression]:
+def _output_matches(model: ScopeModel, name: str, aliases_only: bool) -> list[exp.Expr]:
     matches = [expr for out, expr, explicit in _outputs(model.expression)
                if key(out) == key(name) and (explicit or not aliases_only)]
-    distinct: list[exp.Expression] = []
+    distinct: list[exp.Expr] = []
     for expr in matches:
         if not any(expr == seen for seen in distinct):
             distinct.append(expr)
@@ -278,7 +278,7 @@ def _unqualified(column: exp.Column, model: ScopeModel, models: ScopeModels, rul
 
 
 def _output_reference(column: exp.Column, model: ScopeModel, clause: str,
-                      matches: list[exp.Expression]) -> Reference:
+                      matches: list[exp.Expr]) -> Reference:
     slots: list[Slot] = []
     for expr in matches:
         nodes: list[ColumnNode] = []

@@ -93,7 +93,7 @@ class Source:
     table: str | None                # base table name as the schema spells it
     columns: list[OutputColumn] | None  # None: unknown (not in the schema, a table function...)
     join_index: int
-    node: exp.Expression
+    node: exp.Expr
     kind: str                         # table | cte | derived | other
     nodes: list[ColumnNode] = field(default_factory=list)
 
@@ -126,7 +126,7 @@ class ScopeModel:
         self._build()
 
     @property
-    def expression(self) -> exp.Expression:
+    def expression(self) -> exp.Expr:
         return self.scope.expression
 
     @property
@@ -165,7 +165,7 @@ class ScopeModel:
         expression = self.expression
         if not isinstance(expression, exp.Select):
             return
-        items: list[tuple[exp.Expression, exp.Join | None, str]] = []
+        items: list[tuple[exp.Expr, exp.Join | None, str]] = []
         from_ = expression.args.get("from_")
         if from_ is not None:
             items += _flatten(from_.this, None, "")
@@ -208,7 +208,7 @@ class ScopeModel:
                 state.setdefault(name, []).extend(slots)
             self.states.append(state)
 
-    def _source(self, item: exp.Expression, index: int) -> Source:
+    def _source(self, item: exp.Expr, index: int) -> Source:
         name = item.alias_or_name
         alias = item.args.get("alias")
         alias_identifier = alias.this if isinstance(alias, exp.TableAlias) else None
@@ -300,15 +300,15 @@ class ScopeModels:
                     columns += [_output(n, Via(model, index, n, True)) for n in source.nodes
                                 if id(n) not in merged_away]
             elif isinstance(projection, exp.Column) and isinstance(projection.this, exp.Star):
-                source = model.source(projection.table)
-                if source is None or source.columns is None:
+                star_source = model.source(projection.table)
+                if star_source is None or star_source.columns is None:
                     return None
-                columns += [_output(n, Via(model, index, n, True)) for n in source.nodes]
+                columns += [_output(n, Via(model, index, n, True)) for n in star_source.nodes]
             else:
                 columns.append(self._projection(model, projection, index))
         return columns
 
-    def _projection(self, model: ScopeModel, projection: exp.Expression, index: int) -> OutputColumn:
+    def _projection(self, model: ScopeModel, projection: exp.Expr, index: int) -> OutputColumn:
         name = projection.alias_or_name
         inner = projection.this if isinstance(projection, exp.Alias) else projection
         if isinstance(inner, exp.Column) and isinstance(inner.this, exp.Identifier):
@@ -329,13 +329,13 @@ class ScopeModels:
         return OutputColumn(name, via=via)
 
 
-def _flatten(item: exp.Expression, join: exp.Join | None, side: str) -> list[tuple[exp.Expression, exp.Join | None, str]]:
+def _flatten(item: exp.Expr, join: exp.Join | None, side: str) -> list[tuple[exp.Expr, exp.Join | None, str]]:
     """FROM items in order; a parenthesised join `(b JOIN c ON ...)` becomes its tables, each step
     taking the enclosing join's side when it has none (an outer join makes its inner equalities no proof)."""
     if (isinstance(item, exp.Subquery) and not item.alias and isinstance(item.this, exp.Table)
             and item.this.args.get("joins")):
         enclosing = ((join.side or "").upper() if join is not None else "") or side
-        result: list[tuple[exp.Expression, exp.Join | None, str]] = [(item.this, join, side)]
+        result: list[tuple[exp.Expr, exp.Join | None, str]] = [(item.this, join, side)]
         for inner in item.this.args["joins"]:
             result += _flatten(inner.this, inner, enclosing)
         return result

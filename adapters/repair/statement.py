@@ -61,7 +61,7 @@ _TOKEN_REPR = re.compile(r"<Token token_type: TokenType\.\w+, text: (?P<text>.*?
                          r"start: \d+, end: \d+, comments: \[.*?\]>")
 
 
-def parse(sql: str, dialect: str) -> exp.Expression:
+def parse(sql: str, dialect: str) -> exp.Expr:
     """The single read-only query in `sql`, or UnparseableSQL with one readable line."""
     try:
         return parse_query(sql, dialect or None)
@@ -69,7 +69,7 @@ def parse(sql: str, dialect: str) -> exp.Expression:
         raise UnparseableSQL(_TOKEN_REPR.sub(lambda m: repr(m.group("text")), str(err))) from None
 
 
-def analyse(sql: str, schema: SchemaInfo, dialect: str) -> tuple[exp.Expression, Detection]:
+def analyse(sql: str, schema: SchemaInfo, dialect: str) -> tuple[exp.Expr, Detection]:
     dialect = sqlglot_dialect(dialect)
     tree = parse(sql, dialect)
     tag(tree)
@@ -77,7 +77,7 @@ def analyse(sql: str, schema: SchemaInfo, dialect: str) -> tuple[exp.Expression,
         detection = detect(tree, ScopeModels(sql, schema, dialect))
     except RepairError:
         raise
-    except Exception as err:  # sqlglot's scope building on exotic syntax
+    except Exception as err:  # noqa: BLE001 - sqlglot's scope building on exotic syntax
         raise UnparseableSQL(f"cannot analyse the statement: {str(err).splitlines()[0] if str(err) else err}") from None
     return tree, detection
 
@@ -160,7 +160,7 @@ def _check_engine_column(detail: AmbiguousColumnError, groups: list[Group], dete
                         "table here (is the schema out of date?)")
 
 
-def _apply(sql: str, tree: exp.Expression, dialect: str, decisions: list[Decision],
+def _apply(sql: str, tree: exp.Expr, dialect: str, decisions: list[Decision],
            references: list[AmbiguousReference], record: RepairLog) -> RepairOutcome:
     record.column = record.column or decisions[0].group.column
     safe = [d for d in decisions if d.safe]
@@ -192,7 +192,7 @@ def _apply(sql: str, tree: exp.Expression, dialect: str, decisions: list[Decisio
     return RepairOutcome("candidates", None, result, None, references, record)
 
 
-def _write(sql: str, tree: exp.Expression, dialect: str, chosen: list[tuple[Decision, Choice]]) -> str:
+def _write(sql: str, tree: exp.Expr, dialect: str, chosen: list[tuple[Decision, Choice]]) -> str:
     """The statement with every chosen qualifier (and star expansion) written in."""
     qualifiers: dict[int, str] = {}
     excluded: dict[tuple[int, int], tuple[ScopeModel, int, set[int]]] = {}

@@ -12,9 +12,9 @@ from checker_app.commands.common import EXIT_OK, db_options, emit_json, fail, li
 from checker_app.commands.render import table_text
 from checker_app.pipeline import CheckOptions, check
 from checker_app.profiles import as_of_date, refresh_profiles
-from checker_app.report import ReadingResult, Report
-from checker_app.ui import display
+from checker_app.report import ReadingResult, Report, plain
 from checker_app.settings import databases_from_options
+from checker_app.ui import display
 
 
 def parse_answers(values: tuple[str, ...]) -> dict[str, str]:
@@ -36,7 +36,7 @@ def parse_as_of(value: str | None) -> dt.date | None:
         fail(str(err))
 
 
-def check_options(f):  # noqa: ANN001, ANN201 - click decorator stack
+def check_options(f):  # click decorator stack
     f = click.option("--answer", "answer", multiple=True, metavar="ARCHETYPE=VALUE",
                      help="Resolve an archetype (narrows the readings to the anchored SQL).")(f)
     f = click.option("--as-of", "as_of", default=None, metavar="YYYY-MM-DD",
@@ -94,9 +94,9 @@ def report_text(report: Report) -> str:
     if failed:
         warnings.append(f"{failed} of {runs} runs did not answer (an engine error or the time limit)")
     lines += [f"  ! {w}" for w in warnings]
-    lines.append(f"As of:    {report.as_of or '-'} · engines: {', '.join(e['name'] for e in report.engines) or '-'}")
-    for archetype in report.archetypes:
-        name = archetype.get("id") or archetype.get("archetype")
+    lines.append(f"As of:    {report.as_of or '-'} · engines: {', '.join(e.name for e in report.engines) or '-'}")
+    for archetype in plain(report.archetypes):
+        name = archetype["id"]
         lines.append(f"\n* {name} on \"{archetype.get('evidence', '')}\": {archetype.get('ask', '')}")
         lines.append(f"  why: {archetype.get('reason', '')}")
         values = answer_values(archetype)
@@ -110,7 +110,7 @@ def report_text(report: Report) -> str:
         explanation = display.explanation_of(reading)
         if explanation:
             lines.append(f"    What it computes: {explanation}")
-        where, sql = _sql_text(reading, report.engines)
+        where, sql = _sql_text(reading, plain(report.engines))
         lines.append(f"    SQL ({where}):")
         lines.append(_indent(sql, "      "))
         currency = display.reading_currency(reading)
@@ -124,7 +124,7 @@ def report_text(report: Report) -> str:
         if disagreement:
             lines.append("    ! the engines disagree on this reading: "
                          + "; ".join(f"{name}: {answer}" for name, answer in disagreement))
-    if report.extra.get("model"):
+    if report.model is not None:
         from checker_app.llm.text import model_lines
 
         lines.extend(model_lines(report.extra))

@@ -8,8 +8,9 @@ from typing import Any, NoReturn
 
 import click
 
-from adapters import Limits
+from adapters import Limits, RunResult
 from adapters.urls import scrub, secrets_in_texts
+from checker_app.settings import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT_S
 
 # Exit codes (documented in the README)
 EXIT_OK = 0            # ran; for run/check: every engine answered
@@ -18,12 +19,19 @@ EXIT_USAGE = 2         # bad input or options (click uses 2 too)
 EXIT_REJECTED = 3      # the statement was refused as unsafe before reaching any engine
 
 
+def exit_code(results: list[RunResult]) -> int:
+    """3 when a statement was refused, 0 when every engine answered, else 1."""
+    if any(r.status == "rejected" for r in results):
+        return EXIT_REJECTED
+    return EXIT_OK if all(r.ok for r in results) else EXIT_ENGINE_ERROR
+
+
 def db_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     fn = click.option("--db", "db", multiple=True, metavar="[NAME=]URL",
                       help="SQLAlchemy URL, repeatable; default: the embedded demo database.")(fn)
-    fn = click.option("--timeout", "timeout", type=float, default=5.0, show_default=True,
+    fn = click.option("--timeout", "timeout", type=float, default=DEFAULT_TIMEOUT_S, show_default=True,
                       help="Per-statement time limit in seconds.")(fn)
-    fn = click.option("--max-rows", "max_rows", type=int, default=1000, show_default=True,
+    fn = click.option("--max-rows", "max_rows", type=int, default=DEFAULT_MAX_ROWS, show_default=True,
                       help="Row cap per statement.")(fn)
     return fn
 

@@ -17,8 +17,7 @@ from adapters.connections import parse_url
 from adapters.urls import display_url
 from checker_app.commands.common import db_options, fail, limits_from
 from checker_app.commands.serve import page_options, run_streamlit
-from checker_app.settings import DEMO_SCALE, DEMO_SEED, ensure_demo_database
-from checker_app.ui.config import serve_environment
+from checker_app.settings import DEMO_SCALE, DEMO_SEED, ensure_demo_database, serve_environment
 
 POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/ambiguity_checker_demo"
 MARIADB = "mysql+pymysql://root@127.0.0.1:3306/ambiguity_checker_demo"

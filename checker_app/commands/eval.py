@@ -35,7 +35,7 @@ def eval_command(file: str, db: tuple[str, ...], as_json: bool, strict: bool, ti
         return
     try:
         configs = parse_db_options(list(db))
-    except Exception as err:  # ConfigError: a bad URL
+    except Exception as err:  # noqa: BLE001 - ConfigError: a bad URL
         fail(str(err))
         return
     databases = {config.name: Database(config, limits) for config in configs}
@@ -46,7 +46,7 @@ def eval_command(file: str, db: tuple[str, ...], as_json: bool, strict: bool, ti
 
         try:
             databases["demo"] = Database(parse_db_option(f"demo={ensure_demo_database()}"), limits)
-        except Exception as err:  # seeding the embedded demo database failed
+        except Exception as err:  # noqa: BLE001 - seeding the embedded demo database failed
             fail(f"embedded demo database: {err}")
             return
     for name in sorted(set(databases) - wanted):

@@ -12,20 +12,12 @@ from typing import Any
 
 import click
 
-from adapters.repair import run_with_repair
 from adapters.results import RunResult
-from checker_app.commands.common import EXIT_ENGINE_ERROR, EXIT_OK, EXIT_REJECTED, db_options, emit_json
+from checker_app.commands.common import db_options
 from checker_app.commands.render import table_text
-from checker_app.commands.run import run_everywhere
+from checker_app.commands.run import emit, run_everywhere
 
 CANDIDATE_ROWS_SHOWN = 10
-
-
-def exit_code(results: list[RunResult]) -> int:
-    if any(r.status == "rejected" for r in results):
-        return EXIT_REJECTED
-    return EXIT_OK if all(r.ok for r in results) else EXIT_ENGINE_ERROR
-
 
 def _error_text(error: dict[str, Any] | None) -> str:
     if not error:
@@ -79,10 +71,4 @@ def repair_text(result: RunResult) -> str:
 @db_options
 def repair(sql: str, read: str | None, as_json: bool, db: tuple[str, ...], timeout: float, max_rows: int) -> None:
     """Run SQL on every engine; repair "ambiguous column" errors (qualify, or one SQL per candidate)."""
-    results = run_everywhere(sql, read, db, timeout, max_rows, run_one=run_with_repair)
-    if as_json:
-        emit_json({"sql": sql, "results": {r.engine: r.to_dict() for r in results}})
-    else:
-        for result in results:
-            click.echo(repair_text(result) + "\n")
-    raise SystemExit(exit_code(results))
+    emit(sql, run_everywhere(sql, read, db, timeout, max_rows, repair=True), as_json, repair_text)

@@ -27,7 +27,7 @@ def seed(db: str, scale: int, seed: int, force: bool, schema: str) -> None:
     except SeedError as err:
         fail(str(err))
         return
-    except Exception as err:  # ConfigError
+    except Exception as err:  # noqa: BLE001 - ConfigError
         fail(str(err))
         return
     verb = "already loaded" if report.skipped else f"loaded in {report.seconds:.1f} s"

@@ -24,8 +24,7 @@ import click
 
 from adapters import CheckerError, parse_db_options
 from checker_app.commands.common import db_options, fail, limits_from
-from checker_app.settings import home_dir
-from checker_app.ui.config import serve_environment
+from checker_app.settings import home_dir, serve_environment
 
 PACKAGE = Path(__file__).resolve().parent.parent
 APP_FILES = ("streamlit_app.py",)
@@ -87,7 +86,7 @@ def run_streamlit(port: int, address: str, headless: bool, env: dict[str, str]) 
     raise SystemExit(code if code >= 0 else 0)
 
 
-def page_options(f):  # noqa: ANN001, ANN201 - click decorator stack
+def page_options(f):  # click decorator stack
     f = click.option("--headless/--no-headless", default=True, show_default=True,
                      help="Do not open a browser window.")(f)
     f = click.option("--address", default=DEFAULT_ADDRESS, show_default=True, metavar="HOST",
@@ -114,6 +113,6 @@ def serve(port: int, address: str, headless: bool, db: tuple[str, ...], timeout:
             ensure_demo_database()    # seeded before the page opens, so the first question is fast
     except CheckerError as err:
         fail(str(err))
-    except Exception as err:  # seeding the demo database
+    except Exception as err:  # noqa: BLE001 - seeding the demo database
         fail(f"embedded demo database: {err}")
     run_streamlit(port, address, headless, {**os.environ, **serve_environment(values, timeout, max_rows)})

@@ -8,7 +8,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from checker_app.diagnose.findings import (
-    BY_CODE, PATTERNS, Classifier, DiagnoseReport, Finding, Pattern, diagnose, rules_classifier, sql_of,
+    BY_CODE,
+    PATTERNS,
+    Classifier,
+    DiagnoseReport,
+    Finding,
+    Pattern,
+    diagnose,
+    rules_classifier,
+    sql_of,
 )
 from checker_app.diagnose.traces import Conversation, Message, ToolCall, TraceError, read_trace, read_trace_text
 

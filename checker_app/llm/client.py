@@ -19,14 +19,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from adapters.urls import scrub
 from checker_app.llm.errors import ModelFailure
 from checker_app.llm.failures import retriable, status_failure, whole
 from checker_app.llm.modes import SERVER_MODES
-from adapters.urls import scrub
 from checker_app.llm.settings import ModelSettings, secrets_of_settings, without_credentials
 from checker_app.llm.stream import Streamed, read_stream
 from checker_app.llm.usage import Usage
-
 
 _NO_USAGE = type("NoUsage", (), {"prompt_tokens": 0, "completion_tokens": 0})()
 

@@ -15,11 +15,14 @@ from typing import Any
 from checker_app.clarify import Answer, OptionModel, tool_output
 from checker_app.llm.client import ModelClient, client_for
 from checker_app.llm.errors import ModelFailure
+from checker_app.llm.model_sql import model_sql
 from checker_app.llm.modes import SERVER_MODES, response_format_for, schema_instruction
 from checker_app.llm.part import ModelPart
-from checker_app.llm.model_sql import model_sql
 from checker_app.llm.prompt import (
-    ANSWERED_INSTRUCTION, READINGS_INSTRUCTION, archetype_entries, system_prompt,
+    ANSWERED_INSTRUCTION,
+    READINGS_INSTRUCTION,
+    archetype_entries,
+    system_prompt,
 )
 from checker_app.llm.readings import SCHEMA_NAME, Interpretations, interpretations_schema, read_interpretations
 from checker_app.llm.settings import ModelSettings

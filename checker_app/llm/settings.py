@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+
 from sqlalchemy.engine import make_url
 
 from adapters import ConfigError

@@ -29,7 +29,7 @@ def _length_pattern(node: dict[str, Any]) -> None:
         return
     if "pattern" in node:
         raise StrictSchemaError("a string with both a length and a pattern has no strict equivalent")
-    node["pattern"] = "^[\\s\\S]{%d,%s}$" % (low or 0, "" if high is None else high)
+    node["pattern"] = "^[\\s\\S]{" + f"{low or 0},{'' if high is None else high}" + "}$"
 
 
 def strict_schema(schema: dict[str, Any]) -> dict[str, Any]:

@@ -21,7 +21,11 @@ from typing import Any
 
 from adapters import CheckerError, parse_query
 from checker_app.clarify import (
-    AskUserQuestionInput, ChoiceQuestion, ClarificationError, QueryChoiceQuestion, parse_question,
+    AskUserQuestionInput,
+    ChoiceQuestion,
+    ClarificationError,
+    QueryChoiceQuestion,
+    parse_question,
 )
 from checker_app.llm.strict import strict_schema
 from checker_app.llm.textcall import read_text_call

@@ -18,7 +18,7 @@ import streamlit as st
 
 from adapters import Database, Limits
 from checker_app.pipeline import CheckOptions
-from checker_app.report import ReadingResult, Report
+from checker_app.report import ReadingResult, Report, plain
 from checker_app.ui import charts, display, exports, highlight
 from checker_app.ui.config import AppConfig, load_config, passwords_of, redact
 from checker_app.ui.progress import track_all
@@ -334,7 +334,7 @@ def reading_panel(ctx: Context, reading: ReadingResult, engines: Sequence[dict[s
     if disagreement:
         st.warning("Engines disagree on this reading: " +
                    "; ".join(f"{name}: {ctx.say(answer)}" for name, answer in disagreement), icon=":material/warning:")
-    configured = [e["name"] for e in engines]
+    configured = [e["name"] for e in plain(engines)]
     currency = display.reading_currency(reading)
     shown, same = display.engines_to_show(reading, configured)
     for name in configured:

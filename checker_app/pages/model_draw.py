@@ -17,7 +17,13 @@ from checker_app.pages.draw import Context, queue
 from checker_app.report import Report
 from checker_app.ui import highlight
 from checker_app.ui.model_view import (
-    ENGINE_HELP, ENGINE_LABELS, ENGINES, Availability, ModelPanel, comparison_view, model_panel,
+    ENGINE_HELP,
+    ENGINE_LABELS,
+    ENGINES,
+    Availability,
+    ModelPanel,
+    comparison_view,
+    model_panel,
 )
 
 BOX = {"success": st.success, "warning": st.warning, "error": st.error, "info": st.info}
@@ -71,8 +77,8 @@ def _archetypes(report: Report, view: ModelPanel) -> None:
     if not view.archetypes:
         st.markdown("**Archetypes the model saw:** none")
         return
-    above = any(a.get("source") == "model" for a in report.archetypes)  # engine model: the header shows them
-    flagged = [a for a in view.archetypes if not a.get("quote_found") or not a.get("known")]
+    above = any(a.source == "model" for a in report.archetypes)  # engine model: the header shows them
+    flagged = [a for a in view.archetypes if not a.quote_found or not a.known]
     if above and not flagged:
         st.markdown("**Archetypes the model saw:** shown above, with its quotes marked in the question.")
         return
@@ -81,16 +87,16 @@ def _archetypes(report: Report, view: ModelPanel) -> None:
         st.markdown(f"> {highlight.highlighted_html(report.question, view.archetypes)}", unsafe_allow_html=True)
     palette = highlight.colours(view.archetypes)
     for archetype in flagged if above else view.archetypes:
-        aid = highlight.archetype_id(archetype)
+        aid = archetype.id
         swatch = (f'<span style="background:{palette[aid]};color:#111;padding:0 .4em;border-radius:.25em">'
                   f"{highlight.md(aid)}</span>")
         flags = []
-        if not archetype.get("quote_found"):
+        if not archetype.quote_found:
             flags.append(":orange[quote not in the question]")
-        if not archetype.get("known"):
+        if not archetype.known:
             flags.append(":orange[not a registry archetype]")
         tail = f" · {' · '.join(flags)}" if flags else ""
-        st.markdown(f"{swatch} on “{highlight.md(archetype.get('evidence', ''))}”{tail}", unsafe_allow_html=True)
+        st.markdown(f"{swatch} on “{highlight.md(archetype.evidence)}”{tail}", unsafe_allow_html=True)
 
 
 def _model_errors(ctx: Context, view: ModelPanel) -> None:
@@ -194,7 +200,7 @@ def comparison(ctx: Context, report: Report, key: str) -> None:
                        icon=":material/help:")
         if view.sql_text:
             st.caption(view.sql_text)
-        for n, pair in enumerate(view.pairs):
+        for pair in view.pairs:
             with st.expander(f"Same answer, different SQL: “{pair.model_label}” (model) vs “{pair.rules_label}” "
                              "(rules)"):
                 left, right = st.columns(2)

@@ -1,7 +1,7 @@
 """The compare-SQL page: several statements (say, what a model wrote) side by side on every engine.
 
-Each statement is checked and rendered per engine (`checker_app.commands.run.render_for`), run with the
-repair pass, and the same verdicts as a check say whether engines and statements agree.
+Each statement is checked and rendered per engine (`checker_app.statements.render_for`), run with the
+repair pass (`run_statements`), and the verdict function of a check says whether engines and statements agree.
 """
 from __future__ import annotations
 
@@ -12,13 +12,12 @@ from dataclasses import dataclass, field
 from sqlglot.errors import SqlglotError
 from sqlglot.tokens import Tokenizer, TokenType
 
-from adapters import CheckerError, Database, Job, Limits, run_side_by_side
-from adapters.runner import RunOne
-from checker_app.commands.run import render_for
-from checker_app.report import ReadingResult
+from adapters import CheckerError, Database, Job, Limits
+from checker_app.report import EngineInfo, ReadingResult
+from checker_app.statements import render_for, run_statements
 from checker_app.ui.config import redact
 from checker_app.ui.display import VerdictView
-from checker_app.verdict import engines_agree, readings_divergent
+from checker_app.verdict import Verdict, divergence, engines_agree, judge
 
 MAX_STATEMENTS = 12
 _LABEL = re.compile(r"^\s*--\s*(.+?)\s*$")
@@ -47,15 +46,18 @@ class Comparison:
     rejected: dict[str, str] = field(default_factory=dict)   # item id -> why it was not run
     divergent: bool | None = None
     distinct: int = 0
-    engines: list[dict[str, str]] = field(default_factory=list)
+    engines: list[EngineInfo] = field(default_factory=list)
+
+    def judged(self) -> Verdict:
+        return judge(self.items, ambiguous=True, divergent=self.divergent, distinct=self.distinct, noun="statements")
 
     @property
     def verdict(self) -> str:
-        if self.divergent is True:
-            return "material"
-        if self.divergent is False:
-            return "benign"
-        return "unanswered"
+        return self.judged().kind
+
+    @property
+    def verdict_text(self) -> str:
+        return self.judged().text
 
     def view(self) -> VerdictView:
         """The verdict as the pages show it."""
@@ -83,17 +85,6 @@ class Comparison:
         return VerdictView("same", f"1 statement, answered{repaired}",
                            "This schema offers no other mapping for it (no split-off column or precomputed table "
                            "answers it another way); it ran on every engine.")
-
-    @property
-    def verdict_text(self) -> str:
-        n = len(self.items)
-        if self.divergent is True:
-            return f"{n} statements, {self.distinct} different answers"
-        if self.divergent is False:
-            return f"{n} statements, same answer"
-        if n < 2:
-            return "paste at least two statements to compare"
-        return "fewer than two statements ran: nothing to compare"
 
 
 def _label_of(chunk: str, n: int) -> str:
@@ -127,15 +118,6 @@ def split_statements(text: str) -> list[Statement]:
     return statements
 
 
-def default_run_one(repair: bool = True) -> RunOne:
-    """The repair pass, or a plain run."""
-    if repair:
-        from adapters.repair import run_with_repair
-
-        return run_with_repair
-    return lambda db, sql, limits: db.run(sql, limits)
-
-
 def expand_statements(statements: Sequence[Statement], databases: Sequence[Database],
                       read: str | None = None) -> list[Statement]:
     """Each pasted statement followed by the statements that answer it through the schema's other mappings
@@ -149,7 +131,7 @@ def expand_statements(statements: Sequence[Statement], databases: Sequence[Datab
 
 def compare(statements: Sequence[Statement], databases: Sequence[Database], limits: Limits | None = None,
             read: str | None = None, repair: bool = True, secrets: Sequence[str] = ()) -> Comparison:
-    comparison = Comparison(engines=[db.config.describe() for db in databases])
+    comparison = Comparison(engines=[EngineInfo(**db.describe()) for db in databases])
     jobs: list[Job] = []
     for n, statement in enumerate(statements[:MAX_STATEMENTS], 1):
         item = ReadingResult(id=f"s{n}", label=statement.label, choices={}, source="pasted")
@@ -161,7 +143,7 @@ def compare(statements: Sequence[Statement], databases: Sequence[Database], limi
             item.sql = {db.name: statement.sql for db in databases}
             continue
         jobs.append(Job(item.id, item.sql))
-    results = run_side_by_side(jobs, databases, limits, run_one=default_run_one(repair)) if jobs else {}
+    results = run_statements(jobs, databases, limits, repair)
     for item in comparison.items:
         item.results = results.get(item.id, {})
         for result in item.results.values():
@@ -169,6 +151,5 @@ def compare(statements: Sequence[Statement], databases: Sequence[Database], limi
                 result.error = type(result.error)(result.error.kind, result.error.code,
                                                   redact(result.error.message, list(secrets)), result.error.position)
         item.engines_agree = engines_agree(list(item.results.values()))
-    firsts = [r for i in comparison.items if (r := i.first_ok()) is not None]
-    comparison.divergent, comparison.distinct = readings_divergent(firsts)
+    comparison.divergent, comparison.distinct = divergence(comparison.items)
     return comparison

@@ -18,12 +18,7 @@ from sqlalchemy.engine import URL, make_url
 
 from adapters import ConfigError, Limits
 from adapters.urls import scrub, secrets_in_texts
-
-ENV_DB = "CHECKER_DB"
-ENV_TIMEOUT = "CHECKER_TIMEOUT"
-ENV_MAX_ROWS = "CHECKER_MAX_ROWS"
-DEFAULT_TIMEOUT_S = 5.0
-DEFAULT_MAX_ROWS = 1000
+from checker_app.settings import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT_S, ENV_DB, ENV_MAX_ROWS, ENV_TIMEOUT
 
 
 @dataclass(frozen=True)
@@ -39,14 +34,6 @@ class AppConfig:
     @property
     def limits(self) -> Limits:
         return Limits(time_limit_s=self.timeout_s, row_cap=self.max_rows)
-
-
-def serve_environment(db_values: list[str] | tuple[str, ...], timeout_s: float, max_rows: int) -> dict[str, str]:
-    """The environment variables `serve` hands to the Streamlit process."""
-    env = {ENV_TIMEOUT: repr(float(timeout_s)), ENV_MAX_ROWS: str(int(max_rows))}
-    if db_values:
-        env[ENV_DB] = json.dumps(list(db_values))
-    return env
 
 
 def _url_from_fields(fields: Mapping[str, Any]) -> str:

@@ -13,7 +13,7 @@ from sqlglot.errors import SqlglotError
 from adapters import RunResult
 from adapters.results import json_value
 from checker_app import format as fmt
-from checker_app.report import ReadingResult, Report
+from checker_app.report import ReadingResult, Report, plain
 from checker_app.ui.shape import Answer, answer_of
 
 # The examples the articles use (ranking metric, entity name, timeframe, calendar vs fiscal, units).
@@ -52,25 +52,28 @@ def verdict_view(report: Report) -> VerdictView:
 
 
 def _verdict_view(report: Report, n: int) -> VerdictView:
+    if report.verdict == "partial":  # the report's one verdict (checker_app.verdict) wins over the readings
+        return VerdictView("partial", report.verdict_text, "Some words of the question were not read, so no "
+                           "reading answers the whole question. Rephrase them with the names the data uses.")
     if report.answers and n == 1:
         chosen = ", ".join(f"{archetype_name(k)}: {v}" for k, v in report.answers.items())
         return VerdictView("anchored", "answered: one reading, anchored to your choice",
                            f"The SQL below follows your answer ({chosen}); chosen names and values are "
                            "embedded as quoted literals, never as parameters.")
-    if n == 1 and (report.extra.get("model") or {}).get("answered"):
+    if n == 1 and report.model is not None and report.model.answered:
         return VerdictView("anchored", "answered: one reading, following your answer",
                            "The model wrote the SQL below after your plain-text answer; any value it names is "
                            "embedded as a quoted literal, never as a parameter.")
     kind = report.verdict
     if kind == "material":
-        return VerdictView(kind, f"{n} readings, {report.distinct_answers} different answers",
+        return VerdictView(kind, report.verdict_text,
                            "The answer depends on how the question is read. Choose a reading before trusting a number.")
     if kind == "benign":
-        return VerdictView(kind, f"ambiguous wording, same answer ({n} readings agree)",
+        return VerdictView(kind, report.verdict_text,
                            "The question can be read several ways, but on this data every reading gives the same answer.")
     if kind == "clear":
         return VerdictView(kind, "clear", "No ambiguity found: the question has one reading.")
-    missing = next((a for a in report.archetypes if str(a.get("id") or a.get("archetype")) == "insufficient_info"), None)
+    missing = next((a for a in plain(report.archetypes) if str(a.get("id")) == "insufficient_info"), None)
     if missing is not None:
         return VerdictView(kind, "more information needed", f"{missing.get('ask') or 'Say what the question is about.'} "
                            "Choose below what it should run on, or rephrase the question.")
@@ -218,7 +221,7 @@ def pretty_sql(sql: str, dialect: str) -> str:
 def sql_in_dialect(reading: ReadingResult, engines: Sequence[dict[str, str]], dialect: str) -> tuple[str, str]:
     """The reading's SQL in `dialect`: an engine's own SQL where one speaks it, else transpiled from the
     first engine's. Returns (sql, where it came from)."""
-    dialect_of = {e["name"]: e.get("dialect", "") for e in engines}
+    dialect_of = {e["name"]: e.get("dialect", "") for e in plain(engines)}
     for name, sql in reading.sql.items():
         if dialect_of.get(name) == dialect:
             return pretty_sql(sql, dialect), f"as run on {name}"
@@ -233,7 +236,7 @@ def sql_in_dialect(reading: ReadingResult, engines: Sequence[dict[str, str]], di
 
 
 def default_dialect(engines: Sequence[dict[str, str]]) -> str:
-    return engines[0].get("dialect", "sqlite") if engines else "sqlite"
+    return plain(engines)[0].get("dialect", "sqlite") if engines else "sqlite"
 
 
 def _error_text(error: Any) -> str:
@@ -386,7 +389,7 @@ def notes_to_show(report: Report) -> list[str]:
 
 def choice_label(archetypes: Sequence[dict[str, Any]], archetype_id: str, value: str) -> str:
     """The words of a chosen value: its reading's label, else the value itself."""
-    for archetype in archetypes:
+    for archetype in plain(archetypes):
         if str(archetype.get("id") or archetype.get("archetype")) != archetype_id:
             continue
         for reading in archetype.get("readings") or []:
@@ -462,7 +465,7 @@ def subject_question(question: str, archetypes: Sequence[dict[str, Any]], value:
     """The question naming the subject a person chose for an `insufficient_info` ask ("Show me the numbers"
     and "units" make "Show me the numbers (units)"), so the rules read it again; None when that archetype did
     not fire. A value that is not one of its options is taken as the person's own words."""
-    for archetype in archetypes:
+    for archetype in plain(archetypes):
         if str(archetype.get("id") or archetype.get("archetype")) != SUBJECT:
             continue
         options = (archetype.get("clarification") or {}).get("options") or []

@@ -12,7 +12,6 @@ from adapters import RunResult
 from checker_app import format as fmt
 from checker_app.report import ReadingResult, Report
 from checker_app.ui.display import result_caption, top_answer, verdict_view
-from checker_app.ui.highlight import archetype_id
 
 
 def slug(text: str, limit: int = 40) -> str:
@@ -61,15 +60,15 @@ def markdown_summary(report: Report, tool_output: dict[str, Any] | None = None) 
     """A short summary a stakeholder can read: verdict, why, each reading's answer and SQL."""
     view = verdict_view(report)
     lines = [f"# Ambiguity check: {report.question}", "", f"**Verdict:** {view.headline}", "", view.detail, ""]
-    engines = ", ".join(f"{e['name']} ({e.get('backend', '')})" for e in report.engines)
+    engines = ", ".join(f"{e.name} ({e.backend})" for e in report.engines)
     lines.append(f"As of {report.as_of or '-'}; engines: {engines or '-'}.")
     if report.answers:
         lines.append("Anchored to: " + ", ".join(f"{k} = {v!r}" for k, v in report.answers.items()) + ".")
     if report.archetypes:
         lines += ["", "## Why it is ambiguous", ""]
         for archetype in report.archetypes:
-            lines.append(f"* **{archetype_id(archetype)}**: \"{archetype.get('evidence', '')}\". "
-                         f"Ask: {archetype.get('ask', '')} Why: {archetype.get('reason', '')}")
+            lines.append(f"* **{archetype.id}**: \"{archetype.evidence}\". "
+                         f"Ask: {archetype.ask} Why: {archetype.reason}")
     if report.capped:
         lines += ["", f"Showing {len(report.interpretations)} of {report.total_readings} readings."]
     lines += ["", "## Readings", ""]
@@ -77,10 +76,11 @@ def markdown_summary(report: Report, tool_output: dict[str, Any] | None = None) 
     if tool_output:
         lines += ["", "## Clarification answers", "", "```json", json.dumps(tool_output, ensure_ascii=False, indent=2),
                   "```"]
-    if report.extra.get("model"):
+    if report.model is not None:
         from checker_app.llm.text import model_lines
 
-        lines += ["", "## Model", "", "```text", *[line.lstrip("\n") for line in model_lines(report.extra)], "```"]
+        model = model_lines(report.model_dump(mode="json", include={"model", "comparison"}))
+        lines += ["", "## Model", "", "```text", *[line.lstrip("\n") for line in model], "```"]
     if report.notes:
         lines += ["", "## Notes", ""] + [f"* {note}" for note in report.notes]
     return "\n".join(lines) + "\n"

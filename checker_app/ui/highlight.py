@@ -6,6 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from checker_app.report import plain
+
 # one colour per archetype, in the order they fired (readable on light and dark themes)
 IGNORED = "__ignored__"
 PALETTE = ("#fde68a", "#bfdbfe", "#bbf7d0", "#fbcfe8", "#ddd6fe", "#fed7aa", "#99f6e4", "#e5e7eb")
@@ -49,6 +51,7 @@ def _span_of(question: str, archetype: dict[str, Any]) -> tuple[int, int] | None
 
 def segments(question: str, archetypes: Sequence[dict[str, Any]]) -> list[Segment]:
     """Split the question at every evidence boundary; overlapping evidence keeps every archetype."""
+    archetypes = plain(archetypes)
     spans = [(s, archetype_id(a)) for a in archetypes if (s := _span_of(question, a))]
     cuts = sorted({0, len(question), *(p for (start, end), _ in spans for p in (start, end))})
     out: list[Segment] = []
@@ -64,6 +67,7 @@ def segments(question: str, archetypes: Sequence[dict[str, Any]]) -> list[Segmen
 
 
 def colours(archetypes: Sequence[dict[str, Any]]) -> dict[str, str]:
+    archetypes = plain(archetypes)
     return {archetype_id(a): PALETTE[i % len(PALETTE)] for i, a in enumerate(archetypes)}
 
 
@@ -80,6 +84,7 @@ def highlighted_html(question: str, archetypes: Sequence[dict[str, Any]],
                      ignored: Sequence[dict[str, Any]] = ()) -> str:
     """The question for st.markdown: evidence in <mark> tagged with its archetype(s), words nobody read
     (`understood.ignored`) struck through; the text escaped for HTML and markdown alike."""
+    archetypes = plain(archetypes)
     palette = colours(archetypes)
     marks = [*archetypes, *({"id": IGNORED, "span": list(s)} for s in _ignored_spans(question, ignored))]
     parts: list[str] = []
@@ -108,6 +113,7 @@ def replace_span(question: str, item: dict[str, Any], replacement: str) -> str:
 
 
 def legend_html(archetypes: Sequence[dict[str, Any]]) -> str:
+    archetypes = plain(archetypes)
     palette = colours(archetypes)
     return " ".join(
         f'<span style="background:{palette[archetype_id(a)]};color:#111;padding:0 .4em;border-radius:.25em">'

@@ -2,7 +2,7 @@
 where the person's answers go.
 
 The page draws what these functions return (`checker_app.pages.model_draw`). Everything here reads the
-report the pipeline already built (`report.extra["model"]`, `report.extra["comparison"]`): the page never
+report the pipeline already built (`report.model`, `report.comparison`): the page never
 talks to the model itself. Failures fail open: the rules' readings stay on the page and the panel says
 what failed, at which step, and why.
 """
@@ -18,11 +18,9 @@ from typing import Any
 from adapters import ConfigError
 from checker_app.clarify import Answer
 from checker_app.pipeline import CheckOptions
-from checker_app.report import ReadingResult, Report
+from checker_app.report import ENGINES, Detection, ModelReport, ReadingResult, Report
 from checker_app.ui.display import format_number, pretty_sql
-from checker_app.ui.highlight import archetype_id
 
-ENGINES: tuple[str, ...] = ("rules", "model", "both")
 ENGINE_LABELS = {"rules": "Rules", "model": "Model", "both": "Both (compare)"}
 ENGINE_HELP = ("Who reads the question: the offline rules; a model (any OpenAI-compatible server, set by "
                "OPENAI_API_KEY, OPENAI_BASE_URL and CHECKER_MODEL); or both, compared. When the model fails "
@@ -144,7 +142,7 @@ class ModelPanel:
     said: str | None = None        # what the model wrote instead of asking
     answered: bool = False
     tool_output: dict[str, Any] | None = None
-    archetypes: list[dict[str, Any]] = field(default_factory=list)
+    archetypes: list[Detection] = field(default_factory=list)
     readings: int = 0
     usage: UsageView = field(default_factory=lambda: UsageView(0, 0, 0, []))
     elapsed_ms: float = 0.0
@@ -195,17 +193,17 @@ def _ask_line(question: Mapping[str, Any]) -> dict[str, str]:
 
 def model_panel(report: Report) -> ModelPanel | None:
     """What the model did for this check, or None when the check did not ask the model."""
-    model = report.extra.get("model")
-    if not model:
+    model = report.model
+    if model is None:
         return None
-    engine = str(report.extra.get("engine") or "model")
-    settings = model.get("settings") or {}
-    status = str(model.get("status") or "failed")
+    engine = str(report.engine or "model")
+    settings = model.settings
+    status = model.status
     readings = len(_model_readings(report))
-    usage = usage_view(model.get("usage"))
-    clarification = model.get("clarification") or {}
+    usage = usage_view(model.usage)
+    clarification = model.clarification or {}
     failures = []
-    for entry in model.get("failures") or []:
+    for entry in model.failures:
         if entry.get("step") == "clarify" and entry.get("kind") == "malformed":
             continue  # shown as the malformed call, with its raw input
         raw = entry.get("raw")
@@ -219,7 +217,7 @@ def model_panel(report: Report) -> ModelPanel | None:
     rules_stand = ("the rules' readings are shown instead" if engine == "model"
                    else "the rules' readings stand, with nothing to compare them to")
     if status == "off":
-        box, headline = "info", f"Model mode is off: {model.get('off') or 'no settings'}"
+        box, headline = "info", f"Model mode is off: {model.off or 'no settings'}"
         detail = f"The check ran on the rules only: {rules_stand}."
     elif status == "failed":
         first = failures[0] if failures else None
@@ -234,7 +232,7 @@ def model_panel(report: Report) -> ModelPanel | None:
         headline = f"The model part partly failed: {what}"
         detail = f"Its {readings} reading(s) are shown, marked “model”."
     else:
-        box, headline = "success", f"The model read the question: {len(model.get('archetypes') or [])} " \
+        box, headline = "success", f"The model read the question: {len(model.archetypes)} " \
                                    f"archetype(s), {readings} reading(s)"
         detail = "Its readings are in the grid below, marked “model”."
     return ModelPanel(
@@ -244,24 +242,24 @@ def model_panel(report: Report) -> ModelPanel | None:
         dropped=[f"“{d.get('question', '')}” (quote “{d.get('quote', '')}”): {d.get('reason', '')}"
                  for d in clarification.get("dropped") or []],
         said=clarification.get("text") if clarification.get("status") == "none" else None,
-        answered=bool(model.get("answered")), tool_output=model.get("tool_output"),
-        archetypes=list(model.get("archetypes") or []), readings=readings, usage=usage,
-        elapsed_ms=float(model.get("elapsed_ms") or 0.0), model_errors=_model_errors(model), notes=_notes(model))
+        answered=model.answered, tool_output=model.tool_output,
+        archetypes=list(model.archetypes), readings=readings, usage=usage, elapsed_ms=model.elapsed_ms,
+        model_errors=_model_errors(model), notes=_notes(model))
 
 
-def _model_errors(model: Mapping[str, Any]) -> list[str]:
+def _model_errors(model: ModelReport) -> list[str]:
     lines = []
-    for error in model.get("model_errors") or []:
+    for error in model.model_errors:
         what = "unknown archetype id" if error.get("kind") == "unknown_archetype" else "invalid reading"
         value = json.dumps(error.get("value"), ensure_ascii=False)
         lines.append(f"{what} {value[:120]} at {error.get('where')}: {error.get('message')}")
     return lines
 
 
-def _notes(model: Mapping[str, Any]) -> list[str]:
+def _notes(model: ModelReport) -> list[str]:
     lines = [f"The server refused {f.get('mode')} and {f.get('next')} was used (remembered for this server): "
-             f"{f.get('reason')}" for f in model.get("fallbacks") or []]
-    written = (model.get("clarification") or {}).get("written_as_text")
+             f"{f.get('reason')}" for f in model.fallbacks]
+    written = (model.clarification or {}).get("written_as_text")
     if written:
         lines.append(f"The model wrote its clarification call as text ({written}), not as a tool call; it was "
                      "read through the same contract.")
@@ -270,24 +268,23 @@ def _notes(model: Mapping[str, Any]) -> list[str]:
 
 def model_note(report: Report) -> str | None:
     """The note the pipeline adds for a failed or off model part (the model panel shows it in full)."""
-    model = report.extra.get("model")
-    if not model or model.get("status") == "ok":
+    model = report.model
+    if model is None or model.status == "ok":
         return None
-    return next((n for n in report.notes if n.startswith("model part failed") or (model.get("off") and
-                                                                                   n.startswith(model["off"]))), None)
+    off = model.off
+    return next((n for n in report.notes if n.startswith("model part failed") or (off and n.startswith(off))), None)
 
 
 def reading_captions(report: Report) -> dict[str, list[str]]:
     """Per model reading: placeholders replaced by literals, and why it was not run."""
-    model = report.extra.get("model") or {}
     captions: dict[str, list[str]] = {}
-    for entry in model.get("readings") or []:
+    for entry in report.model.readings if report.model is not None else []:
         lines = [f"placeholder {p['placeholder']} replaced by {p['replaced_with']}"
-                 for p in entry.get("placeholders") or [] if p.get("replaced_with")]
-        if entry.get("error"):
-            lines.append(f"not run: {entry['error']}")
+                 for p in entry.placeholders if p.get("replaced_with")]
+        if entry.error:
+            lines.append(f"not run: {entry.error}")
         if lines:
-            captions[str(entry.get("id"))] = lines
+            captions[entry.id] = lines
     return captions
 
 
@@ -347,38 +344,38 @@ def _sql_of(reading: ReadingResult, engine: str | None) -> str:
 
 
 def comparison_view(report: Report) -> ComparisonView | None:
-    comp = report.extra.get("comparison")
-    if not comp:
+    comp = report.comparison
+    if comp is None:
         return None
     by_id = {r.id: r for r in report.interpretations}
     label = {rid: r.label for rid, r in by_id.items()}
-    engine = comp.get("engine")
-    dialect = next((e.get("dialect") for e in report.engines if e.get("name") == engine), None) or "sqlite"
+    engine = comp.engine
+    dialect = next((e.dialect for e in report.engines if e.name == engine), None) or "sqlite"
     rows, pairs = [], []
-    for row in comp.get("readings") or []:
-        same_answer = [label.get(rid, rid) for rid in row.get("same_answer_as") or []]
-        same_sql = row.get("same_sql_as")
+    for row in comp.readings:
+        same_answer = [label.get(rid, rid) for rid in row.same_answer_as]
+        same_sql = row.same_sql_as
         rows.append({
-            "model reading": str(row.get("label", "")),
-            "its answer": _answer_text(row.get("answer")),
-            "same answer as (rules)": ", ".join(same_answer) or ("none" if row.get("answer") is not None else "—"),
+            "model reading": row.label,
+            "its answer": _answer_text(row.answer),
+            "same answer as (rules)": ", ".join(same_answer) or ("none" if row.answer is not None else "—"),
             "SQL": f"same as {label.get(same_sql, same_sql)}" if same_sql else "differs",
         })
-        model_reading = by_id.get(str(row.get("model_reading")))
-        rules_id = (row.get("same_answer_as") or [None])[0]
+        model_reading = by_id.get(row.model_reading)
+        rules_id = (row.same_answer_as or [None])[0]
         if model_reading is not None and rules_id in by_id and not same_sql:
             pairs.append(SqlPair(model_reading.label, pretty_sql(_sql_of(model_reading, engine), dialect),
                                  label[rules_id], pretty_sql(_sql_of(by_id[rules_id], engine), dialect)))
-    arch = comp.get("archetypes") or {}
-    differ = comp.get("results_differ")
-    sql = comp.get("sql_differs")
+    arch = comp.archetypes
+    differ = comp.results_differ
+    sql = comp.sql_differs
     return ComparisonView(
-        summary=str(comp.get("summary", "")), engine=engine, rules_only=list(arch.get("rules_only") or []),
-        both=list(arch.get("both") or []), model_only=list(arch.get("model_only") or []), rows=rows,
-        missing=[label.get(rid, rid) for rid in comp.get("rules_answers_missing_from_model") or []],
+        summary=comp.summary, engine=engine, rules_only=list(arch.rules_only),
+        both=list(arch.both), model_only=list(arch.model_only), rows=rows,
+        missing=[label.get(rid, rid) for rid in comp.rules_answers_missing_from_model],
         results="differ" if differ is True else "same" if differ is False else "unknown",
         sql="differs" if sql is True else "same" if sql is False else "unknown", pairs=pairs,
-        failed={side: list(ids) for side, ids in (comp.get("failed") or {}).items()})
+        failed={"rules": list(comp.failed.rules), "model": list(comp.failed.model)})
 
 
 # -- the model's clarification in the page's wizard --------------------------------------------------
@@ -386,9 +383,9 @@ def comparison_view(report: Report) -> ComparisonView | None:
 def model_steps(report: Report, covered: set[str]) -> tuple[list[dict[str, Any]], set[str]]:
     """The model's asks as wizard steps (source "model"), leaving out archetypes the rules already ask
     about; returns (steps, the covered archetypes the model asked about too)."""
-    model = report.extra.get("model") or {}
-    clarification = model.get("clarification") or {}
-    if model.get("answered") or clarification.get("status") != "asked":
+    model = report.model
+    clarification = (model.clarification if model is not None else None) or {}
+    if model is None or model.answered or clarification.get("status") != "asked":
         return [], set()
     steps, shared = [], set()
     for question in clarification.get("questions") or []:
@@ -400,20 +397,10 @@ def model_steps(report: Report, covered: set[str]) -> tuple[list[dict[str, Any]]
     return steps, shared
 
 
-def rules_values(archetypes: Sequence[Mapping[str, Any]]) -> dict[str, set[str] | None]:
+def rules_values(archetypes: Sequence[Detection]) -> dict[str, set[str] | None]:
     """Per archetype the rules detected: the values their readings take (None: any text, the live-options
     archetypes such as entity names)."""
-    values: dict[str, set[str] | None] = {}
-    for archetype in archetypes:
-        if archetype.get("source") == "model":
-            continue
-        clarification = archetype.get("clarification") or {}
-        live = isinstance(clarification, Mapping) and (clarification.get("type") == "query_choice"
-                                                       or clarification.get("sql"))
-        readings = archetype.get("readings") or []
-        values[archetype_id(archetype)] = None if live else {
-            str(r.get("value")) for r in readings if isinstance(r, Mapping) and r.get("value") is not None}
-    return values
+    return {a.id: None if a.live else a.values for a in archetypes if a.source != "model"}
 
 
 def rules_accept(values: Mapping[str, set[str] | None]) -> Callable[[str | None, str | None], str | None]:
@@ -455,9 +442,7 @@ def route_answers(answers: Sequence[Answer], accept: Callable[[str | None, str |
     return anchored, text
 
 
-def rules_archetypes_for(report: Report) -> list[dict[str, Any]]:
+def rules_archetypes_for(report: Report) -> list[Detection]:
     """The rules' archetypes: the report's own, or, where the model's replaced them (model mode with model
-    readings), the ones the pipeline kept under `extra["rules_archetypes"]`."""
-    if not any(a.get("source") == "model" for a in report.archetypes):
-        return list(report.archetypes)
-    return list(report.extra.get("rules_archetypes") or [])
+    readings), the ones the pipeline kept under `rules_archetypes`."""
+    return report.rules_detections

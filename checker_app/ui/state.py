@@ -81,8 +81,7 @@ class PageState:
         return sum(int(usage.get("total_tokens", 0)) for _, usage in self.usage_log)
 
     def log_usage(self, what: str, report: Report | None) -> None:
-        model = report.extra.get("model") if report is not None else None
-        usage = (model or {}).get("usage") or {}
+        usage = report.model.usage if report is not None and report.model is not None else {}
         if usage.get("calls"):
             self.usage_log.append((what, dict(usage)))
 

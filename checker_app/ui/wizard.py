@@ -18,9 +18,17 @@ from sqlglot.errors import SqlglotError
 from adapters import Database, UnsafeStatementError
 from adapters.results import json_value
 from checker_app.clarify import (
-    Answer, ChoiceQuestion, ClarificationError, OptionModel, QueryChoiceQuestion, answer_question, archetype_answers,
-    parse_question, tool_output,
+    Answer,
+    ChoiceQuestion,
+    ClarificationError,
+    OptionModel,
+    QueryChoiceQuestion,
+    answer_question,
+    archetype_answers,
+    parse_question,
+    tool_output,
 )
+from checker_app.report import plain
 from checker_app.ui.config import redact
 from checker_app.ui.highlight import archetype_id
 
@@ -118,7 +126,7 @@ def fetch_options(sql: str, databases: Sequence[Database], secrets: Sequence[str
 def steps_from_report(archetypes: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """One wizard step per archetype that carries a clarification (raw dicts, validated per step)."""
     steps = []
-    for archetype in archetypes:
+    for archetype in plain(archetypes):
         clarification = archetype.get("clarification")
         if clarification is None:
             continue
@@ -133,7 +141,7 @@ def steps_from_report(archetypes: Sequence[dict[str, Any]]) -> list[dict[str, An
 def reading_values(archetypes: Sequence[dict[str, Any]]) -> dict[str, set[str]]:
     """Per archetype, the values its readings accept; query_choice archetypes (entity names) take any text."""
     values: dict[str, set[str]] = {}
-    for archetype in archetypes:
+    for archetype in plain(archetypes):
         clarification = archetype.get("clarification") or {}
         if isinstance(clarification, dict) and (clarification.get("type") == "query_choice" or clarification.get("sql")):
             continue
@@ -264,7 +272,7 @@ class Wizard:
             return False
         labels = {highlight_id: {str(r.get("value")): str(r.get("label") or r.get("value"))
                                  for r in a.get("readings") or [] if isinstance(r, dict)}
-                  for a in archetypes if (highlight_id := archetype_id(a))}
+                  for a in plain(archetypes) if (highlight_id := archetype_id(a))}
         answered = False
         while self.pending:
             raw, aid = self.raw, self.archetype

@@ -1,0 +1,47 @@
+"""Statements to results, once for every caller (check, run, repair, the checker and compare pages).
+
+`render_for` checks one pasted statement and writes it in each engine's dialect; `run_statements` runs
+jobs side by side on every engine, through the ambiguous-column repair pass unless told not to.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import sqlglot
+from sqlglot.errors import SqlglotError
+
+from adapters import Database, Job, Limits, RunResult, UnsafeStatementError, parse_query, run_side_by_side
+from adapters.runner import RunOne
+
+
+def render_for(sql: str, read: str | None, databases: Sequence[Database]) -> dict[str, str]:
+    """The statement in each engine's dialect (checked once, rendered per engine)."""
+    query = parse_query(sql, read)
+    rendered: dict[str, str] = {}
+    for db in databases:
+        try:
+            rendered[db.name] = query.sql(dialect=db.dialect, unsupported_level=sqlglot.ErrorLevel.RAISE)
+        except SqlglotError as err:
+            raise UnsafeStatementError(f"cannot render for {db.dialect}: {str(err).splitlines()[0]}") from None
+    return rendered
+
+
+def _plain(db: Database, sql: str, limits: Limits) -> RunResult:
+    return db.run(sql, limits)
+
+
+def run_one_for(repair: bool) -> RunOne:
+    """The repair pass, or a plain run."""
+    if not repair:
+        return _plain
+    from adapters.repair import run_with_repair
+
+    return run_with_repair
+
+
+def run_statements(jobs: Sequence[Job], databases: Sequence[Database], limits: Limits | None = None,
+                   repair: bool = True) -> dict[str, dict[str, RunResult]]:
+    """{job key: {engine name: RunResult}}: every job on every engine it has SQL for, at once."""
+    if not jobs:
+        return {}
+    return run_side_by_side(jobs, databases, limits, run_one=run_one_for(repair))

@@ -1,0 +1,131 @@
+"""The verdict: one tolerance for comparing answers, what ran and what did not, partial and answered."""
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+import pytest
+
+from adapters import Database, Limits, RunResult, parse_db_option
+from adapters.results import same_rows, same_value
+from checker_app.pipeline import CheckOptions, check
+from checker_app.report import IgnoredWords, ReadingResult, Report, Understood
+from tests.support import BACKENDS, assert_valid
+
+# (a, b, the same answer?): floats to a relative 1e-11, exact decimals to half a unit of their last place
+VALUES = [
+    (15360815.010000004, Decimal("15360815.01"), True),   # SQLite's float sum vs PostgreSQL's numeric
+    (33.333333333333336, Decimal("33.3333"), True),       # MariaDB's AVG keeps 4 decimals
+    (33.333333333333336, Decimal("33.3333333333333333"), True),
+    (3, Decimal("3.5000"), False),                        # integer division on one engine is a real difference
+    (Decimal("12"), 12.4, False),                         # an integral decimal is exact
+    (1.0, 1.0000001, False),
+    (0.1 + 0.2, 0.3, True),
+    (True, 1, True),
+    ("2025-06-30 00:00:00", dt.datetime(2025, 6, 30), True),
+    ("Laptops", "Laptops", True),
+    ("Laptops", "laptops", False),
+    (None, None, True),
+    (None, 0, False),
+]
+
+
+@pytest.mark.parametrize(("a", "b", "same"), VALUES)
+def test_values_compare_at_the_precision_of_their_types(a, b, same: bool) -> None:
+    assert same_value(a, b) is same and same_value(b, a) is same
+
+
+def test_rows_compare_as_a_multiset_unless_ordered() -> None:
+    a = [["Laptops", 15360815.010000004], ["Phones", 9.5]]
+    b = [["Phones", Decimal("9.50")], ["Laptops", Decimal("15360815.01")]]
+    assert same_rows(a, b) and not same_rows(a, b, ordered=True)
+    assert not same_rows(a, b[:1]) and not same_rows(a, [["Phones", 9.5], ["Laptops", 15360815.02]])
+
+
+def _result(status: str = "ok", rows: list[list] | None = None) -> RunResult:
+    rows = rows or []
+    return RunResult(engine="demo", dialect="sqlite", sql="SELECT 1", status=status,  # type: ignore[arg-type]
+                     columns=["product", "revenue"][: len(rows[0])] if rows else ["product", "revenue"],
+                     rows=rows, row_count=len(rows))
+
+
+def _report(*results: RunResult, understood: Understood | None = None, answers: dict | None = None) -> Report:
+    from checker_app.verdict import divergence
+    from tests.support import detection
+
+    readings = [ReadingResult(id=f"r{n}", label=f"R{n}", results={"demo": r}) for n, r in enumerate(results)]
+    divergent, distinct = divergence(readings)
+    return Report(question="What is the top-selling product?", as_of=None, divergent=divergent,
+                  distinct_answers=distinct, engines=[], archetypes=[detection({"id": "ranking_metric"})],
+                  interpretations=readings, understood=understood or Understood(), answers=answers or {})
+
+
+MACBOOK, CABLE = [["MacBook Pro", 9.5]], [["USB-C Cable", 84]]
+# (results per reading, verdict, verdict_text)
+VERDICTS = [
+    ((_result(rows=MACBOOK), _result(rows=CABLE)), "material", "2 readings, 2 different answers"),
+    ((_result(rows=MACBOOK), _result(rows=MACBOOK)), "benign", "ambiguous wording, same answer (2 readings agree)"),
+    ((_result(), _result(), _result()), "unanswered", "3 readings, nothing to compare: 3 returned no rows"),
+    ((_result(rows=MACBOOK), _result(rows=MACBOOK), _result()), "unanswered",
+     "2 of 3 readings agree; 1 returned no rows: not enough to call the answers the same"),
+    ((_result(rows=MACBOOK), _result(rows=CABLE), *[_result("timeout")] * 4), "material",
+     "6 readings, 2 different answers; 4 did not finish (timeout)"),
+    ((_result(rows=MACBOOK), _result("timeout"), _result("error")), "unanswered",
+     "3 readings, nothing to compare: 2 did not finish (error, timeout)"),
+]
+
+
+@pytest.mark.parametrize(("results", "kind", "text"), VERDICTS)
+def test_empty_and_unfinished_readings_never_count_as_agreeing(results, kind: str, text: str) -> None:
+    report = _report(*results)
+    assert (report.verdict, report.verdict_text) == (kind, text)
+    assert_valid(report.to_dict())
+
+
+def test_partial_wins_over_every_other_verdict() -> None:
+    ignored = Understood(complete=False, ignored=[IgnoredWords(text="doing well", span=(20, 30))])
+    for results in ((_result(rows=MACBOOK), _result(rows=CABLE)), (_result(rows=MACBOOK),)):
+        report = _report(*results, understood=ignored, answers={"ranking_metric": "units"})
+        assert report.verdict == "partial" and report.verdict_text == "partly understood: 'doing well' was not read"
+    payload = report.to_dict()
+    assert payload["understood"] == {"complete": False, "ignored": [
+        {"text": "doing well", "span": [20, 30], "suggestions": []}]}
+    assert_valid(payload)
+
+
+@pytest.fixture
+def demo_db(demo_urls) -> Database:
+    db = Database(parse_db_option(f"demo={demo_urls['sqlite']}"), Limits())
+    yield db
+    db.dispose()
+
+
+def test_an_answer_gives_one_verdict_in_text_and_json(demo_db) -> None:
+    report = check("What is the top-selling product?", [demo_db], CheckOptions(answers={"ranking_metric": "units"}))
+    assert report.verdict == "answered"
+    assert report.verdict_text == "answered: one reading, anchored to your choice (ranking_metric = units)"
+    payload = report.to_dict()
+    assert payload["verdict"] == "answered" and payload["verdict_text"] == report.verdict_text
+    assert "explanation" in payload["interpretations"][0] and payload["understood"]["complete"] is True
+
+
+def test_engines_agree_on_float_and_decimal_sums(demo_urls) -> None:
+    """SQLite sums money as floats, the servers as exact decimals: never a disagreement on the same rows."""
+    databases = [Database(parse_db_option(f"{b}={demo_urls[b]}"), Limits()) for b in BACKENDS]
+    try:
+        for question in ("What is the best category?", "What is the top-selling product?"):
+            report = check(question, databases)
+            for reading in report.interpretations:
+                assert set(reading.results) == set(BACKENDS) and all(r.ok for r in reading.results.values())
+                assert reading.engines_agree is True, (question, reading.label)
+    finally:
+        for db in databases:
+            db.dispose()
+
+
+def test_readings_that_return_no_rows_say_so(demo_db) -> None:
+    report = check("What was the top-selling product last month?", [demo_db], CheckOptions(as_of=dt.date(2040, 1, 1)))
+    assert len(report.interpretations) > 1
+    assert all(not r.first_ok().rows for r in report.interpretations if r.first_ok() is not None)
+    assert report.verdict == "unanswered" and "returned no rows" in report.verdict_text
+    assert report.divergent is None
