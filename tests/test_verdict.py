@@ -89,7 +89,7 @@ def test_partial_wins_over_every_other_verdict() -> None:
         assert report.verdict == "partial" and report.verdict_text == "partly understood: 'doing well' was not read"
     payload = report.to_dict()
     assert payload["understood"] == {"complete": False, "ignored": [
-        {"text": "doing well", "span": [20, 30], "suggestions": []}]}
+        {"text": "doing well", "span": [20, 30], "suggestions": [], "reason": ""}]}
     assert_valid(payload)
 
 
@@ -101,9 +101,11 @@ def demo_db(demo_urls) -> Database:
 
 
 def test_an_answer_gives_one_verdict_in_text_and_json(demo_db) -> None:
-    report = check("What is the top-selling product?", [demo_db], CheckOptions(answers={"ranking_metric": "units"}))
+    answers = {"ranking_metric": "units", "record_scope": "all"}   # every archetype that fired, answered
+    report = check("What is the top-selling product?", [demo_db], CheckOptions(answers=answers))
     assert report.verdict == "answered"
-    assert report.verdict_text == "answered: one reading, anchored to your choice (ranking_metric = units)"
+    assert report.verdict_text == ("answered: one reading, anchored to your choice (ranking_metric = units, "
+                                   "record_scope = all)")
     payload = report.to_dict()
     assert payload["verdict"] == "answered" and payload["verdict_text"] == report.verdict_text
     assert "explanation" in payload["interpretations"][0] and payload["understood"]["complete"] is True
