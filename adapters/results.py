@@ -124,6 +124,11 @@ class RunResult:
     def ok(self) -> bool:
         return self.status == "ok"
 
+    def answer(self) -> tuple[tuple[Any, ...], ...]:
+        """The rows as hashable comparable values (exact: compare answers with same_answer, which has the
+        tolerance; the AmbiQT evaluation still keys rows by this)."""
+        return tuple(tuple(comparable(v) for v in row) for row in self.rows)
+
     def same_answer(self, other: RunResult, ordered: bool = False) -> bool:
         """Same rows as `other`, at the precision of the values' types (see same_value)."""
         return same_rows(self.rows, other.rows, ordered)
