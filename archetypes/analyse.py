@@ -9,7 +9,6 @@ from sqlglot import exp
 
 from adapters.errors import InputError
 from adapters.safety import MAX_QUESTION_BYTES, decode_input
-
 from archetypes.archetype import Context
 from archetypes.errors import UnknownAnswerError
 from archetypes.expand import apply_mappings

@@ -150,6 +150,6 @@ def explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = Non
     return text
 
 
-def _span(window) -> str:  # noqa: ANN001 - a calendar.Window
+def _span(window) -> str:
     last = window.end - dt.timedelta(days=1)
     return window.start.isoformat() if last <= window.start else f"{window.start.isoformat()} to {last.isoformat()}"

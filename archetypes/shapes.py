@@ -13,8 +13,21 @@ from sqlglot import exp
 from archetypes import calendar
 from archetypes.naming import slug
 from archetypes.profile import Fact, SchemaProfile, TimeColumn
-from archetypes.query import (Attribute, Prepared, QuerySpec, _aggregate, _From, _range, col, ident, literal,
-                              metric_column, metric_expression, name_expression, prepare, table_ref, time_literal)
+from archetypes.query import (
+    Prepared,
+    QuerySpec,
+    _aggregate,
+    _From,
+    _range,
+    col,
+    ident,
+    literal,
+    metric_column,
+    metric_expression,
+    name_expression,
+    prepare,
+    time_literal,
+)
 
 WEEKDAYS = ("Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday")
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
@@ -77,7 +90,7 @@ def _offsets(zone: str, start: dt.datetime, end: dt.datetime) -> tuple[tuple[dt.
     """[utc_start, utc_end, offset minutes] ranges covering [start, end) for one zone (daylight saving
     transitions found day by day, then to the hour)."""
     tz = ZoneInfo(zone)
-    utc = dt.timezone.utc
+    utc = dt.UTC
 
     def offset(moment: dt.datetime) -> int:
         delta = moment.replace(tzinfo=utc).astimezone(tz).utcoffset() or dt.timedelta()

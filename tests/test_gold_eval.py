@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from adapters import Database, Limits, RunResult, parse_db_option
-from checker_app.evaluation.gold import (GoldFileError, evaluate_gold, is_gold_file, load_gold, matches, parse_gold)
+from checker_app.evaluation.gold import GoldFileError, evaluate_gold, is_gold_file, load_gold, matches, parse_gold
 from tests.support import REPO
 
 GOLD = REPO / "tests" / "fixtures" / "gold"

@@ -339,7 +339,6 @@ Checker = Callable[[GoldCase, Database], tuple[str, list[RunResult], list[str]]]
 def rules_checker(cap: int = 8) -> Checker:
     """The rules' readings of a case on one database: (verdict, one result per reading, words not read)."""
     from archetypes import analyse
-
     from checker_app.profiles import load_profile, lookup_for
 
     def run(case: GoldCase, db: Database) -> tuple[str, list[RunResult], list[str]]:
