@@ -232,7 +232,8 @@ def _understood(ctx: Context, detections: list[Detection], analysis: Analysis):
     read += [t.span for t in intent.targets] + [s for _, s in intent.measures] + [s for _, _, s in intent.key_refs]
     read += [m.span for m, _ in grounded.applied] + [m.span for m, _ in grounded.ambiguous]
     read += [Span(d.span[0], d.span[1], d.evidence) for d in detections
-             if d.span[1] - d.span[0] < len(ctx.question)]  # a whole-question span reads no word
+             if d.span[1] - d.span[0] < len(ctx.question)  # a whole-question span reads no word
+             and d.archetype != "insufficient_info"]        # a subject the schema lacks was not read
     names = ctx.extra.get("names") or []
     read += [span for span, _ in names]
     unread = list(grounded.unread) + list(grounded.shape.unread)

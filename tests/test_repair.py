@@ -450,7 +450,7 @@ def test_run_repairs_unless_told_not_to_and_says_whether_engines_agree(abc_urls)
     assert payload["engines_agree"] is True
     assert all(r["repairs"][0]["rule"] == "equi_join_key" for r in payload["results"].values())
     text = CliRunner().invoke(run_command, [sql, *dbs], catch_exceptions=False)
-    assert "repair: equi_join_key" in text.output and "Engines agree" in text.output
+    assert "rule: equi_join_key" in text.output and "Engines agree" in text.output
     raw = CliRunner().invoke(run_command, [sql, *dbs, "--no-repair", "--json"], catch_exceptions=False)
     assert raw.exit_code == 1
     results = json.loads(raw.output)["results"].values()
