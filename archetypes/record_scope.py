@@ -57,9 +57,14 @@ def detect(ctx: Context) -> Detection | None:
         return None
     tables = _tables_read(base, profile)
     named = {f.entity.table + "." + f.entity.name_columns[0] for f in base.filters + base.share_filters}
+    root = base.fact.table if base.fact else base.count_table
     if base.group is not None:
         named.add(base.group.table + "." + base.group.name_columns[0])  # grouped by the state: all shown
-    for scope in scopes(profile):
+    def distance(scope: Scope) -> int:  # the rows read themselves first, then the tables they point at
+        route = profile.path(root, scope.table) if root else None
+        return len(route) if route is not None else 99
+
+    for scope in sorted(scopes(profile), key=distance):
         if scope.table not in tables or f"{scope.table}.{scope.column}" in named:
             continue
         if scope.kind == "validity" and (_CURRENT.search(ctx.intent.lower) or _HISTORY.search(ctx.intent.lower)):
@@ -110,9 +115,8 @@ def scopes(profile: SchemaProfile) -> list[Scope]:
             if "deleted" in parts or "removed" in parts or "archived" in parts:
                 if column.family in ("temporal", "boolean", "numeric") or "is" in parts:
                     found.append(Scope("deleted", name, column.name))
-        starts = [c for c in temporal if set(words(c.name)) & _START]
-        ends = [c for c in temporal if set(words(c.name)) & _END and c.nullable or set(words(c.name)) & _END]
-        ends = [c for c in ends if c not in starts]
+        ends = [c for c in temporal if set(words(c.name)) & _END]
+        starts = [c for c in temporal if set(words(c.name)) & _START and c not in ends]
         if starts and ends:
             end = ends[0]
             sentinel = profile.cache.get(("sentinel", name, end.name))
