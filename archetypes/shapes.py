@@ -178,6 +178,9 @@ def _distribution(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
     fact, measure, which = spec.fact, spec.measure, spec.time_part
     if fact is None or measure is None or which is None or fact.time is None:
         return None
+    if fact.time.date_only and which == "hour":
+        spec.notes.append(f"{fact.time.table}.{fact.time.column} holds dates only: no hour of the day to group by")
+        return None
     prepared = prepare(spec, profile, need_time=True)
     if prepared is None or prepared.time_expr is None:
         return None
