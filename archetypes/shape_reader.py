@@ -198,6 +198,12 @@ def _change(intent, ops, kinds, profile, spec, as_of, out) -> None:
         spec.change = Change(before, after)
         out.read.append(span)
         out.replaces.add("timeframe")
+        end = as_of + calendar.DAY
+        if after.start < end < after.end:
+            # the later period is not over: the data stops at the as-of day; never compare half a year with a
+            # whole one without saying so
+            out.detections.append(_partial_period(intent, span, before, after, end))
+            spec.change = _same_days(before, after, end)
         earliest = spec.fact.time.earliest
         if earliest is not None and before.end <= earliest.date():
             spec.notes.append(f"the earlier period ({before.label}) has no rows: the data starts "
@@ -209,6 +215,33 @@ def _change(intent, ops, kinds, profile, spec, as_of, out) -> None:
     if grouped:
         out.detections.append(_change_metric(intent, change, profile, spec))
         out.replaces.add("ranking_metric")
+
+
+def _same_days(before: calendar.Window, after: calendar.Window, end: dt.date) -> Change:
+    days = end - after.start
+    return Change(calendar.Window(before.start, before.start + days, f"{before.label} to the same day"),
+                  calendar.Window(after.start, end, f"{after.label} to date"))
+
+
+def _partial_period(intent: Intent, span: Span, before: calendar.Window, after: calendar.Window,
+                    end: dt.date) -> Detection:
+    from archetypes.timeframe import ARCHETYPE
+
+    to_date = calendar.Window(after.start, end, f"{after.label} to date")
+    readings = [Reading("same_days", f"{after.label} to date against the same days of {before.label}",
+                        _set_periods(_same_days(before, after, end))),
+                Reading("to_date_vs_whole", f"{after.label} to date against the whole of {before.label}",
+                        _set_periods(Change(before, to_date)))]
+    last = (end - calendar.DAY).isoformat()
+    return ARCHETYPE.detection(span, readings, question=f"The data stops on {last}: compare {after.label} so far with "
+                                                         f"the same days of {before.label}, or with all of it?")
+
+
+def _set_periods(change: Change):
+    def apply(spec: QuerySpec) -> None:
+        mode = spec.change.mode if spec.change else "absolute"
+        spec.change = Change(change.before, change.after, mode)
+    return apply
 
 
 def _named_periods(intent: Intent, as_of: dt.date) -> tuple[calendar.Window, calendar.Window, Span] | None:
