@@ -51,27 +51,20 @@ def eval_command(file: str, db: tuple[str, ...], as_json: bool, strict: bool, ti
             return
     for name in sorted(set(databases) - wanted):
         click.echo(f"note: no case uses --db {name}", err=True)
-    if gold:
-        try:
-            scored = evaluate_gold(cases, databases)
-        finally:
-            for database in databases.values():
-                database.dispose()
-        if as_json:
-            emit_json(scored.to_dict())
-        else:
-            click.echo(gold_text(scored))
-        raise SystemExit(EXIT_ENGINE_ERROR if strict and (scored.skipped or any(r.errors for r in scored.results))
-                         else EXIT_OK)
-    detect = detector_for(databases)
     try:
-        report = evaluate(cases, detect, skip_dbs=wanted - set(databases))
+        if gold:
+            scored = evaluate_gold(cases, databases)
+            payload, text = scored.to_dict(), gold_text(scored)
+            incomplete = bool(scored.skipped) or any(r.errors for r in scored.results)
+        else:
+            report = evaluate(cases, detector_for(databases), skip_dbs=wanted - set(databases))
+            payload, text = report.to_dict(), report_text(report)
+            incomplete = bool(report.skipped) or bool(report.errors)
     finally:
         for database in databases.values():
             database.dispose()
     if as_json:
-        emit_json(report.to_dict())
+        emit_json(payload)
     else:
-        click.echo(report_text(report))
-    incomplete = bool(report.skipped) or bool(report.errors)
+        click.echo(text)
     raise SystemExit(EXIT_ENGINE_ERROR if strict and incomplete else EXIT_OK)
