@@ -1,4 +1,5 @@
-"""`ambiguity-checker eval FILE`: precision and recall per archetype on a labelled question set."""
+"""`ambiguity-checker eval FILE`: precision and recall per archetype on a labelled question set, or the
+gold-answer scores of the rules' readings, the model's (`--engine model`) or both side by side."""
 from __future__ import annotations
 
 import click
@@ -18,11 +19,16 @@ from checker_app.evaluate import CaseFileError, detector_for, evaluate, load_cas
               help="Exit 1 when any case was skipped (database not configured) or could not be evaluated.")
 @click.option("--timeout", "timeout", type=float, default=10.0, show_default=True,
               help="Time limit in seconds for each query the detectors run on a database.")
-def eval_command(file: str, db: tuple[str, ...], as_json: bool, strict: bool, timeout: float) -> None:
+@click.option("--engine", type=click.Choice(["rules", "model", "both"]), default="rules", show_default=True,
+              help="Gold files: whose readings are scored, the rules', a model's (OPENAI_API_KEY, "
+                   "OPENAI_BASE_URL, CHECKER_MODEL) or both side by side.")
+def eval_command(file: str, db: tuple[str, ...], as_json: bool, strict: bool, timeout: float, engine: str) -> None:
     """Score the checker on labelled questions (a .jsonl file or a directory of them).
 
     Archetype labels: precision and recall per archetype, false positives on clear questions. Gold readings
-    (cases with "readings"): gold found, all found, precision, false clear and partial per database."""
+    (cases with "readings"): gold found, all found, precision, false clear and partial per database, for the
+    rules' readings or the model's (--engine model|both: also how often it asked, tokens and seconds per
+    question, and its failures per case)."""
     limits = limits_from(timeout, 1000)
     from checker_app.evaluation.gold import GoldFileError, evaluate_gold, is_gold_file, load_gold
     from checker_app.evaluation.gold import report_text as gold_text
@@ -33,6 +39,18 @@ def eval_command(file: str, db: tuple[str, ...], as_json: bool, strict: bool, ti
     except (CaseFileError, GoldFileError) as err:
         fail(str(err))
         return
+    settings = None
+    if engine != "rules":
+        from checker_app.llm.settings import ModelSettings
+
+        if not gold:
+            fail(f"--engine {engine} scores gold-answer files (cases with \"readings\"); {file} holds archetype labels")
+        try:
+            settings = ModelSettings.from_env()
+        except Exception as err:  # noqa: BLE001 - ConfigError: a bad CHECKER_MODEL_* value
+            fail(str(err))
+        if not settings.enabled:
+            fail(f"--engine {engine}: {settings.off_reason} (a local server takes any key)")
     try:
         configs = parse_db_options(list(db))
     except Exception as err:  # noqa: BLE001 - ConfigError: a bad URL
@@ -52,7 +70,18 @@ def eval_command(file: str, db: tuple[str, ...], as_json: bool, strict: bool, ti
     for name in sorted(set(databases) - wanted):
         click.echo(f"note: no case uses --db {name}", err=True)
     try:
-        if gold:
+        if gold and engine != "rules":
+            from checker_app.llm.scoring import engines_text, evaluate_engines
+
+            rules, model = evaluate_engines(cases, databases, engine, settings, limits=limits)
+            assert model is not None
+            payload = {"engine": engine, "model": model.to_dict()}
+            if rules is not None:
+                payload["rules"] = rules.to_dict()
+            text = engines_text(rules, model)
+            incomplete = any(bool(r.skipped) or any(c.errors for c in r.results)
+                             for r in (rules, model.report) if r is not None) or bool(model.failed)
+        elif gold:
             scored = evaluate_gold(cases, databases)
             payload, text = scored.to_dict(), gold_text(scored)
             incomplete = bool(scored.skipped) or any(r.errors for r in scored.results)
