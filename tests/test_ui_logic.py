@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from adapters import Database, Limits, RunResult, parse_db_option
 from checker_app import format as fmt
+from checker_app import readout
 from checker_app.clarify import MEMORY_HINT
 from checker_app.pipeline import CheckOptions
 from checker_app.report import EngineInfo, ReadingResult, Report
@@ -191,15 +192,15 @@ ANSWERS = [  # (columns, rows, choices, label, shape, answer text)
 def test_the_answer_of_a_reading_is_said_by_its_shape(columns, rows, choices, label, shape, text) -> None:
     reading = ReadingResult(id="r", label=label, choices=choices)
     reading.results = {"demo": _result("demo", columns, rows)}
-    answer = display.reading_answer(reading)
+    answer = readout.reading_answer(reading)
     assert (answer.shape, answer.text) == (shape, text)
-    assert display.top_answer(reading) == text
+    assert readout.top_answer(reading) == text
 
 
 def test_a_reading_that_did_not_answer_says_so() -> None:
     failed = ReadingResult(id="x", label="X", choices={})
     failed.results = {"demo": _result("demo", [], [], status="error")}
-    assert display.top_answer(failed) == "no answer" and charts.chart_spec([failed]) is None
+    assert readout.top_answer(failed) == "no answer" and charts.chart_spec([failed]) is None
 
 
 def _series(rid: str, label: str, buckets: list[str], column: str = "revenue") -> ReadingResult:

@@ -8,13 +8,13 @@ from pathlib import Path
 import click
 
 from adapters import CheckerError
+from checker_app import readout
 from checker_app.commands.common import EXIT_OK, db_options, emit_json, fail, limits_from, require_sqlite_files
 from checker_app.commands.render import table_text
 from checker_app.pipeline import CheckOptions, check
 from checker_app.profiles import as_of_date, refresh_profiles
 from checker_app.report import ReadingResult, Report, plain
 from checker_app.settings import databases_from_options
-from checker_app.ui import display
 
 
 def parse_answers(values: tuple[str, ...]) -> dict[str, str]:
@@ -74,7 +74,7 @@ def _sql_text(reading: ReadingResult, engines: list[dict[str, str]]) -> tuple[st
     """(where it runs, the SQL pretty-printed with long calendars folded) for the first engine."""
     dialect_of = {e["name"]: e.get("dialect", "") for e in engines}
     for name, sql in reading.sql.items():
-        return name, display.fold_sql(sql, dialect_of.get(name) or "sqlite").text
+        return name, readout.fold_sql(sql, dialect_of.get(name) or "sqlite").text
     refused = next((r.sql for r in reading.results.values() if r.sql), "")
     return "refused", refused
 
@@ -87,10 +87,10 @@ def report_text(report: Report) -> str:
     verdict = report.verdict_text + (f" (not understood: {', '.join(repr(w) for w in ignored)})"
                                      if ignored and not said else "")
     lines = [f"Question: {report.question}", f"Verdict:  {verdict}"]
-    warnings = display.notes_to_show(report)
+    warnings = readout.notes_to_show(report)
     if report.capped:
         warnings.insert(0, f"showing {len(report.interpretations)} of {report.total_readings} readings (capped)")
-    failed, runs = display.unanswered(report.interpretations)
+    failed, runs = readout.unanswered(report.interpretations)
     if failed:
         warnings.append(f"{failed} of {runs} runs did not answer (an engine error or the time limit)")
     lines += [f"  ! {w}" for w in warnings]
@@ -106,21 +106,21 @@ def report_text(report: Report) -> str:
         choose = " ".join(f"--answer {k}={v}" for k, v in reading.choices.items() if k not in report.answers)
         lines.append(f"\n[{n}] {reading.label}" + (" (model)" if reading.source == "model" else "")
                      + (f"    {choose}" if choose and len(report.interpretations) > 1 else ""))
-        lines.append(f"    Answer: {display.top_answer(reading)}")
-        explanation = display.explanation_of(reading)
+        lines.append(f"    Answer: {readout.top_answer(reading)}")
+        explanation = readout.explanation_of(reading)
         if explanation:
             lines.append(f"    What it computes: {explanation}")
         where, sql = _sql_text(reading, plain(report.engines))
         lines.append(f"    SQL ({where}):")
         lines.append(_indent(sql, "      "))
-        currency = display.reading_currency(reading)
+        currency = readout.reading_currency(reading)
         for engine, result in reading.results.items():
-            lines.append(f"    {engine}: {display.result_caption(result)}")
+            lines.append(f"    {engine}: {readout.result_caption(result)}")
             if result.ok and result.columns:
                 lines.append(_indent(table_text(result.columns, result.rows, limit=3, currency=currency), "      "))
-            for line in display.repair_lines(result):
+            for line in readout.repair_lines(result):
                 lines.append(f"      repair: {line}")
-        disagreement = display.engine_disagreement(reading)
+        disagreement = readout.engine_disagreement(reading)
         if disagreement:
             lines.append("    ! the engines disagree on this reading: "
                          + "; ".join(f"{name}: {answer}" for name, answer in disagreement))
@@ -136,14 +136,14 @@ def check_with_subject(question: str, databases: list, options: CheckOptions) ->
     question is read again with it (the other answers then apply to that reading)."""
     from archetypes import UnknownAnswerError
 
-    subject = options.answers.get(display.SUBJECT)
+    subject = options.answers.get(readout.SUBJECT)
     if subject is None:
         return check(question, databases, options)
-    rest = {k: v for k, v in options.answers.items() if k != display.SUBJECT}
+    rest = {k: v for k, v in options.answers.items() if k != readout.SUBJECT}
     first = check(question, databases, dataclasses.replace(options, answers={}))
-    rewritten = display.subject_question(question, first.archetypes, subject)
+    rewritten = readout.subject_question(question, first.archetypes, subject)
     if rewritten is None:
-        raise UnknownAnswerError(display.SUBJECT, subject, [])
+        raise UnknownAnswerError(readout.SUBJECT, subject, [])
     return check(rewritten, databases, dataclasses.replace(options, answers=rest))
 
 

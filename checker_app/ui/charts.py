@@ -19,8 +19,8 @@ from typing import Any
 
 from adapters.results import json_value
 from checker_app import format as fmt
+from checker_app.answers import answer_of, bucket_column
 from checker_app.report import ReadingResult
-from checker_app.ui.shape import answer_of, bucket_column
 
 TOP_N = 5
 SHORT = 56

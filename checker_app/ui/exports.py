@@ -10,8 +10,9 @@ from typing import Any
 
 from adapters import RunResult
 from checker_app import format as fmt
+from checker_app.readout import result_caption, top_answer
 from checker_app.report import ReadingResult, Report
-from checker_app.ui.display import result_caption, top_answer, verdict_view
+from checker_app.ui.display import verdict_view
 
 
 def slug(text: str, limit: int = 40) -> str:

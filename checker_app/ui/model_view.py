@@ -18,8 +18,9 @@ from typing import Any
 from adapters import ConfigError
 from checker_app.clarify import Answer
 from checker_app.pipeline import CheckOptions
+from checker_app.readout import pretty_sql
 from checker_app.report import ENGINES, Detection, ModelReport, ReadingResult, Report
-from checker_app.ui.display import format_number, pretty_sql
+from checker_app.ui.display import format_number
 
 ENGINE_LABELS = {"rules": "Rules", "model": "Model", "both": "Both (compare)"}
 ENGINE_HELP = ("Who reads the question: the offline rules; a model (any OpenAI-compatible server, set by "

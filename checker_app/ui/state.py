@@ -18,9 +18,9 @@ from typing import Any
 
 from adapters import CheckerError, Database, InputError
 from checker_app.pipeline import CheckOptions, check
+from checker_app.readout import SUBJECT, subject_question
 from checker_app.report import Report
 from checker_app.ui.config import redact
-from checker_app.ui.display import SUBJECT, subject_question
 from checker_app.ui.model_view import model_steps, route_answers, rules_accept, rules_archetypes_for, rules_values
 from checker_app.ui.wizard import Wizard, steps_from_report
 
