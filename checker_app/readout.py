@@ -1,5 +1,5 @@
 """What a report says in words, for the CLI and the page alike: answers, engine captions and errors,
-repairs, SQL pretty-printed with long calendars folded, the notes to show, the subject a person chose.
+repairs, SQL pretty-printed with long calendars and CASE trees folded, the notes to show, the subject a person chose.
 
 A neutral module: the CLI (checker_app/commands) and the page's logic (checker_app/ui) both import it,
 and neither imports the other (tests/test_layers.py fails on a cross import). No streamlit, no click.
@@ -7,7 +7,7 @@ and neither imports the other (tests/test_layers.py fails on a cross import). No
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import sqlglot
@@ -143,18 +143,30 @@ def repair_lines(result: RunResult) -> list[str]:
     return lines
 
 
-FOLD_AFTER = 4  # a CTE of more UNION ALL rows than this is shown folded (a calendar of days or months)
+FOLD_AFTER = 4  # a CTE of more UNION ALL rows than this is shown folded (a calendar of days or months), and
+#               a CASE tree of more buckets than this (the bucket search of a series) too
+
+
+@dataclass(frozen=True)
+class FoldedCase:
+    name: str               # what the CASE computes (its alias: period_index)
+    subject: str            # the expression it compares (the timestamp column)
+    columns: list[str]      # value, from, before
+    rows: list[list[str]]   # one row per bucket, in order
 
 
 @dataclass(frozen=True)
 class FoldedSql:
     text: str                                   # the SQL with long calendars folded to their first row
     calendars: list[tuple[str, list[str], list[list[str]]]]  # (CTE name, columns, rows) folded away
+    cases: list[FoldedCase] = field(default_factory=list)     # long CASE trees folded to their first bucket
 
 
 def fold_sql(sql: str, dialect: str) -> FoldedSql:
     """Pretty SQL where a long literal calendar (a CTE of many `SELECT ... UNION ALL`) keeps its first row and
-    a comment; its rows are returned as a table to show folded. Never a 5,000 px block of SQL."""
+    a comment, and a long CASE tree over one expression (`CASE WHEN t < '2025-06-16' THEN CASE ...`, the bucket
+    search of a series) keeps its first bucket and its last; what was folded is returned as tables to show
+    folded. Never a 5,000 px block of SQL."""
     try:
         tree = sqlglot.parse_one(sql, read=dialect)
     except (SqlglotError, ValueError):
@@ -167,12 +179,67 @@ def fold_sql(sql: str, dialect: str) -> FoldedSql:
         columns = [e.alias_or_name for e in selects[0].expressions]
         rows = [[_literal_text(e) for e in s.expressions] for s in selects]
         first = selects[0].copy()
-        first.add_comments([f" ... {len(selects) - 1:,} more rows like this one (shown folded below) "])
+        first.add_comments([f" ... {len(selects) - 1:,} more rows like this one (folded) "])
         cte.set("this", first)
         calendars.append((cte.alias_or_name, columns, rows))
-    if not calendars:
+    cases = []
+    for case in [c for c in tree.find_all(exp.Case) if c.find_ancestor(exp.Case) is None]:
+        folded = _fold_case(case, dialect)
+        if folded is not None:
+            cases.append(folded)
+    if not calendars and not cases:
         return FoldedSql(pretty_sql(sql, dialect), [])
-    return FoldedSql(tree.sql(dialect=dialect, pretty=True), calendars)
+    return FoldedSql(tree.sql(dialect=dialect, pretty=True), calendars, cases)
+
+
+def _case_buckets(node: exp.Expression, dialect: str) -> tuple[list[exp.Expression], list[exp.Expression], str] | None:
+    """(the buckets' values in order, the boundaries between them, the compared expression) of a CASE tree
+    whose every condition is `subject < boundary` on one subject; None for any other CASE. In order: the
+    values of a WHEN's branch all lie below its boundary, the ELSE's at or above the last one."""
+    if not isinstance(node, exp.Case):
+        return [node], [], ""
+    values: list[exp.Expression] = []
+    bounds: list[exp.Expression] = []
+    subject = ""
+    branches = [(i.this, i.args.get("true")) for i in node.args.get("ifs") or []]
+    default = node.args.get("default")
+    if not branches or default is None:
+        return None
+    for condition, branch in branches:
+        if not isinstance(condition, exp.LT) or branch is None:
+            return None
+        inner = _case_buckets(branch, dialect)
+        if inner is None:
+            return None
+        here = condition.this.sql(dialect=dialect)
+        if subject and here != subject or inner[2] and inner[2] != here:
+            return None
+        subject = here
+        values += inner[0]
+        bounds += inner[1] + [condition.expression]
+    inner = _case_buckets(default, dialect)
+    if inner is None or inner[2] and inner[2] != subject:
+        return None
+    return values + inner[0], bounds + inner[1], subject
+
+
+def _fold_case(case: exp.Case, dialect: str) -> FoldedCase | None:
+    found = _case_buckets(case, dialect)
+    if found is None or len(found[0]) <= FOLD_AFTER:
+        return None
+    values, bounds, subject = found
+    text = [_bound_text(b) for b in bounds]
+    rows = [[_literal_text(v), text[i - 1] if i else "", text[i] if i < len(text) else ""]
+            for i, v in enumerate(values)]
+    head = values[0].copy()
+    head.add_comments([f" ... {len(values) - 2:,} more buckets, one per boundary (folded) "])
+    first = exp.If(this=exp.LT(this=exp.maybe_parse(subject, dialect=dialect), expression=bounds[0].copy()),
+                   true=head)
+    case.set("ifs", [first])
+    case.set("default", values[-1].copy())
+    parent = case.parent
+    name = parent.alias if isinstance(parent, exp.Alias) else "CASE"
+    return FoldedCase(name, subject, ["value", "from", "before"], rows)
 
 
 def _union_selects(node: exp.Expression) -> list[exp.Select] | None:
@@ -182,6 +249,12 @@ def _union_selects(node: exp.Expression) -> list[exp.Select] | None:
         left, right = _union_selects(node.this), _union_selects(node.expression)
         return left + right if left is not None and right is not None else None
     return None
+
+
+def _bound_text(node: exp.Expression) -> str:
+    """A boundary as the value it names: `CAST('2025-06-16 00:00:00' AS DATETIME)` is 2025-06-16 00:00:00."""
+    inner = node.this if isinstance(node, exp.Cast) else node
+    return inner.name if isinstance(inner, exp.Literal) else _literal_text(node)
 
 
 def _literal_text(node: exp.Expression) -> str:

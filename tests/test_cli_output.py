@@ -102,3 +102,25 @@ def test_timeout_bounds_a_statement_slow_on_purpose(demo_urls, backend) -> None:
     result = CliRunner().invoke(main, ["run", SLOW, *dbs(demo_urls, backend), "--timeout", "0.001", "--json"])
     assert result.exit_code == 1, result.output
     assert '"status": "timeout"' in result.output
+
+
+def test_a_series_sql_folds_its_calendar_and_its_case_tree(demo_urls) -> None:
+    for backend in BACKENDS:
+        result = cli("check", "How have sales trended recently?", *dbs(demo_urls, backend),
+                     "--answer", "timeframe=last_30_days", "--answer", "record_scope=all")
+        assert result.exit_code == 0, result.output
+        sql = result.output.split("    SQL (", 1)[1].split(f"    {backend}: ", 1)[0]
+        assert sql.count("WHEN") == 1 and sql.count(" END") == 1, sql   # one bucket shown, not a tree of 29
+        assert "28 more buckets, one per boundary (folded)" in sql and "29 more rows like this one" in sql
+        assert "the CASE period_index (30 buckets of" in sql and sql.count("\n") < 60
+        assert "30 rows in" in result.output   # the SQL that ran is the whole one
+
+
+def test_a_partial_question_names_the_word_not_read_and_what_was_meant(demo_urls) -> None:
+    for backend in BACKENDS:
+        result = cli("check", "Show revenue for labtops", *dbs(demo_urls, backend))
+        assert result.exit_code == 0, result.output
+        lines = result.output.splitlines()
+        assert lines[1] == "Verdict:  partly understood: 'labtops' was not read"
+        assert lines[2].startswith("  ~ 'labtops' not read: ")
+        assert lines[3] == "      did you mean 'Laptops'? check 'Show revenue for Laptops'"

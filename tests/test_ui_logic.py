@@ -255,6 +255,30 @@ def test_long_calendars_are_folded_out_of_the_sql() -> None:
     assert short.calendars == [] and short.text == "SELECT\n  a\nFROM t"
 
 
+def _case_tree(lo: int, hi: int) -> str:
+    """The bucket search a series builds: CASE WHEN t < boundary THEN <lower half> ELSE <upper half> END."""
+    if lo == hi:
+        return str(lo)
+    mid = (lo + hi + 1) // 2
+    return f"CASE WHEN o.ordered_at < '2025-06-{mid + 1:02d}' THEN {_case_tree(lo, mid - 1)} ELSE {_case_tree(mid, hi)} END"
+
+
+@pytest.mark.parametrize("dialect", ["sqlite", "postgres", "mysql"])
+def test_a_long_case_tree_is_folded_to_its_first_bucket(dialect) -> None:
+    sql = f"SELECT {_case_tree(0, 29)} AS period_index, COUNT(*) AS n FROM orders AS o GROUP BY 1"
+    folded = display.fold_sql(sql, dialect)
+    assert folded.text.count("WHEN") == 1 and "28 more buckets" in folded.text and folded.text.count("\n") < 15
+    case = folded.cases[0]
+    assert (case.name, len(case.rows), case.columns) == ("period_index", 30, ["value", "from", "before"])
+    assert case.rows[0] == ["0", "", "2025-06-02"] and case.rows[-1] == ["29", "2025-06-30", ""]
+    assert [int(r[0]) for r in case.rows] == list(range(30))   # in order: each WHEN's branch lies below it
+    short = display.fold_sql(f"SELECT {_case_tree(0, 3)} AS p FROM orders AS o", dialect)
+    assert short.cases == [] and short.text.count("WHEN") == 3   # a short CASE stays as it is
+    other = display.fold_sql("SELECT CASE WHEN a = 1 THEN 'x' WHEN a = 2 THEN 'y' WHEN a = 3 THEN 'z' WHEN a = 4 "
+                             "THEN 'w' WHEN a = 5 THEN 'v' ELSE 'u' END AS c FROM t", dialect)
+    assert other.cases == [] and other.text.count("WHEN") == 5   # not a search over one expression
+
+
 def test_engines_that_differ_only_beyond_the_shown_precision_are_not_a_disagreement() -> None:
     reading = _reading("revenue", "Revenue", [["Laptops", 15360815.010000004]])
     reading.results["pg"] = _result("pg", ["product", "revenue"], [["Laptops", 15360815.01]])
@@ -303,6 +327,11 @@ def test_markdown_summary_csv_and_json() -> None:
     assert "**Verdict:** 2 readings, 2 different answers" in markdown
     assert "Revenue \\| gross" in markdown and "MacBook Pro (revenue = 1.50)" in markdown
     assert "**ranking_metric**" in markdown and "memoryHint" in markdown and "```sql" in markdown
+    # the tool output and each SQL are collapsed blocks, opened on a click
+    tool = markdown.split("## Clarification answers", 1)[1]
+    assert tool.lstrip().startswith("<details><summary>Tool output") and "memoryHint" in tool.split("</details>")[0]
+    assert markdown.count("<details><summary>SQL (demo)</summary>") == 2
+    assert "SELECT\n  name,\n  revenue\nFROM t" in markdown   # pretty-printed
     rows = list(csv.reader(io.StringIO(exports.result_csv(_result("demo", ["a", "b"], [["x,y", None]])))))
     assert rows == [["a", "b"], ["x,y", ""]]
     money = exports.result_csv(_result("demo", ["n", "revenue"], [[11508, 12252343.590000004]]), "USD")

@@ -59,11 +59,35 @@ def answer_values(archetype: dict) -> list[str]:
     return values
 
 
-def _ignored(report: Report) -> list[str]:
+def _ignored_items(report: Report) -> list[dict]:
     understood = getattr(report, "understood", None) or report.extra.get("understood") or {}
     if hasattr(understood, "model_dump"):
         understood = understood.model_dump()
-    return [str(i.get("text")) for i in (understood.get("ignored") or []) if isinstance(i, dict)]
+    return [i for i in (understood.get("ignored") or []) if isinstance(i, dict)]
+
+
+def _ignored(report: Report) -> list[str]:
+    return [str(i.get("text")) for i in _ignored_items(report)]
+
+
+def _replaced(question: str, item: dict, replacement: str) -> str:
+    span = item.get("span") or ()
+    if len(span) == 2 and question[span[0]:span[1]] == item.get("text"):
+        return question[: span[0]] + replacement + question[span[1]:]
+    return question.replace(str(item.get("text")), replacement, 1)
+
+
+def ignored_lines(report: Report) -> list[str]:
+    """Each word the question had that no reading used: why, and the question with what was meant instead."""
+    lines = []
+    for item in _ignored_items(report):
+        reason = str(item.get("reason") or "no column, value or phrase of this database matches it").rstrip(".")
+        lines.append(f"  ~ {item.get('text')!r} not read: {reason}")
+        for suggestion in [str(s) for s in item.get("suggestions") or []][:5]:
+            lines.append(f"      did you mean {suggestion!r}? check {_replaced(report.question, item, suggestion)!r}")
+    if lines:
+        lines.append("    rephrase those words with the names the data uses")
+    return lines
 
 
 def _indent(text: str, by: str) -> str:
@@ -71,10 +95,14 @@ def _indent(text: str, by: str) -> str:
 
 
 def _sql_text(reading: ReadingResult, engines: list[dict[str, str]]) -> tuple[str, str]:
-    """(where it runs, the SQL pretty-printed with long calendars folded) for the first engine."""
+    """(where it runs, the SQL pretty-printed with long calendars and CASE trees folded) for the first engine."""
     dialect_of = {e["name"]: e.get("dialect", "") for e in engines}
     for name, sql in reading.sql.items():
-        return name, readout.fold_sql(sql, dialect_of.get(name) or "sqlite").text
+        folded = readout.fold_sql(sql, dialect_of.get(name) or "sqlite")
+        parts = [f"the calendar {n} ({len(rows):,} rows)" for n, _, rows in folded.calendars]
+        parts += [f"the CASE {c.name} ({len(c.rows):,} buckets of {c.subject})" for c in folded.cases]
+        note = f"\n(folded: {', '.join(parts)}; --json has the full SQL)" if parts else ""
+        return name, folded.text + note
     refused = next((r.sql for r in reading.results.values() if r.sql), "")
     return "refused", refused
 
@@ -93,6 +121,7 @@ def report_text(report: Report) -> str:
     failed, runs = readout.unanswered(report.interpretations)
     if failed:
         warnings.append(f"{failed} of {runs} runs did not answer (an engine error or the time limit)")
+    lines += ignored_lines(report)
     lines += [f"  ! {w}" for w in warnings]
     lines.append(f"As of:    {report.as_of or '-'} · engines: {', '.join(e.name for e in report.engines) or '-'}")
     for archetype in plain(report.archetypes):

@@ -249,8 +249,9 @@ def archetypes(report: Report, key: str = "main") -> None:
     for n, item in enumerate(ignored):
         text = str(item.get("text") or "")
         suggestions = [str(s) for s in item.get("suggestions") or []][:5]
-        st.markdown(f":gray[:material/strikethrough_s:] “{highlight.md(text)}” was not understood: no column, value "
-                    "or phrase of this database matches it, so no reading uses it. Rephrase the question above"
+        reason = str(item.get("reason") or "no column, value or phrase of this database matches it").rstrip(".")
+        st.markdown(f":gray[:material/strikethrough_s:] “{highlight.md(text)}” was not understood: "
+                    f"{highlight.md(reason)}, so no reading uses it. Rephrase the question above"
                     + (", or pick what you meant:" if suggestions else "."))
         if suggestions:
             with st.container(horizontal=True, key=f"ignored_{key}_{n}"):
@@ -295,7 +296,7 @@ def _engine_cell(ctx: Context, name: str, result: Any, key: str, currency: str |
 
 
 def sql_block(reading: ReadingResult, engines: Sequence[dict[str, str]], dialect: str, key: str) -> None:
-    """The reading's SQL, pretty-printed and collapsed; a long calendar is folded to a table."""
+    """The reading's SQL, pretty-printed and collapsed; a long calendar or CASE tree is folded to a table."""
     sql, origin = display.sql_in_dialect(reading, engines, dialect)
     folded = display.fold_sql(sql, dialect)
     with st.expander(f"SQL ({display.dialect_name(dialect)}, {origin})", expanded=False):
@@ -304,7 +305,11 @@ def sql_block(reading: ReadingResult, engines: Sequence[dict[str, str]], dialect
         for name, columns, rows in folded.calendars:
             st.caption(f"The calendar “{name}”: {len(rows):,} rows (folded in the SQL above)")
             st.dataframe(pd.DataFrame(rows, columns=display.unique_columns(columns)), hide_index=True, height=180)
-        if folded.calendars:
+        for case in folded.cases:
+            st.caption(f"The CASE “{case.name}”: {len(case.rows):,} buckets of {case.subject} (folded in the SQL "
+                       "above): each row is the value it gives from one boundary to the next")
+            st.dataframe(pd.DataFrame(case.rows, columns=case.columns), hide_index=True, height=180)
+        if folded.calendars or folded.cases:
             st.download_button("Download the full SQL", sql, file_name=f"{key}.sql", mime="text/plain",
                                key=f"sql_{key}", on_click="ignore")
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from adapters import RunResult
 from checker_app import format as fmt
-from checker_app.readout import result_caption, top_answer
+from checker_app.readout import fold_sql, result_caption, top_answer
 from checker_app.report import ReadingResult, Report
 from checker_app.ui.display import verdict_view
 
@@ -43,8 +43,24 @@ def _label(reading: ReadingResult) -> str:
     return f"{reading.label} (model)" if reading.source == "model" else reading.label
 
 
-def readings_markdown(readings: Sequence[ReadingResult]) -> list[str]:
-    lines = ["| # | Reading | Top answer | Engines |", "|---|---|---|---|"]
+def _details(summary: str, body: list[str]) -> list[str]:
+    """A collapsed block (GitHub and most Markdown viewers draw <details> closed until clicked)."""
+    return ["", f"<details><summary>{summary}</summary>", "", *body, "", "</details>"]
+
+
+def _sql_markdown(name: str, sql: str, dialect: str) -> list[str]:
+    """One engine's SQL, pretty-printed with long calendars and CASE trees folded, collapsed."""
+    folded = fold_sql(sql, dialect or "sqlite")
+    note = []
+    if folded.calendars or folded.cases:
+        parts = [f"the calendar {n} ({len(rows):,} rows)" for n, _, rows in folded.calendars]
+        parts += [f"the CASE {c.name} ({len(c.rows):,} buckets of {c.subject})" for c in folded.cases]
+        note = ["", f"Folded: {', '.join(parts)}; the JSON report holds the full SQL."]
+    return _details(f"SQL ({name})", ["```sql", folded.text, "```", *note])
+
+
+def readings_markdown(readings: Sequence[ReadingResult], dialects: dict[str, str] | None = None) -> list[str]:
+    lines = ["| # | Reading | Answer | Engines |", "|---|---|---|---|"]
     for n, reading in enumerate(readings, 1):
         engines = "; ".join(f"{name}: {result_caption(r)}" for name, r in reading.results.items()) or "not run"
         lines.append(f"| {n} | {_cell(_label(reading))} | {_cell(top_answer(reading))} | {_cell(engines)} |")
@@ -52,8 +68,11 @@ def readings_markdown(readings: Sequence[ReadingResult]) -> list[str]:
         lines += ["", f"### {n}. {_label(reading)}"]
         if reading.engines_agree is False:
             lines.append("**The engines disagree on this reading.**")
+        explanation = str(getattr(reading, "explanation", "") or "")
+        if explanation:
+            lines += ["", explanation]
         for name, sql in reading.sql.items():
-            lines += ["", f"SQL ({name}):", "```sql", sql, "```"]
+            lines += _sql_markdown(name, sql, (dialects or {}).get(name, ""))
     return lines
 
 
@@ -70,13 +89,21 @@ def markdown_summary(report: Report, tool_output: dict[str, Any] | None = None) 
         for archetype in report.archetypes:
             lines.append(f"* **{archetype.id}**: \"{archetype.evidence}\". "
                          f"Ask: {archetype.ask} Why: {archetype.reason}")
+    ignored = report.understood.ignored if report.understood is not None else []
+    if ignored:
+        lines += ["", "## Not understood", ""]
+        for item in ignored:
+            also = f" Did you mean: {', '.join(item.suggestions[:5])}?" if item.suggestions else ""
+            reason = (item.reason or "no column, value or phrase of this database matches it").rstrip(".")
+            lines.append(f"* ~~{item.text}~~: {reason}.{also}")
     if report.capped:
         lines += ["", f"Showing {len(report.interpretations)} of {report.total_readings} readings."]
     lines += ["", "## Readings", ""]
-    lines += readings_markdown(report.interpretations)
+    lines += readings_markdown(report.interpretations, {e.name: e.dialect for e in report.engines})
     if tool_output:
-        lines += ["", "## Clarification answers", "", "```json", json.dumps(tool_output, ensure_ascii=False, indent=2),
-                  "```"]
+        lines += ["", "## Clarification answers"]
+        lines += _details("Tool output (the answers as the agent receives them)",
+                          ["```json", json.dumps(tool_output, ensure_ascii=False, indent=2), "```"])
     if report.model is not None:
         from checker_app.llm.text import model_lines
 
