@@ -154,3 +154,27 @@ def test_model_mode_off_or_a_label_file_is_a_usage_error(gold_file, demo_urls, t
     labels.write_text(json.dumps({"q": "x", "db": "demo", "fire": [], "not": "*"}) + "\n")
     wrong = CliRunner().invoke(eval_command, [str(labels), "--engine", "both"], env={"OPENAI_API_KEY": "k"})
     assert wrong.exit_code == 2 and "scores gold-answer files" in wrong.output
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_model_writing_the_gold_sql_finds_every_gold_reading(llm, demo_urls, backend) -> None:
+    """The model path loses nothing on the way: the gold SQL (SQLite, timestamps read as text: SUBSTR,
+    STRFTIME('%w')) written by the model is carried to each engine and found, like the gold SQL itself."""
+    from adapters import Database, Limits, parse_db_option
+    from checker_app.evaluation.gold import load_gold
+    from checker_app.llm.scoring import evaluate_model
+    from tests.support import REPO
+
+    cases = [c for c in load_gold(REPO / "tests" / "fixtures" / "gold" / "demo.jsonl")
+             if any(w in r.sql for r in c.readings for w in ("substr(", "strftime('%w'"))][:4]
+    assert len(cases) == 4
+    for case in cases:
+        llm.push(text_reply("clear"), readings(*((r.label, r.sql) for r in case.readings)))
+    db = Database(parse_db_option(f"demo={demo_urls[backend]}"), Limits(time_limit_s=20))
+    try:
+        result = evaluate_model(cases, {"demo": db}, llm.settings())
+    finally:
+        db.dispose()
+    assert [r.gold_found for r in result.report.results] == [[True] * len(c.readings) for c in cases], \
+        [(r.case.where, r.errors) for r in result.report.results]
+    assert result.scores().failed_cases == 0

@@ -5,7 +5,8 @@ PostgreSQL (`INTERVAL '30 days'`, `DATE_TRUNC`). `written_dialect` takes the dia
 declared, else reads the statement's own markers from sqlglot's tokens and tree (never a regex over
 SQL text). sqlglot then renders it per engine, and `for_sqlite` rewrites what sqlglot leaves in a
 form SQLite cannot run (it emits `YEAR()`, `INTERVAL '30' DAY`, `TIMESTAMP_TRUNC` for SQLite without
-raising): date parts through STRFTIME, interval arithmetic through DATETIME modifiers.
+raising): date parts through STRFTIME, interval arithmetic through DATETIME modifiers; and
+`sqlite_for_postgres` reads SQLite's text timestamps as text on PostgreSQL (SUBSTR, LIKE, STRFTIME('%w')).
 
 `now_calls` finds the clock (`now()`, `CURRENT_DATE`, `date('now')`...): on data whose as-of date is in
 the past every such reading is empty, so `anchored` offers the same reading with the clock replaced
@@ -134,6 +135,37 @@ def for_sqlite(query: exp.Expression) -> exp.Expression:
     """A copy of `query` SQLite can run where sqlglot alone renders functions SQLite does not have."""
     once = query.copy().transform(_sqlite_node)
     return once.transform(_sqlite_node)  # what the first pass built around a node it had not reached yet
+
+
+# -- PostgreSQL --------------------------------------------------------------------------------------
+
+def _postgres_node(node: exp.Expression) -> exp.Expression:
+    if isinstance(node, exp.Substring) and not _text(node.this):
+        node.set("this", exp.cast(node.this.copy(), exp.DataType.build("TEXT")))
+    elif isinstance(node, (exp.Like, exp.ILike)) and isinstance(node.this, exp.Column):
+        node.set("this", exp.cast(node.this.copy(), exp.DataType.build("TEXT")))
+    elif isinstance(node, exp.TimeToStr):
+        fmt = node.args.get("format")
+        part = {"%w": "DOW", "%u": "ISODOW"}.get(fmt.name if isinstance(fmt, exp.Literal) else "")
+        if part is not None:
+            when = node.this.copy()
+            if not isinstance(when, (exp.Cast, exp.TsOrDsToTimestamp)):
+                when = exp.cast(when, exp.DataType.build("TIMESTAMP"))
+            return exp.Extract(this=exp.var(part), expression=when)
+    return node
+
+
+def _text(node: exp.Expression) -> bool:
+    return (isinstance(node, exp.Literal) and node.is_string) or (
+        isinstance(node, exp.Cast) and node.to.this in (exp.DataType.Type.TEXT, exp.DataType.Type.VARCHAR))
+
+
+def sqlite_for_postgres(query: exp.Expression) -> exp.Expression:
+    """A copy of SQLite-written `query` PostgreSQL can run: SQLite keeps timestamps as text, so SUBSTR and
+    LIKE on a timestamp column read its text there (a cast to TEXT on PostgreSQL, which refuses
+    `substring(timestamp)`), and STRFTIME('%w') / ('%u') are the day of the week (sqlglot renders them as a
+    TO_CHAR pattern PostgreSQL does not have)."""
+    return query.copy().transform(_postgres_node)
 
 
 # -- the clock ---------------------------------------------------------------------------------------

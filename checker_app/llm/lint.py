@@ -16,7 +16,7 @@ from typing import Any
 from sqlglot import exp
 
 from adapters import CheckerError, UnsafeStatementError, parse_query
-from checker_app.llm.dialects import for_sqlite
+from checker_app.llm.dialects import for_sqlite, sqlite_for_postgres
 
 _DOLLAR = re.compile(r"^\$(\d+)$")
 
@@ -67,7 +67,11 @@ class LintResult:
             return self.sql
         if not self.changed and dialect == self.dialect == self.read_as:
             return self.sql.strip().rstrip(";").strip()
-        query = for_sqlite(self.query) if dialect == "sqlite" else self.query
+        query = self.query
+        if dialect == "sqlite":
+            query = for_sqlite(query)
+        elif dialect == "postgres" and (self.read_as or self.dialect) == "sqlite":
+            query = sqlite_for_postgres(query)
         return query.sql(dialect=dialect)
 
     def to_dict(self) -> dict[str, Any]:
