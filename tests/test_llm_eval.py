@@ -112,6 +112,8 @@ def test_both_puts_the_rules_and_the_model_side_by_side(llm, gold_file, demo_url
     assert rows["demo model"][:4] == ["2", "1.00", "1.00", "1.00"]       # cases, gold found, all found, precision
     assert "asked a clarification: 1.00 of cases with several gold readings, 0.00 of clear ones" in text
     assert "no failure" in text
+    shapes = [line.split()[:2] for line in text.split("per shape", 1)[1].splitlines()]
+    assert ["ranking", "rules"] in shapes and ["ranking", "model"] in shapes   # per shape, side by side too
     # the rules' row is the rules' own eval: the same figures as `eval FILE` alone
     alone = CliRunner().invoke(eval_command, [str(gold_file), "--db", f"demo={demo_urls['sqlite']}"])
     alone_row = next(line for line in alone.output.splitlines() if line.startswith("demo ")).split()[1:]

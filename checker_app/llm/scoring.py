@@ -24,7 +24,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from adapters import Database, Job, Limits, RunResult
-from checker_app.evaluation.gold import CaseResult, GoldCase, GoldReport, Scores, evaluate_gold, rules_checker
+from checker_app.evaluation.gold import (
+    CaseResult,
+    GoldCase,
+    GoldReport,
+    Scores,
+    evaluate_gold,
+    infer_shape,
+    rules_checker,
+)
 from checker_app.evaluation.gold import report_text as gold_text
 from checker_app.llm.errors import ModelFailure
 from checker_app.llm.part import ModelPart
@@ -223,24 +231,31 @@ def _f(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f}"
 
 
-def _score_row(name: str, scores: Scores) -> str:
+def _score_row(name: str, scores: Scores, width: int = 22) -> str:
     d = scores.to_dict()
-    return (f"{name:<22} {d['cases']:>5} {_f(d['gold_found']):>10} {_f(d['all_found']):>9} {_f(d['precision']):>9} "
+    return (f"{name:<{width}} {d['cases']:>5} {_f(d['gold_found']):>10} {_f(d['all_found']):>9} {_f(d['precision']):>9} "
             f"{_f(d['false_clear']):>11} {_f(d['partial']):>7}")
 
 
 def side_by_side(rules: GoldReport, model: GoldReport) -> list[str]:
     """The rules' and the model's scores per database, one row each."""
-    lines = [f"{'':<22} {'cases':>5} {'gold found':>10} {'all found':>9} {'precision':>9} {'false clear':>11} "
+    width = 28
+    lines = [f"{'':<{width}} {'cases':>5} {'gold found':>10} {'all found':>9} {'precision':>9} {'false clear':>11} "
              f"{'partial':>7}"]
-    rules_db, model_db = rules.scores(lambda r: r.case.db), model.scores(lambda r: r.case.db)
-    for db in sorted(set(rules_db) | set(model_db)):
-        for who, scores in (("rules", rules_db.get(db)), ("model", model_db.get(db))):
-            if scores is not None:
-                lines.append(_score_row(f"{db} {who}", scores))
+
+    def rows(key: Any) -> None:
+        rules_by, model_by = rules.scores(key), model.scores(key)
+        for name in sorted(set(rules_by) | set(model_by)):
+            for who, scores in (("rules", rules_by.get(name)), ("model", model_by.get(name))):
+                if scores is not None:
+                    lines.append(_score_row(f"{name} {who}", scores, width))
+
+    rows(lambda r: r.case.db)
     for who, report in (("rules", rules), ("model", model)):
         if report.results:
-            lines.append(_score_row(f"all {who}", report.scores()["all"]))
+            lines.append(_score_row(f"all {who}", report.scores()["all"], width))
+    lines += ["", "per shape"]
+    rows(lambda r: infer_shape(r.case))
     return lines
 
 
