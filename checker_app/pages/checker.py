@@ -4,7 +4,7 @@ from __future__ import annotations
 import streamlit as st
 
 from checker_app.pages import draw, model_draw, wizard_view
-from checker_app.ui import model_view
+from checker_app.ui import intents, model_view
 from checker_app.ui.state import PageState, choose_reading, finish_wizard, reopen_wizard, run_check
 
 ctx = draw.setup()
@@ -18,11 +18,11 @@ def chosen_engine() -> str:
 
 def ask(question: str) -> None:
     st.session_state["question_text"] = question
-    draw.queue("check", question, chosen_engine())
+    draw.queue(intents.Check(question, chosen_engine()))
 
 
 def submit() -> None:
-    draw.queue("check", st.session_state.get("question_text") or "", chosen_engine())
+    draw.queue(intents.Check(st.session_state.get("question_text") or "", chosen_engine()))
 
 
 # a shared link (?q=...&engine=...) runs its question once
@@ -31,30 +31,29 @@ if url_question and (url_question, url_engine) != (state.url_question, state.url
     state.url_question, state.url_engine = url_question, url_engine
     engine, warning = model_view.engine_from_url(url_engine, available)
     st.session_state[model_draw.ENGINE_KEY] = engine
-    draw.queue("check", url_question, engine, warning)
+    draw.queue(intents.Check(url_question, engine, warning))
 
 st.title("Ambiguity checker")
 st.caption("Type a data question: see which shapes of ambiguity it has, the SQL of every reading, and what "
            "each returns on every engine, side by side.")
 
-intent = st.session_state.pop("intent", None) or ()
-action = intent[0] if intent else None
-rerun = {"check_retry": (state.engine, state.reply), "retry": (state.engine, state.reply),
-         "model_retry": (state.engine, state.reply), "model_skip": ("rules", None)}
-if action == "model_reply" and not str(intent[1]).strip():
+intent = st.session_state.pop("intent", None)
+if isinstance(intent, intents.ModelReply) and not intent.text.strip():
     state.reply_open, state.reply_error = True, "type an answer"
-elif action in ("check", "model_reply") or action in rerun:
-    if action == "check":
-        question, (engine, reply) = intent[1], (intent[2] if len(intent) > 2 else chosen_engine(), None)
-    elif action == "model_reply":
-        question, engine, reply = state.question, state.engine, str(intent[1])
+elif isinstance(intent, intents.Check | intents.ModelReply | intents.Rerun):
+    if isinstance(intent, intents.Check):
+        question, engine, reply = intent.question, intent.engine or chosen_engine(), None
+    elif isinstance(intent, intents.ModelReply):
+        question, engine, reply = state.question, state.engine, intent.text
+    elif intent.rules_only:
+        question, engine, reply = state.question, "rules", None
     else:
-        question, (engine, reply) = state.question, rerun[action]
+        question, engine, reply = state.question, state.engine, state.reply
     options = model_view.options_for(ctx.options, engine, available, reply)
     asking = " and asking the model" if options.engine != "rules" else ""
     draw.with_progress(f"Running every reading on {len(ctx.databases)} engine(s){asking}", ctx.databases,
                        lambda dbs: run_check(state, question, dbs, options, ctx.secrets))
-    state.link_warning = intent[3] if action == "check" and len(intent) > 3 else None
+    state.link_warning = intent.warning if isinstance(intent, intents.Check) else None
     st.session_state["question_text"] = state.question
     if state.question:
         state.url_question = state.question
@@ -65,17 +64,17 @@ elif action in ("check", "model_reply") or action in rerun:
             st.query_params["engine"] = state.url_engine
         elif "engine" in st.query_params:
             del st.query_params["engine"]
-elif action == "check_skip":
+elif intent == intents.Dismiss("check"):
     state.reset()
-elif action in ("finish", "anchored_retry", "pick"):
-    if action != "pick" or choose_reading(state, str(intent[1])):
+elif isinstance(intent, intents.Finish | intents.Pick):
+    if not isinstance(intent, intents.Pick) or choose_reading(state, intent.reading_id):
         draw.with_progress("Running the anchored SQL", ctx.databases, lambda dbs: finish_wizard(
             state, dbs, model_view.options_for(ctx.options, state.engine, available), ctx.secrets))
-elif action == "anchored_skip":
+elif intent == intents.Dismiss("anchored"):
     state.anchored_problem = None
-elif action in ("reopen", "anchored_plain"):
+elif isinstance(intent, intents.Reopen):
     reopen_wizard(state)
-    if action == "anchored_plain" and state.wizard is not None:
+    if intent.plain_text and state.wizard is not None:
         state.wizard.plain_text = True
 
 model_draw.engine_control(available)

@@ -7,6 +7,7 @@ import streamlit as st
 
 from checker_app.pages import draw
 from checker_app.ui.compare import EXAMPLE_SQL, compare, expand_statements, split_statements
+from checker_app.ui.intents import UseCandidate
 
 ctx = draw.setup()
 
@@ -15,10 +16,10 @@ st.caption("Paste one SQL statement (for example what a model wrote), or several
            "leading `-- comment` names a statement. Each runs on every engine with the repair pass, next to the "
            "statements that answer it through the schema's other mappings.")
 
-intent = st.session_state.pop("intent", None) or ()
+intent = st.session_state.pop("intent", None)
 run_now = False
-if intent and intent[0] == "use_candidate":  # a repair candidate was chosen: it becomes the statement
-    st.session_state["compare_sql"] = f"-- {intent[2] or 'chosen candidate'}\n{intent[1]};\n"
+if isinstance(intent, UseCandidate):  # a repair candidate was chosen: it becomes the statement
+    st.session_state["compare_sql"] = f"-- {intent.label or 'chosen candidate'}\n{intent.sql};\n"
     run_now = True
 
 st.session_state.setdefault("compare_sql", EXAMPLE_SQL)

@@ -19,7 +19,7 @@ import streamlit as st
 from adapters import Database, Limits
 from checker_app.pipeline import CheckOptions
 from checker_app.report import ReadingResult, Report, plain
-from checker_app.ui import charts, display, exports, highlight
+from checker_app.ui import charts, display, exports, highlight, intents
 from checker_app.ui.config import AppConfig, load_config, passwords_of, redact
 from checker_app.ui.progress import track_all
 from checker_app.ui.sidebar import ConnectionStatus, connection_health, profile_age_text, schema_summary
@@ -215,7 +215,7 @@ def verdict(view: display.VerdictView, items: Sequence[ReadingResult] = (), key:
         for n, (label, name, measure) in enumerate(glance):
             text = f"{highlight.md(label)}: **{highlight.md(name)}**" + (f" ({highlight.md(measure)})" if measure else "")
             if clickable:
-                st.button(text, key=f"pick_{key}_{n}", on_click=queue, args=("pick", items[n].id), type="tertiary",
+                st.button(text, key=f"pick_{key}_{n}", on_click=queue, args=(intents.Pick(items[n].id),), type="tertiary",
                           icon=":material/arrow_right:")
             else:
                 st.markdown(f"- {text}")
@@ -257,7 +257,7 @@ def archetypes(report: Report, key: str = "main") -> None:
             with st.container(horizontal=True, key=f"ignored_{key}_{n}"):
                 for m, suggestion in enumerate(suggestions):
                     st.button(suggestion, key=f"suggest_{key}_{n}_{m}", on_click=queue,
-                              args=("check", highlight.replace_span(report.question, item, suggestion)))
+                              args=(intents.Check(highlight.replace_span(report.question, item, suggestion)),))
 
 
 def _candidates(ctx: Context, result: Any, key: str) -> None:
@@ -275,7 +275,7 @@ def _candidates(ctx: Context, result: Any, key: str) -> None:
                 st.table(pd.DataFrame([display.format_row(columns, r) for r in rows[:SMALL_TABLE]],
                                       columns=display.unique_columns(columns)), hide_index=True)
             st.button("Use this candidate", key=f"use_{key}_{n}", on_click=queue,
-                      args=("use_candidate", str(candidate.get("sql") or ""), str(candidate.get("label") or "")))
+                      args=(intents.UseCandidate(str(candidate.get("sql") or ""), str(candidate.get("label") or "")),))
 
 
 def _engine_cell(ctx: Context, name: str, result: Any, key: str, currency: str | None = None) -> None:
@@ -467,7 +467,7 @@ def report_header(ctx: Context, report: Report, pending: bool = False) -> None:
         st.warning(f"{failed} of {runs} runs did not answer (an engine error or the time limit): each engine's "
                    "status is below. Run again, raise the time limit in the sidebar, or answer the clarification.",
                    icon=":material/timer_off:")
-        st.button("Run again", key="run_again", on_click=queue, args=("retry",))
+        st.button("Run again", key="run_again", on_click=queue, args=(intents.Rerun(),))
 
 
 def report_body(ctx: Context, report: Report, key: str, tool_output: dict[str, Any] | None = None) -> None:
@@ -479,6 +479,6 @@ def report_body(ctx: Context, report: Report, key: str, tool_output: dict[str, A
     downloads(report, key, tool_output)
 
 
-def queue(*intent: Any) -> None:
-    """Record what a click asked for; the page carries it out at the top of the next run."""
+def queue(intent: intents.Intent) -> None:
+    """Record what a click asked for (checker_app.ui.intents); the page carries it out at the top of the next run."""
     st.session_state["intent"] = intent

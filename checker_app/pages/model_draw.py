@@ -15,7 +15,7 @@ import streamlit as st
 
 from checker_app.pages.draw import Context, queue
 from checker_app.report import Report
-from checker_app.ui import highlight
+from checker_app.ui import highlight, intents
 from checker_app.ui.model_view import (
     ENGINE_HELP,
     ENGINE_LABELS,
@@ -50,16 +50,16 @@ def _open_reply() -> None:
 
 
 def _send_reply(key: str) -> None:
-    queue("model_reply", st.session_state.get(key) or "")
+    queue(intents.ModelReply(st.session_state.get(key) or ""))
 
 
 def _recovery(ctx: Context, view: ModelPanel, state: Any) -> None:
     """Retry, skip to the rules, or answer in plain text."""
     cols = st.columns([1, 1, 1, 2])
-    cols[0].button("Retry", key="model_retry", icon=":material/refresh:", on_click=queue, args=("model_retry",),
+    cols[0].button("Retry", key="model_retry", icon=":material/refresh:", on_click=queue, args=(intents.Rerun(),),
                    help="Run the check again, model included")
     cols[1].button("Skip (rules only)", key="model_skip", icon=":material/skip_next:", on_click=queue,
-                   args=("model_skip",), help="Run the check again on the rules alone")
+                   args=(intents.Rerun(rules_only=True),), help="Run the check again on the rules alone")
     cols[2].button("Answer in plain text", key="model_plain", icon=":material/edit_note:", on_click=_open_reply,
                    help="Tell the model what you meant; it is not asked to clarify again")
     if state is not None and state.reply_open:

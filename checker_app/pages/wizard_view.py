@@ -6,12 +6,12 @@ the widgets' values to it, and `draw.queue` hands anything slow (the anchored re
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Literal
 
 import streamlit as st
 
 from checker_app.pages.draw import Context, notes, queue, report_body
-from checker_app.ui import display, highlight
+from checker_app.ui import display, highlight, intents
 
 
 def _page_state() -> Any:
@@ -21,7 +21,7 @@ def _page_state() -> Any:
 def _after_step() -> None:
     wiz = _page_state().wizard
     if wiz is not None and wiz.status == "done":
-        queue("finish")
+        queue(intents.Finish())
 
 
 def _wiz_submit(key: str) -> None:
@@ -135,7 +135,7 @@ def wizard(ctx: Context, state: Any) -> None:
             cols[0].button("Submit answer", type="primary", key=f"{key}_submit", on_click=_wiz_submit, args=(key,))
             cols[1].button("Answer in plain text", key=f"{key}_to_plain", on_click=_wiz_mode, args=(True,))
         if malformed:
-            cols[1].button("Retry", key=f"{key}_retry", on_click=queue, args=("retry",))
+            cols[1].button("Retry", key=f"{key}_retry", on_click=queue, args=(intents.Rerun(),))
         elif wiz.fetched.get(wiz.index) is not None and not wiz.fetched[wiz.index].ok:
             cols[2].button("Retry the options", key=f"{key}_refetch", on_click=_wiz_refetch)
         cols[3 if not malformed else 2].button("Skip this question", key=f"{key}_skip", on_click=_wiz_skip_step)
@@ -172,10 +172,10 @@ def answers(ctx: Context, state: Any) -> None:
         with st.expander("Tool output (what a model receives: answers, plus memoryHint only when you typed "
                          "text or notes)", expanded=False):
             st.code(json.dumps(state.tool_output, ensure_ascii=False, indent=2), language="json")
-    st.button("Answer the clarification again", key=f"reopen{state.generation}", on_click=queue, args=("reopen",))
+    st.button("Answer the clarification again", key=f"reopen{state.generation}", on_click=queue, args=(intents.Reopen(),))
 
 
-def problem(ctx: Context, problem: Any, prefix: str = "check") -> None:
+def problem(ctx: Context, problem: Any, prefix: Literal["check", "anchored"] = "check") -> None:
     """What went wrong, with every way on (never a dead end)."""
     st.error(ctx.say(display.problem_words(problem.kind, problem.message)), icon=":material/error:")
     if not problem.actions:
@@ -183,4 +183,4 @@ def problem(ctx: Context, problem: Any, prefix: str = "check") -> None:
     labels = {"retry": "Retry", "skip": "Skip", "plain": "Answer in plain text"}
     cols = st.columns(len(problem.actions) or 1)
     for col, action in zip(cols, problem.actions):
-        col.button(labels[action], key=f"{prefix}_{action}", on_click=queue, args=(f"{prefix}_{action}",))
+        col.button(labels[action], key=f"{prefix}_{action}", on_click=queue, args=(intents.for_problem(prefix, action),))
