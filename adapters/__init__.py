@@ -8,6 +8,8 @@ from adapters.errors import (
     EngineErrorInfo,
     InputError,
     IntrospectionError,
+    NotReadOnlyError,
+    UnparseableStatementError,
     UnsafeStatementError,
 )
 from adapters.results import RunResult
@@ -17,7 +19,7 @@ from adapters.schema import ColumnInfo, ForeignKey, SchemaInfo, TableInfo, intro
 
 __all__ = [
     "CheckerError", "ColumnInfo", "ConfigError", "Database", "DatabaseConfig", "EngineErrorInfo", "ForeignKey",
-    "InputError", "IntrospectionError", "Job", "Limits", "RunResult", "SchemaInfo", "TableInfo",
-    "UnsafeStatementError", "deadline", "decode_input", "introspect", "parse_db_option", "parse_db_options", "parse_query",
+    "InputError", "IntrospectionError", "Job", "Limits", "NotReadOnlyError", "RunResult", "SchemaInfo", "TableInfo",
+    "UnparseableStatementError", "UnsafeStatementError", "deadline", "decode_input", "introspect", "parse_db_option", "parse_db_options", "parse_query",
     "parse_url", "run_side_by_side",
 ]

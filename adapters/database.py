@@ -24,7 +24,7 @@ from sqlglot import exp
 from adapters import deadline
 from adapters.classify import classify
 from adapters.connections import READ_GRACE_S, DatabaseConfig, scrub, shared_engine
-from adapters.errors import EngineErrorInfo, IntrospectionError, UnsafeStatementError
+from adapters.errors import CheckerError, EngineErrorInfo, IntrospectionError
 from adapters.fetch import Fetched, batches_of, bounded_rows, stream_batches
 from adapters.privileges import privilege_warning
 from adapters.results import RunResult
@@ -182,13 +182,13 @@ class Database:
         started = time.perf_counter()
         try:
             query = parse_query(sql, self.dialect, allow_functions=self.allow_functions)
-        except UnsafeStatementError as err:
+        except CheckerError as err:  # refused before it ran: the error's own kind (syntax, read_only; other for input)
             result.status = "rejected"
-            result.error = EngineErrorInfo("syntax" if err.reason.startswith("cannot parse") else "read_only", None, err.reason)
+            result.error = EngineErrorInfo(err.kind, None, str(err))
             return result
-        except Exception as err:  # noqa: BLE001 - InputError
+        except Exception as err:  # noqa: BLE001 - run never raises: a parser crash is a one-line rejection
             result.status = "rejected"
-            result.error = EngineErrorInfo("other", None, str(err))
+            result.error = EngineErrorInfo("other", None, str(err).splitlines()[0] if str(err) else type(err).__name__)
             return result
         seconds = deadline.remaining(limits.time_limit_s)
         if seconds <= 0.05:

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 
 from sqlglot import exp
 
-from adapters.errors import UnsafeStatementError
+from adapters.errors import NotReadOnlyError
 
 # Functions known to be harmful, with the reason shown (any dialect: a name is refused wherever it appears).
 _SERVER = "it controls the server or other sessions"
@@ -168,11 +168,11 @@ def check_functions(tree: exp.Expr, dialect: str | None, allowed: Iterable[str] 
             continue
         name = function_name(node)
         if name in REFUSED:
-            raise UnsafeStatementError(f"function {name} is not allowed: {REFUSED[name]}")
+            raise NotReadOnlyError(f"function {name} is not allowed: {REFUSED[name]}")
         if type(node) in REFUSED_TYPED:
-            raise UnsafeStatementError(f"function {name} is not allowed: {REFUSED_TYPED[type(node)]}")
+            raise NotReadOnlyError(f"function {name} is not allowed: {REFUSED_TYPED[type(node)]}")
         if isinstance(node, (exp.Anonymous, exp.AnonymousAggFunc)) and name not in permitted and name not in extra:
-            raise UnsafeStatementError(
+            raise NotReadOnlyError(
                 f"function {name} is not on the allow-list for {name_of or 'this dialect'} "
                 "(a safe user-defined function can be named in the profile's allow_functions)")
 
@@ -182,8 +182,8 @@ def _check_table(table: exp.Table, dialect: str) -> None:
     if schema in REFUSED_SCHEMAS.get(dialect, frozenset()) or (
             name in REFUSED_TABLES.get(dialect, frozenset()) and schema in ("", "pg_catalog", "information_schema")):
         shown = f"{schema}.{name}" if schema else name
-        raise UnsafeStatementError(f"catalog {shown} is not allowed: it holds secrets or server state")
+        raise NotReadOnlyError(f"catalog {shown} is not allowed: it holds secrets or server state")
     # the other engines' secret catalogs, whichever dialect the statement was parsed in
     if name in ("pg_authid", "pg_shadow") or (schema == "mysql" and name in ("user", "global_priv")):
         shown = f"{schema}.{name}" if schema else name
-        raise UnsafeStatementError(f"catalog {shown} is not allowed: it holds secrets or server state")
+        raise NotReadOnlyError(f"catalog {shown} is not allowed: it holds secrets or server state")

@@ -13,7 +13,7 @@ import sqlglot
 from sqlglot import exp
 from sqlglot.errors import ParseError, TokenError
 
-from adapters.errors import InputError, UnsafeStatementError
+from adapters.errors import InputError, NotReadOnlyError, UnparseableStatementError
 from adapters.functions import check_functions
 
 MAX_SQL_BYTES = 100_000
@@ -61,21 +61,23 @@ def parse_query(sql: str, dialect: str | None = None, *, allow_functions: Iterab
     try:
         _refuse_executable_comments(sql, dialect)
         statements = [s for s in sqlglot.parse(sql, read=dialect or None) if s is not None]
-    except (ParseError, TokenError) as err:
+    except ParseError as err:
+        raise UnparseableStatementError(f"cannot parse the SQL: {_parse_message(err)}", err.errors) from None
+    except TokenError as err:
         first_line = str(err).splitlines()[0] if str(err) else "parse error"
-        raise UnsafeStatementError(f"cannot parse the SQL: {first_line}") from None
+        raise UnparseableStatementError(f"cannot parse the SQL: {first_line}") from None
     if len(statements) != 1:
-        raise UnsafeStatementError(f"expected exactly one statement, got {len(statements)}")
+        raise NotReadOnlyError(f"expected exactly one statement, got {len(statements)}")
     statement = statements[0]
     if isinstance(statement, exp.Block):
-        raise UnsafeStatementError("expected exactly one statement, got several")
+        raise NotReadOnlyError("expected exactly one statement, got several")
     if not isinstance(statement, exp.Query):
-        raise UnsafeStatementError(f"only read-only queries may run; this is {_describe(statement)}")
+        raise NotReadOnlyError(f"only read-only queries may run; this is {_describe(statement)}")
     for node in statement.walk():
         if isinstance(node, _WRITING_NODES):
-            raise UnsafeStatementError(f"only read-only queries may run; it contains {_describe(node)}")
+            raise NotReadOnlyError(f"only read-only queries may run; it contains {_describe(node)}")
         if isinstance(node, exp.PropertyEQ) and isinstance(node.this, (exp.Parameter, exp.SessionParameter)):
-            raise UnsafeStatementError("a user-variable assignment (:=) is not allowed: it outlives the statement")
+            raise NotReadOnlyError("a user-variable assignment (:=) is not allowed: it outlives the statement")
     check_functions(statement, dialect, allow_functions)
     return statement
 
@@ -85,7 +87,22 @@ def _refuse_executable_comments(sql: str, dialect: str | None) -> None:
     for token in sqlglot.tokenize(sql, read=dialect or None):
         for comment in token.comments:
             if _EXECUTABLE_COMMENT.match(comment):
-                raise UnsafeStatementError("an executable comment (/*! ... */) is not allowed: MariaDB runs its contents")
+                raise NotReadOnlyError("an executable comment (/*! ... */) is not allowed: MariaDB runs its contents")
+
+
+# sqlglot writes the token it stopped at as its repr ("but got <Token token_type: TokenType.L_PAREN, text: (, ...>")
+_TOKEN_REPR = re.compile(r"<Token token_type: TokenType\.\w+, text: (?P<text>.*?), line: \d+, col: \d+, "
+                         r"start: \d+, end: \d+, comments: \[.*?\]>")
+
+
+def _parse_message(err: ParseError) -> str:
+    """One line from sqlglot's structured error: its description (a token shown by its text) and where."""
+    if not err.errors:
+        return (str(err).splitlines() or ["parse error"])[0]
+    first = err.errors[0]
+    description = _TOKEN_REPR.sub(lambda m: repr(m.group("text")), str(first.get("description") or "parse error"))
+    where = f" Line {first['line']}, Col: {first['col']}." if first.get("line") is not None else ""
+    return f"{description.rstrip('.')}.{where}"
 
 
 def _describe(node: exp.Expr) -> str:

@@ -6,7 +6,6 @@ Either one safe statement (every group proven equivalent), or one statement per 
 from __future__ import annotations
 
 import itertools
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,16 +56,12 @@ class RepairOutcome:
         return self.record.column if self.record else None
 
 
-_TOKEN_REPR = re.compile(r"<Token token_type: TokenType\.\w+, text: (?P<text>.*?), line: \d+, col: \d+, "
-                         r"start: \d+, end: \d+, comments: \[.*?\]>")
-
-
 def parse(sql: str, dialect: str) -> exp.Expr:
     """The single read-only query in `sql`, or UnparseableSQL with one readable line."""
     try:
         return parse_query(sql, dialect or None)
     except (UnsafeStatementError, InputError) as err:
-        raise UnparseableSQL(_TOKEN_REPR.sub(lambda m: repr(m.group("text")), str(err))) from None
+        raise UnparseableSQL(str(err)) from None  # one line already (adapters.safety writes it from sqlglot's errors)
 
 
 def analyse(sql: str, schema: SchemaInfo, dialect: str) -> tuple[exp.Expr, Detection]:

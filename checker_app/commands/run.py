@@ -5,7 +5,7 @@ from collections.abc import Callable
 
 import click
 
-from adapters import Job, UnsafeStatementError
+from adapters import Job, UnparseableStatementError, UnsafeStatementError
 from adapters.results import RunResult
 from checker_app.commands.common import (
     EXIT_REJECTED,
@@ -32,9 +32,9 @@ def run_everywhere(sql: str, read: str | None, db: tuple[str, ...], timeout: flo
         require_sqlite_files(db)
         databases = databases_from_options(db, limits)
         rendered = render_for(sql, read, databases)
+    except UnparseableStatementError as err:
+        fail(str(err), EXIT_USAGE)
     except UnsafeStatementError as err:
-        if str(getattr(err, "reason", err)).startswith("cannot parse"):
-            fail(str(err), EXIT_USAGE)
         fail(f"rejected: {err}", EXIT_REJECTED)
     except Exception as err:  # noqa: BLE001 - ConfigError, InputError, seeding the demo database: one line
         fail(str(err))

@@ -41,7 +41,7 @@ def reading_results(part: ModelPart, databases: Sequence[Database]) -> list[Read
     readings = []
     for model_sql in part.readings:
         reading = ReadingResult(id=model_sql.id, label=model_sql.label, choices={}, source="model")
-        problem = model_sql.problem()
+        problem, kind = model_sql.problem(), model_sql.problem_kind() or "other"
         for db in databases:
             if problem is None:
                 try:
@@ -49,7 +49,7 @@ def reading_results(part: ModelPart, databases: Sequence[Database]) -> list[Read
                     continue
                 except SqlglotError as err:
                     problem = f"cannot write this SQL for {db.dialect}: {str(err).splitlines()[0]}"
-            kind = "read_only" if "read-only" in problem else "syntax"
+                    kind = "syntax"
             reading.results[db.name] = RunResult(engine=db.name, dialect=db.dialect, sql=model_sql.sql,
                                                  status="rejected", error=EngineErrorInfo(kind, None, problem))
         readings.append(reading)

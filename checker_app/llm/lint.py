@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlglot import exp
 
-from adapters import CheckerError, UnsafeStatementError, parse_query
+from adapters import CheckerError, UnparseableStatementError, parse_query
 from checker_app.llm.dialects import for_sqlite, sqlite_for_postgres
 
 _DOLLAR = re.compile(r"^\$(\d+)$")
@@ -38,6 +38,11 @@ class LintResult:
     query: exp.Query | None = field(default=None, repr=False)
     findings: list[PlaceholderFinding] = field(default_factory=list)
     error: str | None = None
+    error_kind: str | None = None    # the refusal's kind (CheckerError.kind: syntax, read_only, other)
+
+    def refuse(self, err: CheckerError) -> LintResult:
+        self.error, self.error_kind = str(err), err.kind
+        return self
 
     @property
     def unresolved(self) -> list[PlaceholderFinding]:
@@ -60,6 +65,13 @@ class LintResult:
             return (f"placeholder {names} with no known value: the chosen value must be written as a quoted "
                     "literal (the dashboard cannot substitute parameters)")
         return None
+
+    def problem_kind(self) -> str | None:
+        """The kind of `problem()`: the refusal's own kind; an unresolved placeholder is a syntax error (no
+        engine can run a parameter marker that is never bound)."""
+        if self.error:
+            return self.error_kind or "other"
+        return "syntax" if self.unresolved else None
 
     def render(self, dialect: str) -> str:
         """The SQL for one engine: verbatim when nothing changed and the dialect is the one it was written in."""
@@ -115,18 +127,15 @@ def lint_sql(sql: str, dialect: str, values: Mapping[str, str] | None = None) ->
     result = LintResult(sql=sql, dialect=dialect)
     try:
         query, read_as = parse_query(sql, dialect), dialect
-    except UnsafeStatementError as err:
-        if "cannot parse" not in err.reason or dialect == "postgres":
-            result.error = err.reason
-            return result
+    except UnparseableStatementError as err:
+        if dialect == "postgres":
+            return result.refuse(err)
         try:  # `%s` and `%(name)s` only parse as PostgreSQL
             query, read_as = parse_query(sql, "postgres"), "postgres"
         except CheckerError:
-            result.error = err.reason
-            return result
+            return result.refuse(err)
     except CheckerError as err:
-        result.error = str(err)
-        return result
+        return result.refuse(err)
     result.read_as = read_as
     positional = list(values.values())
     unnamed = iter(positional)

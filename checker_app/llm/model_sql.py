@@ -36,6 +36,12 @@ class ModelSQL:
         """Why it is not run (None when it is)."""
         return self.lint.problem() or self.columns.problem()
 
+    def problem_kind(self) -> str | None:
+        """The kind of `problem()` (adapters.errors.ERROR_KINDS), from the typed refusal, never its text."""
+        if self.lint.problem() is not None:
+            return self.lint.problem_kind()
+        return "unknown_column" if self.columns.problem() is not None else None
+
     def to_dict(self) -> dict[str, Any]:
         payload = {"id": self.id, "label": self.label, "sql": self.sql, **self.lint.to_dict(),
                    "written_in": self.written_in, "transpiled": self.written_in != self.target,
