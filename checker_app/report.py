@@ -372,7 +372,11 @@ class Report(Wire):
         return "following your answer" if self.model is not None and self.model.answered else None
 
     def judged(self) -> Verdict:
-        return judge(self.judged_readings, ambiguous=self.ambiguous, divergent=self.divergent,
+        readings = self.judged_readings
+        # the model may give several readings without a registry archetype (none named, or only unknown ids):
+        # several readings are still several, never "clear: one reading"
+        several = len(readings) > 1 and all(r.source == "model" for r in readings)
+        return judge(readings, ambiguous=self.ambiguous or several, divergent=self.divergent,
                      distinct=self.distinct_answers, answered=self.answered, understood=self.understood,
                      archetypes=[a.id for a in self.archetypes])
 

@@ -180,3 +180,26 @@ def test_a_model_writing_the_gold_sql_finds_every_gold_reading(llm, demo_urls, b
     assert [r.gold_found for r in result.report.results] == [[True] * len(c.readings) for c in cases], \
         [(r.case.where, r.errors) for r in result.report.results]
     assert result.scores().failed_cases == 0
+
+
+def test_a_llama_cpp_python_like_server_scores_through_its_quirks(llm, gold_file, demo_urls) -> None:
+    """json_schema refused (HTTP 500, the recorded body) then json_object remembered; the clarification written
+    as `functions.NAME:` text is read as asked; free archetype ids are the model's errors, not archetypes."""
+    named = next(c for c in fixture_lines("text_calls") if c["name"] == "functions. prefix then the arguments")
+    refusal = recorded_error(ERRORS["llama-cpp-python refuses json_schema"])
+    free = structured_reply({"archetypes": [{"id": ":ranking_metric", "quote": "top-selling"}],
+                             "readings": [{"label": "By revenue", "sql": REVENUE}, {"label": "By units", "sql": UNITS}]})
+    llm.push(text_reply("clear"), refusal, readings(("Count of products", COUNT)), text_reply(named["content"]), free)
+    result = run_eval(llm, gold_file, demo_urls["sqlite"], "model", "--json")
+    payload = json.loads(result.output)["model"]
+    first, second = payload["cases"]
+    assert first["model"]["refused_modes"] == ["json_schema"] and first["model"]["structured_output"] == "json_object"
+    assert second["model"]["refused_modes"] == [] and second["model"]["structured_output"] == "json_object"
+    assert llm.requests[4]["response_format"]["type"] == "json_object"      # remembered: not asked again
+    assert second["model"]["clarification"] == "asked" and second["model"]["written_as_text"] == "named"
+    assert second["model"]["model_errors"] == 1 and second["gold_found"] == [True, True]
+    assert second["verdict"] == "material"   # the free id is no archetype, but two readings give two answers
+    model = payload["model"]["overall"]
+    assert model["failed_cases"] == 0 and model["refused_modes"] == {"json_schema": 1}
+    assert model["asked_when_several"] == 1.0 and model["calls_written_as_text"] == 1
+    assert payload["overall"]["all_found"] == 1.0

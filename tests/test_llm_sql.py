@@ -67,3 +67,19 @@ def test_unknown_archetype_ids_never_flip_the_verdict(llm, demo_dbs) -> None:
     report = check(QUESTION, sqlite, CheckOptions(engine="model", model_settings=llm.settings()))
     assert report.archetypes == [] and report.verdict == "clear"
     assert report.model is not None and [e["value"] for e in report.model.model_errors] == ["a", ":ranking_metric"]
+
+
+def test_several_model_readings_without_a_registry_archetype_are_not_clear(llm, demo_dbs) -> None:
+    """Only free ids (none of them an archetype) and two readings that give two answers: material, never
+    "clear: one reading"."""
+    sqlite = [db for db in demo_dbs if db.backend == "sqlite"]
+    reply = {"archetypes": [{"id": ":ranking_metric", "quote": "top-selling"}],
+             "readings": [{"label": "By revenue", "sql": "SELECT p.name, SUM(oi.unit_price * oi.quantity) AS revenue "
+                           "FROM order_items oi JOIN products p ON p.id = oi.product_id GROUP BY p.name "
+                           "ORDER BY revenue DESC LIMIT 1"},
+                          {"label": "By units", "sql": "SELECT p.name, SUM(oi.quantity) AS units FROM order_items oi "
+                           "JOIN products p ON p.id = oi.product_id GROUP BY p.name ORDER BY units DESC LIMIT 1"}]}
+    llm.push(text_reply("no question"), structured_reply(reply))
+    report = check("What is the top-selling product?", sqlite, CheckOptions(engine="model", model_settings=llm.settings()))
+    assert report.archetypes == [] and len(report.interpretations) == 2
+    assert report.verdict == "material" and report.verdict_text.startswith("2 readings, 2 different answers")

@@ -12,8 +12,8 @@ gold found, all found, precision, false clear, partial. On top of those, what on
   with the case. A failing case is scored as it is: no reading found the gold answer. It never stops
   the run.
 
-The model's verdict is `checker_app.verdict.judge` on its own readings (archetypes it saw, answers that
-differ), without the rules' word accounting: "partial" is the rules' verdict, never the model's; a case
+The model's verdict is `checker_app.verdict.judge` on its own readings (archetypes it saw or several
+readings, answers that differ), without the rules' word accounting: "partial" is the rules' verdict, never the model's; a case
 where the model gave no reading at all is "failed".
 """
 from __future__ import annotations
@@ -57,6 +57,8 @@ class ModelCase:
     failures: list[dict[str, Any]] = field(default_factory=list)
     model_errors: int = 0
     structured_output: str | None = None
+    refused_modes: list[str] = field(default_factory=list)   # structured-output modes the server refused
+    written_as: str | None = None      # the clarification call came as message text (tagged, bare, ...)
     usage: dict[str, Any] = field(default_factory=dict)
     seconds: float = 0.0
 
@@ -67,7 +69,7 @@ class ModelCase:
     def to_dict(self) -> dict[str, Any]:
         return {"where": self.where, "clarification": self.clarification, "failures": list(self.failures),
                 "model_errors": self.model_errors, "structured_output": self.structured_output,
-                "usage": dict(self.usage), "seconds": round(self.seconds, 3)}
+                "refused_modes": list(self.refused_modes), "written_as_text": self.written_as, "usage": dict(self.usage), "seconds": round(self.seconds, 3)}
 
 
 class ModelChecker:
@@ -105,6 +107,8 @@ class ModelChecker:
         record.failures = [{"step": f["step"], "kind": f["kind"], "message": f["message"]} for f in part.failures]
         record.model_errors = len(part.model_errors)
         record.structured_output = part.structured_output
+        record.refused_modes = [f["mode"] for f in part.fallbacks]
+        record.written_as = part.clarification.written_as if part.clarification else None
         record.usage = part.usage.to_dict()
         record.seconds = part.elapsed_ms / 1000
         return verdict, results, []
@@ -116,7 +120,8 @@ def _verdict(part: ModelPart, readings: list[Any]) -> str:
     if not readings:
         return "failed"
     divergent, distinct = divergence(readings)
-    return judge(readings, ambiguous=bool(part.detections), divergent=divergent, distinct=distinct,
+    # several readings are an ambiguity even when the model named no registry archetype (as the report judges it)
+    return judge(readings, ambiguous=bool(part.detections) or len(readings) > 1, divergent=divergent, distinct=distinct,
                  archetypes=part.archetype_ids).kind
 
 
@@ -134,6 +139,9 @@ class ModelScores:
     failed_cases: int = 0
     failures: Counter[str] = field(default_factory=Counter)
     model_errors: int = 0
+    modes: Counter[str] = field(default_factory=Counter)
+    refused: Counter[str] = field(default_factory=Counter)
+    text_calls: int = 0
     calls: int = 0
     attempts: int = 0
     tokens: int = 0
@@ -151,6 +159,9 @@ class ModelScores:
         self.failed_cases += bool(record.failures)
         self.failures.update(f["kind"] for f in record.failures)
         self.model_errors += record.model_errors
+        self.modes.update([record.structured_output] if record.structured_output else [])
+        self.refused.update(record.refused_modes)
+        self.text_calls += record.written_as is not None
         self.calls += int(record.usage.get("calls", 0))
         self.attempts += int(record.usage.get("attempts", 0))
         self.tokens += int(record.usage.get("total_tokens", 0))
@@ -165,7 +176,9 @@ class ModelScores:
         return {"cases": self.cases, "asked_when_several": share(self.asked_several, self.several),
                 "asked_when_clear": share(self.asked_clear, self.clear), "several_readings": self.several,
                 "failed_cases": self.failed_cases, "failures": dict(sorted(self.failures.items())),
-                "model_errors": self.model_errors, "calls": self.calls, "attempts": self.attempts,
+                "model_errors": self.model_errors, "structured_output": dict(sorted(self.modes.items())),
+                "refused_modes": dict(sorted(self.refused.items())), "calls_written_as_text": self.text_calls,
+                "calls": self.calls, "attempts": self.attempts,
                 "tokens_per_question": share(self.tokens, self.cases, 1),
                 "seconds_per_question": share(self.seconds, self.cases, 2),
                 "first_token_s": share(sum(self.first_token), len(self.first_token), 2)}
@@ -272,6 +285,13 @@ def model_text(result: ModelEval) -> str:
     if d["cases"]:
         lines.append(f"  per question: {d['tokens_per_question']:,.0f} tokens, {d['calls'] / d['cases']:.1f} "
                      f"call(s) ({d['attempts']} attempt(s) in all), {d['seconds_per_question']:.2f} s{first}")
+    if d["structured_output"]:
+        refused = ", ".join(f"{mode} {n}" for mode, n in d["refused_modes"].items())
+        lines.append("  readings came as " + ", ".join(f"{mode} {n}" for mode, n in d["structured_output"].items())
+                     + (f" (the server refused: {refused}; the mode that works is remembered)" if refused else ""))
+    if d["calls_written_as_text"]:
+        lines.append(f"  clarification calls written as message text, read through the same contract: "
+                     f"{d['calls_written_as_text']}")
     if d["model_errors"]:
         lines.append(f"  model errors (unknown archetype ids, invalid readings): {d['model_errors']}, shown apart")
     if d["failures"]:
