@@ -223,7 +223,7 @@ class _From:
             alias = f"{self.prefix}{len(self.aliases)}"
             condition = exp.and_(*[exp.EQ(this=col(ref, alias), expression=col(own, parent))
                                    for own, ref in zip(edge.columns, edge.ref_columns)])
-            self.select = self.select.join(table_ref(edge.ref_table, alias), on=condition)
+            self.select = self.select.join(table_ref(edge.ref_table, alias), on=condition, copy=False)
             self.aliases[prefix] = alias
         return self.aliases[path]
 
@@ -244,8 +244,10 @@ class Prepared:
     value: exp.Expression
 
 
-def prepare(spec: QuerySpec, profile: SchemaProfile, need_time: bool = False) -> Prepared | None:
-    """Joins for the time column, the group, the filters and scope, the currency; the row value."""
+def prepare(spec: QuerySpec, profile: SchemaProfile, need_time: bool = False,
+            join_group: bool = True) -> Prepared | None:
+    """Joins for the time column, the group (unless `join_group` is false: a keyed ranking joins its names
+    afterwards), the filters and scope, the currency; the row value."""
     fact, measure = spec.fact, spec.measure
     assert fact is not None and measure is not None
     source = _From(fact.table)
@@ -260,7 +262,7 @@ def prepare(spec: QuerySpec, profile: SchemaProfile, need_time: bool = False) ->
 
     group_expr = None
     group_key: exp.Expression | None = None
-    if spec.group is not None:
+    if spec.group is not None and join_group:
         route = profile.path(fact.table, spec.group.table)
         if route is None:
             spec.notes.append(f"{spec.group.noun} cannot be reached from {fact.table}; not grouped")
@@ -301,13 +303,14 @@ def prepare(spec: QuerySpec, profile: SchemaProfile, need_time: bool = False) ->
         condition = exp.and_(
             exp.EQ(this=col(rate.currency_column, "r"), expression=currency_expr.copy()),
             exp.EQ(this=col(rate.date_column, "r"), expression=day))
-        source.select = source.select.join(table_ref(rate.table, "r"), on=condition, join_type="left")
+        source.select = source.select.join(table_ref(rate.table, "r"), on=condition, join_type="left", copy=False)
         value = exp.Mul(this=exp.Paren(this=value), expression=col(rate.rate_column, "r"))
         if spec.currency_target and spec.currency_target != rate.target:
             # into another currency: through the rate table's own currency, at the same day's rates
             into = exp.and_(exp.EQ(this=col(rate.currency_column, "r2"), expression=literal(spec.currency_target)),
                             exp.EQ(this=col(rate.date_column, "r2"), expression=day.copy()))
-            source.select = source.select.join(table_ref(rate.table, "r2"), on=into, join_type="left")
+            source.select = source.select.join(table_ref(rate.table, "r2"), on=into, join_type="left",
+                                               copy=False)
             value = exp.Div(this=value, expression=exp.Nullif(this=col(rate.rate_column, "r2"),
                                                               expression=exp.Literal.number(0)))
 
@@ -340,9 +343,12 @@ def build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp
                 select = select.where(condition)
             return select
         return None
-    prepared = prepare(spec, profile)
+    keyed = keyed_route(spec, profile)
+    prepared = prepare(spec, profile, join_group=keyed is None)
     if prepared is None:
         return None
+    if keyed is not None:
+        return _keyed_ranking(spec, profile, prepared, keyed)
     fact, measure = spec.fact, spec.measure
     source, where, time_expr = prepared.source, prepared.where, prepared.time_expr
     group_expr, group_key, currency_expr = prepared.group_expr, prepared.group_key, prepared.currency_expr
@@ -405,6 +411,64 @@ def build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp
     elif groups:
         select = select.order_by(*[g.copy() for g in groups])
     return select
+
+
+def keyed_route(spec: QuerySpec, profile: SchemaProfile) -> tuple[Edge, ...] | None:
+    """The path to the group's table when a grouped aggregate can group by the key its rows already hold
+    (the last foreign key on the way references the entity's one-column key): no series, no column-only
+    group, not the fact table itself."""
+    group = spec.group
+    if group is None or spec.fact is None or spec.grain or group.column_only or len(group.key) != 1:
+        return None
+    route = profile.path(spec.fact.table, group.table)
+    if not route or tuple(route[-1].ref_columns) != tuple(group.key):
+        return None
+    return route
+
+
+def _keyed_ranking(spec: QuerySpec, profile: SchemaProfile, prepared: Prepared,
+                   route: tuple[Edge, ...]) -> exp.Query | None:
+    """A grouped aggregate (a ranking, "by <entity>") grouped by the foreign key the rows hold, the names
+    joined to the grouped rows afterwards. Grouping a million rows by a name (a text column, or first and
+    last names concatenated) was what timed out at scale; the answers are the same: rows whose key has no
+    entity row drop out at the join as they did at the inner join, ties order by name then key."""
+    entity, measure, source = spec.group, spec.measure, prepared.source
+    assert entity is not None and measure is not None
+    key = col(route[-1].columns[0], source.alias_for(route[:-1]))
+    metric_name = metric_column(spec)
+    metric_value = metric_expression(spec, measure, prepared.value, source, profile)
+    if metric_value is None:
+        return None
+    key_name = f"{slug(entity.noun)}_key"
+    currency = prepared.currency_expr if spec.currency_mode == "per" else None
+    inner_outputs = [exp.alias_(key, key_name, quoted=True)]
+    groups: list[exp.Expression] = [key.copy()]
+    if currency is not None:
+        inner_outputs.append(exp.alias_(currency.copy(), "currency", quoted=True))
+        groups.append(currency.copy())
+    # builders with copy=False: these trees are this reading's own, and each copying step deep-copies them
+    inner = source.select.select(*inner_outputs, exp.alias_(metric_value, metric_name, quoted=True), copy=False)
+    for condition in prepared.where:
+        inner = inner.where(condition, copy=False)
+    inner = inner.group_by(*groups, copy=False)
+    if spec.having is not None:
+        inner = inner.having(_compare(metric_value.copy(), spec.having), copy=False)
+
+    name, entity_key = name_expression(entity, "n"), col(entity.key[0], "n")
+    outputs = [exp.alias_(name.copy(), slug(entity.noun), quoted=True)]
+    if currency is not None:
+        outputs.append(exp.alias_(col("currency", "s"), "currency", quoted=True))
+    outputs.append(exp.alias_(col(metric_name, "s"), metric_name, quoted=True))
+    select = (exp.select(*outputs)
+              .from_(exp.Subquery(this=inner, alias=exp.TableAlias(this=ident("s"))), copy=False)
+              .join(table_ref(entity.table, "n"), on=exp.EQ(this=entity_key.copy(), expression=col(key_name, "s")),
+                    copy=False))
+    if spec.limit or spec.having is not None:
+        select = select.order_by(exp.Ordered(this=col(metric_name, "s"), desc=not spec.ascending),
+                                 exp.Ordered(this=name.copy()), exp.Ordered(this=entity_key.copy()), copy=False)
+        return select.limit(spec.limit, copy=False) if spec.limit else select
+    return select.order_by(name.copy(), entity_key.copy(), *([col("currency", "s")] if currency is not None else []),
+                           copy=False)
 
 
 def row_filters(spec: QuerySpec, profile: SchemaProfile, source: _From, root: str) -> list[exp.Expression]:
