@@ -275,3 +275,17 @@ def test_the_check_text_says_what_the_server_and_model_did(llm) -> None:
     assert "model error, unknown archetype id at archetypes.0: a" in text
     assert "the model wrote its call as text (tagged)" in text
     assert "(+1 failed attempt(s), 0 timed out)" in text and "first token" in text
+
+
+def test_a_server_refusing_the_tool_still_gives_readings_and_is_not_asked_again(llm) -> None:
+    refusal = recorded_error(next(c for c in ERRORS if c["param"] == "tool_choice"))
+    llm.push(refusal, structured_reply(READINGS))
+    part = run_model(QUESTION, PROFILE, settings=llm.settings(max_retries=1))
+    assert len(llm.requests) == 2 and "tools" in llm.requests[0]       # refused once, not retried, then the readings
+    assert part.failure["step"] == "clarify" and part.failure["param"] == "tool_choice" and len(part.readings) == 2
+    llm.push(structured_reply(READINGS))
+    again = run_model(QUESTION, PROFILE, settings=llm.settings(max_retries=1))
+    assert len(llm.requests) == 3 and "tools" not in llm.requests[2]   # remembered: straight to the readings
+    assert again.status == "ok" and len(again.readings) == 2
+    assert again.fallbacks == [{"step": "clarify", "mode": "tools", "next": "no clarification call",
+                                "reason": "this server refused tools earlier in this process"}]

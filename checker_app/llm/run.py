@@ -35,6 +35,8 @@ def _stops(failure: ModelFailure) -> bool:
     """After these the server is unlikely to answer the next call either: do not double the wait."""
     if failure.kind in ("timeout", "connection", "busy", "context"):
         return True
+    if failure.param:  # the server refused a parameter of this request (even as HTTP 500): the next call differs
+        return False
     status = failure.status or 0
     return failure.kind == "http" and (status in (401, 403, 429) or status >= 500)
 
@@ -84,12 +86,19 @@ def run_model(question: str, profile: Any, *, settings: ModelSettings | None = N
 
 
 def _ask(client: ModelClient, part: ModelPart, system: dict[str, Any], question: str, ids: tuple[str, ...]) -> bool:
-    """The model's chance to ask. False when the next call should not be tried."""
+    """The model's chance to ask. False when the next call should not be tried. A server that refused the tool
+    (`tools` or `tool_choice`) is remembered: later checks go straight to the readings, and say so."""
+    if SERVER_MODES.refuses(client.server, "tools"):
+        part.fallbacks.append({"step": "clarify", "mode": "tools", "next": "no clarification call",
+                               "reason": "this server refused tools earlier in this process"})
+        return True
     try:
         reply = client.chat("clarify", [system, {"role": "user", "content": question}], part.usage,
                             tools=[tool_definition(ids)])
     except ModelFailure as failure:
         part.fail("clarify", failure)
+        if failure.param in ("tools", "tool_choice"):
+            SERVER_MODES.refuse(client.server, "tools")
         return not _stops(failure)
     part.clarification = read_reply(reply.message, question)
     for i, asked in enumerate(part.clarification.questions):
