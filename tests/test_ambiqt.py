@@ -66,6 +66,78 @@ def test_records_that_cannot_be_built_are_counted(tmp_path) -> None:
     assert "errors (3)" in ambiqt.report_text(report)
 
 
+def _runner(tmp_path, text: str) -> ambiqt._Runner:
+    return ambiqt._Runner(ambiqt_schema.build_database(ambiqt_schema.parse_schema(text), tmp_path / "t.sqlite"))
+
+
+def test_a_limit_is_compared_with_its_ties(tmp_path) -> None:
+    runner = _runner(tmp_path, 'shop : name ("A", "B", "C"), products (6000, 10770, 10770), shop_id (5, 4, 9)')
+    try:
+        tied = runner.answer("select name from shop order by products desc limit 1")
+        assert tied == (("B",), ("C",)) == runner.answer(
+            "select name from shop where products = (select max(products) from shop)")
+        assert runner.answer("select name from shop order by products limit 1") == (("A",),)
+        assert runner.answer("select name, products as p from shop order by p desc, 1 limit 1") == (("B", 10770),)
+        assert runner.answer("select name, count(*) as n from shop group by name order by n desc limit 1") == (
+            ("A", 1), ("B", 1), ("C", 1))
+        assert runner.answer("select distinct products from shop order by products desc limit 1") == ((10770,),)
+        assert runner.answer("select * from shop order by products desc limit 1") is not None  # run as written
+        assert runner.answer("select name from shop order by products desc limit 1 offset 1") is not None
+    finally:
+        runner.db.dispose()
+    for plain in ("select name from shop", "select * from shop order by products limit 1",
+                  "select name from shop order by products limit 1 offset 1", "select name from shop limit 1"):
+        assert ambiqt.with_ties(plain) is None, plain
+
+
+def test_answers_compare_up_to_column_order() -> None:
+    assert ambiqt.same(((1, "x"), (2, "y")), (("x", 1), ("y", 2)))
+    assert not ambiqt.same(((1, "x"), (2, "y")), (("x", 2), ("y", 1)))
+    assert not ambiqt.same(((1,),), ((1,), (1,))) and ambiqt.same((), ()) and not ambiqt.same((), None)
+
+
+def test_a_split_off_table_is_built_as_a_vertical_split(tmp_path) -> None:
+    record = {"question": "What is the country of each singer?", "query1": "select name, country from singer",
+              "query2": "select t1.name, t2.country from singer as t1 join singer_country as t2 "
+                        "on t1.singer_id = t2.singer_id",
+              "split_map": {"singer": "country"}, "primary_key": {"singer": "singer_id"},
+              "schema_with_content": 'singer : name ("Ana", "Ben", "Cyd"), country ("France", "Spain", "Spain"), '
+                                     'singer_id (1, 2, 3) | singer_country : singer_id (7, 2, 9), country '
+                                     '("France", "Spain", "Spain")'}
+    example = ambiqt_records.example_of(record, 0)
+    split = next(t for t in example.tables if t.name == "singer_country")
+    assert split.rows() == [(2, "France"), (3, "Spain"), (1, "Spain")]  # every key once, each with its neighbour's value
+    listed = ambiqt_records.example_of(record, 0, listed_keys=True)
+    assert next(t for t in listed.tables if t.name == "singer_country").column("singer_id").values == [7, 2, 9]
+    outcome = ambiqt.evaluate_example(example, tmp_path)
+    assert outcome.informative and outcome.found and not outcome.mislabelled, outcome.to_dict()
+    runner = ambiqt._Runner(ambiqt_schema.build_database(example.tables, tmp_path / "v.sqlite"))
+    try:  # the join keeps every singer: the readings differ in the value a key has, not in the rows kept
+        assert runner.answer(record["query2"]) == (("Ana", "Spain"), ("Ben", "France"), ("Cyd", "Spain"))
+    finally:
+        runner.db.dispose()
+
+
+# The model top-1s that were counted mislabelled or missed (README: ties, a join keeping one row, columns in
+# another order); each is now a reading whose alternative returns the other, or no reading at all.
+MODEL_CASES = [(29, "chatgpt", "query2"), (30, "chatgpt", None), (30, "codex", "query1"),
+               (116, "logical-beam", "query1"), (116, "t5-3b-bw10", "query1")]
+
+
+def test_model_top1_cases(tmp_path) -> None:
+    root = dataset("ambiqt")
+    examples, _ = ambiqt_records.load_path(root / "benchmark" / "tbl-split" / "validation-even.json")
+    by_index = {e.index: e for e in examples}
+    for index in sorted({i for i, _, _ in MODEL_CASES}):
+        outcome = ambiqt.evaluate_example(by_index[index], tmp_path)
+        assert outcome.informative, outcome.to_dict()
+        for case, model, reading in MODEL_CASES:
+            if case == index:
+                result = outcome.models[model]
+                assert result.top1 == reading and result.other_found == (reading is not None), (index, model, result)
+                assert not result.mislabelled, (index, model, result)
+
+
 @pytest.fixture(scope="module")
 def ambiqt_sample():
     root = dataset("ambiqt")
@@ -89,11 +161,11 @@ def test_ambiqt_sample_holds_the_targets(ambiqt_sample) -> None:
     assert len(ambiqt_sample.models) == 6
     pooled = ambiqt_sample.pooled()
     assert pooled.top1_matches >= 100 and pooled.other_share >= 0.95, pooled.to_dict()
-    # chatgpt's and codex's top-1 at J 29, 30 and 44 return a reading's rows on the built data by chance (ties, a
-    # MIN with a bare column): their correct rewrites give a third answer
-    assert pooled.mislabelled <= 3, {k: m.to_dict() for k, m in ambiqt_sample.models.items()}
+    # codex's top-1 at J 43 joins ref_template_types, which drops the template query2 returns: it is query1 on
+    # these rows only, and its correct rewrite gives a third answer (README)
+    assert pooled.mislabelled <= 1, {k: m.to_dict() for k, m in ambiqt_sample.models.items()}
     for model in ambiqt_sample.models.values():
-        assert model.top1_matches >= 5 and model.other_share >= 0.6, model.to_dict()
+        assert model.top1_matches >= 5 and model.other_share >= 0.95, model.to_dict()
         assert 0 <= model.top5_both <= model.examples
 
 

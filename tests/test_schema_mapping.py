@@ -186,6 +186,25 @@ def test_twin_tables_and_duplicate_columns(tmp_path) -> None:
     assert "schema_mapping" not in _fired(connected, "When was each site opened?")
 
 
+def test_a_column_whose_values_are_a_subset_of_another_is_its_twin(tmp_path) -> None:
+    """Twins from the data whatever their names (AmbiQT's C synonyms share no word): text with three or more
+    values inside another column's, never numbers that only happen to fall inside another's range."""
+    path = tmp_path / "subset.sqlite"
+    conn = sqlite3.connect(path)
+    conn.executescript("""
+        CREATE TABLE Person (PersonId INTEGER, Nationality TEXT, Citizenship TEXT, Quarter INTEGER, Month INTEGER);
+        INSERT INTO Person VALUES (1, 'France', 'France', 1, 1), (2, 'Spain', 'Spain', 2, 2),
+            (3, 'Italy', 'Italy', 3, 3), (4, 'Peru', 'Italy', 4, 4), (5, 'Peru', 'Spain', 4, 12);
+    """)
+    conn.close()
+    connected = connect(f"sqlite:///{path}")
+    pairs = {(m.column, m.other_column) for m in schema_mappings(connected.profile) if m.kind == "column"}
+    assert {("Citizenship", "Nationality"), ("Nationality", "Citizenship")} <= pairs, pairs
+    assert not any("Quarter" in pair or "Month" in pair for pair in pairs), pairs
+    (other,) = expand_sql("SELECT PersonId FROM Person WHERE Citizenship = 'Spain'", connected.profile, "sqlite")
+    assert '"Nationality"' in other.sql and connected.db.run(other.sql).rows == [[2]]  # Citizenship: 2 and 5
+
+
 # -- expanding one statement ------------------------------------------------------------------------------
 
 def test_expand_split_column_through_its_table(singers) -> None:

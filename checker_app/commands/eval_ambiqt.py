@@ -15,8 +15,12 @@ from checker_app.commands.common import EXIT_OK, emit_json, fail
 @click.option("--controls", type=click.IntRange(min=0), default=2, show_default=True,
               help="Questions about other columns of the same database asked of each example's database "
                    "(the control false-positive rate); 0 to skip.")
+@click.option("--listed-keys", is_flag=True,
+              help="Build a J record's split-off table with its listed key samples (by default it is a vertical "
+                   "split: the base table's keys, each paired with the next row's value).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def eval_ambiqt(file: str, limit: int | None, outputs: str | None, controls: int, as_json: bool) -> None:
+def eval_ambiqt(file: str, limit: int | None, outputs: str | None, controls: int, listed_keys: bool,
+                as_json: bool) -> None:
     """Score schema_mapping on AmbiQT examples (a .json file of the benchmark, or its folder for all of them).
 
     Each example becomes a small SQLite database built from the sample values in its schema text. Per
@@ -26,7 +30,7 @@ def eval_ambiqt(file: str, limit: int | None, outputs: str | None, controls: int
     from checker_app.evaluation.ambiqt import AmbiqtError, evaluate_examples, load_path, report_text
 
     try:
-        examples, _ = load_path(file, limit, outputs)
+        examples, _ = load_path(file, limit, outputs, listed_keys)
     except AmbiqtError as err:
         fail(str(err))
     if not examples:

@@ -15,11 +15,16 @@ limit, row cap):
   alternatives; and the model's own top-5 "both found" (AmbiQT's headline measure: one of its five
   statements returns query1's rows and one returns query2's, compared here by execution on the built database).
 
-Rows are compared as sorted multisets of `adapters.results.comparable` values. A record that cannot be read
+Rows are compared as sorted multisets of `adapters.results.comparable` values, up to the order of the columns
+(`same`), and a top-level `ORDER BY ... LIMIT n` is answered with its ties (`with_ties`): on three-row
+databases a tie at the limit otherwise lets the engine's pick make `ORDER BY x DESC LIMIT 1` and `WHERE x =
+(SELECT MAX(x) ...)` look like different questions. A J record's split-off table is a vertical split of its
+base table (`ambiqt_records.vertical_split`). A record that cannot be read
 or built, or whose query2 does not run, is counted as an error with its reason, never the end of the run.
 """
 from __future__ import annotations
 
+import itertools
 import tempfile
 import time
 from collections.abc import Callable, Sequence
@@ -197,7 +202,12 @@ class _Runner:
         self.db = Database(parse_db_option(f"ambiqt={url}"), LIMITS)
 
     def answer(self, sql: str) -> Rows | None:
-        result = self.db.run(sql)
+        """The statement's rows as a sorted multiset; a top-level `ORDER BY ... LIMIT n` with its ties
+        (`with_ties`), so which of two tied rows the engine returns first never decides a comparison."""
+        tied = with_ties(sql)
+        result = self.db.run(tied) if tied is not None else None
+        if result is None or not result.ok:
+            result = self.db.run(sql)
         return tuple(sorted(result.answer(), key=repr)) if result.ok else None
 
     def lookup(self, query: Any) -> list[tuple]:
@@ -205,6 +215,66 @@ class _Runner:
         if not result.ok:
             raise RuntimeError(f"profile lookup failed: {result.error}")
         return [tuple(row) for row in result.rows]
+
+
+def with_ties(sql: str) -> str | None:
+    """`sql` with its top-level `ORDER BY keys LIMIT n` (no OFFSET) answered as `FETCH FIRST n ROWS WITH TIES`
+    (SQLite has no WITH TIES): the same SELECT without ORDER BY and LIMIT, ranked by `RANK() OVER (ORDER BY
+    keys)`, the rows ranked n or better. `... ORDER BY x DESC LIMIT 1` then answers like `... WHERE x = (SELECT
+    MAX(x) ...)` where the largest value is tied, and like itself where it is not. None when the statement has no
+    such LIMIT or cannot be read."""
+    try:
+        tree = sqlglot.parse_one(sql, read="sqlite")
+    except (sqlglot.errors.SqlglotError, RecursionError):  # a model's output may nest without end
+        return None
+    limit, order = tree.args.get("limit"), tree.args.get("order")
+    if not isinstance(tree, exp.Select) or limit is None or order is None or tree.args.get("offset") is not None:
+        return None
+    count = limit.expression
+    if not isinstance(count, exp.Literal) or not count.is_int:
+        return None
+    inner = tree.copy()
+    inner.set("limit", None)
+    inner.set("order", None)
+    named = {e.alias_or_name.lower(): e.unalias() for e in inner.expressions if isinstance(e, exp.Alias)}
+    keys = []
+    for ordered in order.expressions:
+        key = ordered.copy()
+        term = key.this
+        if isinstance(term, exp.Literal) and term.is_int and 0 < int(term.name) <= len(inner.expressions):
+            key.set("this", inner.expressions[int(term.name) - 1].unalias().copy())  # ORDER BY 2
+        elif isinstance(term, exp.Column) and not term.table and term.name.lower() in named:
+            key.set("this", named[term.name.lower()].copy())                        # ORDER BY an alias
+        keys.append(key)
+    if any(isinstance(e, exp.Star) or isinstance(e, exp.Column) and isinstance(e.this, exp.Star)
+           for e in inner.expressions):
+        return None  # `SELECT *` cannot be renamed column by column
+    names = [f"_c{i}" for i in range(len(inner.expressions))]
+    inner.set("expressions", [exp.alias_(e.unalias(), n) for e, n in zip(inner.expressions, names)] + [
+        exp.alias_(exp.Window(this=exp.Anonymous(this="RANK"), order=exp.Order(expressions=keys)), "_rank")])
+    outer = exp.select(*names).from_(inner.subquery("_ranked")).where(
+        exp.LTE(this=exp.column("_rank"), expression=exp.Literal.number(int(count.name))))
+    if tree.args.get("distinct"):
+        outer.set("distinct", exp.Distinct())
+    return outer.sql(dialect="sqlite")
+
+
+def same(a: Rows | None, b: Rows | None) -> bool:
+    """Whether two answers hold the same rows up to the order of their columns (as Spider's execution match
+    does: `SELECT AVG(x), SUM(y)` answers what `SELECT SUM(y), AVG(x)` does)."""
+    if a is None or b is None:
+        return a is b
+    if a == b:
+        return True
+    widths = {len(r) for r in a + b}
+    if len(a) != len(b) or len(widths) != 1 or not 1 < (width := widths.pop()) <= 6:
+        return False
+    return any(tuple(sorted((tuple(r[i] for i in order) for r in a), key=repr)) == b
+               for order in itertools.permutations(range(width)))
+
+
+def _among(rows: Rows | None, answers: Sequence[Rows | None]) -> bool:
+    return any(same(rows, other) for other in answers)
 
 
 def _alternatives(sql: str, profile: Any) -> list[Any]:
@@ -227,9 +297,9 @@ def _check(runner: _Runner, sql: str, profile: Any, readings: tuple[Rows, Rows],
         rows = runner.answer(alternative.sql)
         if rows is None:
             continue
-        if rows == want:
+        if same(rows, want):
             found = True
-        elif rows not in readings:
+        elif not _among(rows, readings):
             third.append(alternative.label)
     return found, third, len(alternatives)
 
@@ -237,9 +307,9 @@ def _check(runner: _Runner, sql: str, profile: Any, readings: tuple[Rows, Rows],
 def _model(runner: _Runner, top5: Sequence[str], profile: Any, readings: tuple[Rows, Rows]) -> ModelOutcome:
     outcome = ModelOutcome()
     answers = [runner.answer(sql) for sql in top5]
-    outcome.top5_both = readings[0] in answers and readings[1] in answers
-    if answers and answers[0] in readings and answers[0]:  # no rows identify no reading
-        outcome.top1 = "query1" if answers[0] == readings[0] else "query2"
+    outcome.top5_both = _among(readings[0], answers) and _among(readings[1], answers)
+    if answers and answers[0] and _among(answers[0], readings):  # no rows identify no reading
+        outcome.top1 = "query1" if same(answers[0], readings[0]) else "query2"
         other = readings[1] if outcome.top1 == "query1" else readings[0]
         outcome.other_found, outcome.mislabelled, _ = _check(runner, top5[0], profile, readings, other)
     return outcome
@@ -293,7 +363,7 @@ def evaluate_example(example: Example, workdir: str | Path, controls: Sequence[s
             outcome.error = f"{'query2' if second is None else 'query1'} does not run on the built database"
             return outcome
         outcome.engine_defined = engine_defined(example.query2)
-        outcome.informative = first != second and not outcome.engine_defined
+        outcome.informative = not same(first, second) and not outcome.engine_defined
         outcome.found, outcome.mislabelled, outcome.alternatives = _check(
             runner, example.query1, profile, (first, second), second)
         if outcome.engine_defined:
@@ -367,7 +437,8 @@ def report_text(report: AmbiqtReport) -> str:
                  "alternative expanded from query1 returns query2's rows; distinguishable: counted only where query1 "
                  "and query2 return different rows on the built database; engine-defined: query2 reads a column neither "
                  "grouped nor aggregated in an aggregating query, so its rows are the engine's pick (left out of "
-                 "distinguishable). mislabelled: examples with an alternative "
+                 "distinguishable). Rows compare as multisets, up to column order, a top-level ORDER BY ... LIMIT n with its "
+                 "ties. mislabelled: examples with an alternative "
                  "that runs and returns neither reading's rows. control fires: questions of the same database about "
                  "other columns, asked of the example's database: share where it fires anyway.")
     if report.models:

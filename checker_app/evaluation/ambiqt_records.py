@@ -7,6 +7,14 @@ for C one column used by `orig_query` is replaced by its two synonyms (same valu
 query2 the second); for T one table used by `orig_query` is replaced by two tables named by its synonyms
 (same columns and rows, query1 reads the first, query2 the second).
 
+A J record's split-off table is built as a vertical split (`vertical_split`): its key column holds the
+base table's key values, each paired with the listed value of the next row, so both tables hold one row per
+key and the two readings differ only in which value goes with which key. The listed key samples are drawn
+independently of the base table's (they match as a set in 10 of the 144 even validation records), so as
+listed the join also drops rows, and a statement that takes the largest row before the join and one that
+takes it after look like different readings when the schema says they are the same (`listed_keys=True`
+builds the tables as listed).
+
 A record that cannot be read (schema text the parser refuses, a missing field) is kept as an example with
 its `problem`, so a run counts and reports it instead of stopping. Model outputs
 (`outputs/join-ambiguity/<model>.json`: `top5` per record, the same records in the same order) are attached
@@ -75,8 +83,9 @@ def category_of(record: dict, path: str | Path = "") -> str:
     return "P" if "agg" in str(path) else "J"
 
 
-def example_of(record: dict, index: int, path: str | Path = "") -> Example:
-    """One record as an example; a record that cannot be read carries its problem."""
+def example_of(record: dict, index: int, path: str | Path = "", listed_keys: bool = False) -> Example:
+    """One record as an example; a record that cannot be read carries its problem. A J record's split-off
+    table is a vertical split of its base table (`vertical_split`) unless `listed_keys`."""
     text = {k: str(record.get(k) or "") for k in ("question", "query1", "query2", "db_id")}
     example = Example(category_of(record, path), index, text["question"], text["query1"], text["query2"], [],
                       text["db_id"], str(path), _mapped(record), str(record.get("orig_query") or text["query1"]))
@@ -86,13 +95,37 @@ def example_of(record: dict, index: int, path: str | Path = "") -> Example:
         return example
     try:
         example.tables = parse_schema(record["schema_with_content"])
+        if example.category == "J" and not listed_keys:
+            example.tables = vertical_split(example.tables, record)
     except AmbiqtError as err:
         example.problem = str(err)
     return example
 
 
-def examples_from(records: Sequence[dict], path: str | Path = "") -> list[Example]:
-    return [example_of(record, index, path) for index, record in enumerate(records)]
+def examples_from(records: Sequence[dict], path: str | Path = "", listed_keys: bool = False) -> list[Example]:
+    return [example_of(record, index, path, listed_keys) for index, record in enumerate(records)]
+
+
+def vertical_split(tables: list[Table], record: dict) -> list[Table]:
+    """`tables` with each split-off table (`split_map` {base: column}, key from `primary_key`) rebuilt as a
+    vertical split of its base table: its key column holds the base table's key values, turned by one row
+    (row i pairs the key of base row i+1 with the listed value i), so every key has one row in both tables
+    and the split-off value of a key is its base row's neighbour's. A record without that shape is left as it is."""
+    by_name = {t.name.lower(): t for t in tables}
+    keys = record.get("primary_key") if isinstance(record.get("primary_key"), dict) else {}
+    replaced: dict[str, Table] = {}
+    for base, column in (record.get("split_map") or {}).items():
+        key = keys.get(base)
+        source, split = by_name.get(str(base).lower()), by_name.get(f"{base}_{column}".lower())
+        if not isinstance(column, str) or not key or source is None or split is None:
+            continue
+        base_key, split_key = source.column(key), split.column(key)
+        if base_key is None or split_key is None or not base_key.values:
+            continue
+        turned = base_key.values[1:] + base_key.values[:1]
+        replaced[split.name] = Table(split.name, [
+            Column(c.name, list(turned), base_key.quoted) if c is split_key else c for c in split.columns])
+    return [replaced.get(t.name, t) for t in tables]
 
 
 def _mapped(record: dict) -> tuple[str, str] | None:
@@ -202,7 +235,8 @@ def _rename_column(tree: exp.Expression, old: str, new: str) -> str:
     return copy.sql(dialect="sqlite")
 
 
-def load_examples(path: str | Path, limit: int | None = None, synonyms_dir: str | Path | None = None) -> list[Example]:
+def load_examples(path: str | Path, limit: int | None = None, synonyms_dir: str | Path | None = None,
+                  listed_keys: bool = False) -> list[Example]:
     """Examples of one AmbiQT file: P/J records as they are; a synonyms file (two_col_synonyms.json or
     two_tbl_synonyms.json) gives C/T variants built from the P and J files found next to it."""
     path = Path(path)
@@ -218,7 +252,7 @@ def load_examples(path: str | Path, limit: int | None = None, synonyms_dir: str 
         if not records:
             raise AmbiqtError(f"{path}: the tbl-agg / tbl-split records to build variants from are not in {root}")
         return synonym_examples(records, synonyms, "table" if "tbl" in path.name else "column", limit)
-    examples = examples_from(load_records(path), path)
+    examples = examples_from(load_records(path), path, listed_keys)
     return examples[:limit] if limit is not None else examples
 
 
@@ -248,13 +282,13 @@ def attach_outputs(examples: Sequence[Example], folder: str | Path) -> list[str]
     return models
 
 
-def load_path(path: str | Path, limit: int | None = None, outputs: str | Path | None = None
-              ) -> tuple[list[Example], list[str]]:
+def load_path(path: str | Path, limit: int | None = None, outputs: str | Path | None = None,
+              listed_keys: bool = False) -> tuple[list[Example], list[str]]:
     """Examples of a file, or of every known AmbiQT file under a directory (`limit` per file), with the models'
     outputs found under `outputs` (default: the dataset's own `outputs/join-ambiguity`); and those models."""
     path = Path(path)
     if path.is_file():
-        examples = load_examples(path, limit)
+        examples = load_examples(path, limit, listed_keys=listed_keys)
         root = path.parent.parent.parent
     elif path.is_dir():
         root = path.parent if path.name == "benchmark" else path
@@ -262,7 +296,7 @@ def load_path(path: str | Path, limit: int | None = None, outputs: str | Path | 
         files = [benchmark / name for name in KNOWN_FILES if (benchmark / name).is_file()]
         if not files:
             raise AmbiqtError(f"{path}: none of {', '.join(KNOWN_FILES)} is there")
-        examples = [e for file in files for e in load_examples(file, limit)]
+        examples = [e for file in files for e in load_examples(file, limit, listed_keys=listed_keys)]
     else:
         raise AmbiqtError(f"{path}: no such file or directory")
     folder = Path(outputs) if outputs is not None else root / OUTPUTS
