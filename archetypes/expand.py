@@ -116,8 +116,9 @@ def _static(schema, tables: dict[str, TableInfo]) -> list[Mapping]:
 def _groups(mappings: Iterable[Mapping]) -> list[list[Mapping]]:
     """Mappings that make one alternative together: every column a split table or an aggregate table
     offers for the same base table; everything else alone."""
-    groups: dict[tuple, list[Mapping]] = {}
+    groups: dict[tuple[str | bool, ...], list[Mapping]] = {}
     for mapping in mappings:
+        key: tuple[str | bool, ...]
         if mapping.kind in ("split", "aggregate"):
             key = (mapping.kind, mapping.inverse, mapping.table.lower(), mapping.other_table.lower())
         else:

@@ -397,7 +397,8 @@ def _time_column(table: TableInfo, column: ColumnInfo) -> TimeColumn:
 
 def _find_facts(profile: SchemaProfile, special: set[str | None]) -> None:
     tables = profile.tables
-    own_time = {name: _choose_time(t) for name, t in tables.items() if name not in special}
+    own_time = {name: column for name, t in tables.items()
+                if name not in special and (column := _choose_time(t)) is not None}
     candidates: dict[str, Fact] = {}
     for name, table in tables.items():
         if name in special or not profile.edges.get(name):
@@ -407,7 +408,7 @@ def _find_facts(profile: SchemaProfile, special: set[str | None]) -> None:
             fact = Fact(table=name, measures=[], time=_time_column(table, column), row_count=table.row_count)
         else:
             parent = next((e for e in profile.edges[name]
-                           if own_time.get(e.ref_table) is not None and e.ref_table not in special
+                           if e.ref_table in own_time and e.ref_table not in special
                            and profile.edges.get(e.ref_table)
                            and _choose_score_ok(tables[e.ref_table], own_time[e.ref_table])), None)
             if parent is None:

@@ -56,7 +56,8 @@ def aggregate(view: View, mappings: Sequence[Mapping], tables: dict[str, TableIn
         partner = _partner(view, alias, first)
         if first.partner and partner is None:
             continue  # built over T joined to P: only a statement that joins them reads the same rows
-        on = view.link(alias, partner, first.partner_key).args.get("on") if partner else None
+        link = view.link(alias, partner, first.partner_key) if partner else None
+        on = link.args.get("on") if link is not None else None
         rest = [c for a in (alias, partner) if a for c in view.owned(a) if id(c) not in within and not inside(c, on)]
         if any(target.column(c.name) is None for c in rest) or view.starred(alias) or (
                 partner and view.starred(partner)):
@@ -135,9 +136,9 @@ def _rewrite_in_place(view: View, alias: str, refs: list[exp.Column], plain: lis
                       by_column: dict[str, Mapping], tables: dict[str, TableInfo], base: str) -> None:
     select = view.select
     where = select.args.get("where")
-    moved: list[exp.Expression] = []
+    moved: list[exp.Expr] = []
     if where is not None:
-        kept = []
+        kept: list[exp.Expr] = []
         for part in conjuncts(where.this):
             (moved if any(inside(r, part) for r in refs) else kept).append(part)
         select.set("where", exp.Where(this=exp.and_(*kept)) if kept else None)
@@ -158,10 +159,11 @@ def _rewrite_in_place(view: View, alias: str, refs: list[exp.Column], plain: lis
     swap_table(view, alias, base)
 
 
-def _call(ref: exp.Column, by_column: dict[str, Mapping], tables: dict[str, TableInfo]) -> exp.Expression:
+def _call(ref: exp.Column, by_column: dict[str, Mapping], tables: dict[str, TableInfo]) -> exp.Expr:
     mapping = by_column[ref.name.lower()]
+    qualifier = ref.args.get("table")
     column = exp.Column(this=ident(spelled(tables, mapping.other_table, mapping.other_column or "")),
-                        table=ref.args.get("table").copy() if ref.args.get("table") is not None else None)
+                        table=qualifier.copy() if qualifier is not None else None)
     return BUILD[mapping.function or "sum"](this=column)
 
 
@@ -174,7 +176,7 @@ def _derive(view: View, alias: str, refs: list[exp.Column], plain: list[exp.Colu
         owner = base if tables[base.lower()].column(column.name) is not None or not partner else partner
         names.setdefault(column.name.lower(), exp.column(ident(spelled(tables, owner, column.name)),
                                                          ident(owner) if partner else None))
-    outputs: list[exp.Expression] = [c.copy() for c in names.values()]
+    outputs: list[exp.Expr] = [c.copy() for c in names.values()]
     done: set[str] = set()
     for ref in refs:
         each = by_column[ref.name.lower()]

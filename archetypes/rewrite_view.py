@@ -130,7 +130,7 @@ class View:
         return None
 
 
-def conjuncts(condition: exp.Expression) -> list[exp.Expression]:
+def conjuncts(condition: exp.Expr) -> list[exp.Expr]:
     """`a AND b AND c` as [a, b, c] (parentheses around the whole are looked through)."""
     while isinstance(condition, exp.Paren):
         condition = condition.this
@@ -153,8 +153,8 @@ def spelled(tables: dict[str, TableInfo], table: str, column: str) -> str:
     return found.name if found is not None else column
 
 
-def inside(node: exp.Expression, ancestor: exp.Expression | None) -> bool:
-    parent: exp.Expression | None = node
+def inside(node: exp.Expr, ancestor: exp.Expr | None) -> bool:
+    parent: exp.Expr | None = node
     while parent is not None and ancestor is not None:
         if parent is ancestor:
             return True

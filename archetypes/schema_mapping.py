@@ -242,19 +242,19 @@ def accepted_mention(ctx: Context, table: str, column: str,
     evidence = set(hit.matched) - _WEAK - _table_words(table)
     if not evidence:
         return None
-    for other in info.columns:
-        if other.name == column:
+    for other_column in info.columns:
+        if other_column.name == column:
             continue
-        theirs = set(words(other.name))
-        if evidence & (theirs | {singular(w) for w in theirs}):
+        names = set(words(other_column.name))
+        if evidence & (names | {singular(w) for w in names}):
             return None
     return hit
 
 
 def _mentions(ctx: Context, table: str, tokens: list[tuple[str, int, int]]) -> dict[str, Mention]:
-    key = ("mentions", table)
+    key = f"mentions:{table}"
     if key not in ctx.extra:
-        found = {}
+        found: dict[str, Mention] = {}
         for column in ctx.profile.tables[table].columns:
             hit = mention(table, column.name, tokens, ctx.question)
             if hit is not None:
@@ -432,7 +432,7 @@ def _columns_ending_in(profile: SchemaProfile, table: str, word: str) -> list[st
         if column.family == "text" and word in ("name", "title") and not column.samples and info.row_count:
             continue  # sampled nothing: long free text, not a name
         found.append(column.name)
-    families = {info.column(c).family for c in found}
+    families = {named.family for c in found if (named := info.column(c)) is not None}
     return found if len(families) == 1 else []
 
 
@@ -471,7 +471,7 @@ def _synonym_columns(profile: SchemaProfile) -> dict[str, list[tuple[str, str]]]
             table_name, column_name = item.strip().rsplit(".", 1)
             table = lowered.get(table_name.strip().lower())
             column = profile.tables[table].column(column_name.strip()) if table else None
-            if column is not None:
+            if table is not None and column is not None:
                 found.setdefault(singular(word.lower()), []).append((table, column.name))
     profile.cache["column_synonyms"] = found
     return found
@@ -573,20 +573,20 @@ def _base_query(ctx: Context, found: list[Found]) -> exp.Query | None:
     mentions.sort(key=lambda m: m.span.start)
     group_columns = _group_columns(ctx, table, tokens)
     aggregated = {m.other_table: m for item in found for g in item.groups for m in g if m.kind == "aggregate"}
-    outputs: list[exp.Expression] = []
+    outputs: list[exp.Expr] = []
     grouped = False
     for hit in mentions:
         if not hit.column:
             continue
-        column = col(hit.column, "t0")
+        reference = col(hit.column, "t0")
         functions = aggregates_near(ctx, hit.span) if (aggregated and hit.column == first.mention.column) else []
         if functions:
             for function in functions:
                 outputs.append({"max": exp.Max, "min": exp.Min, "avg": exp.Avg, "sum": exp.Sum}[function](
-                    this=column.copy()))
+                    this=reference.copy()))
             grouped = True
         elif hit.column not in group_columns:
-            outputs.append(column)
+            outputs.append(reference)
     if not outputs:
         outputs = [col(c.name, "t0") for c in info.columns[:3]]
     select = exp.select(*[col(c, "t0") for c in group_columns], *outputs).from_(table_ref(table, "t0"))
@@ -613,10 +613,10 @@ def _group_columns(ctx: Context, table: str, tokens: list[tuple[str, int, int]])
     return found[:2]
 
 
-def _value_filters(ctx: Context, table: str) -> list[exp.Expression]:
+def _value_filters(ctx: Context, table: str) -> list[exp.Expr]:
     """`column = 'value'` for each question value that is a sampled value of the table ('<>' after 'not')."""
     info = ctx.profile.tables[table]
-    found: list[exp.Expression] = []
+    found: list[exp.Expr] = []
     for span in ctx.intent.names:
         for column in info.columns:
             match = next((s for s in column.samples if s.lower() == span.text.lower()), None)
