@@ -149,6 +149,13 @@ def test_failures_are_counted_and_named_and_never_stop_the_run(llm, tmp_path, de
     assert [c["verdict"] for c in report["cases"]] == ["failed"] * 4
 
 
+def test_limit_scores_only_the_first_cases(llm, gold_file, demo_urls) -> None:
+    llm.push(text_reply("clear"), readings(("Count of products", COUNT)))
+    result = run_eval(llm, gold_file, demo_urls["sqlite"], "model", "--json", "--limit", "1")
+    report = json.loads(result.output)["model"]
+    assert [c["q"] for c in report["cases"]] == [CASES[0]["q"]] and len(llm.requests) == 2
+
+
 def test_model_mode_off_or_a_label_file_is_a_usage_error(gold_file, demo_urls, tmp_path) -> None:
     off = CliRunner().invoke(eval_command, [str(gold_file), "--engine", "model"], env={"OPENAI_API_KEY": ""})
     assert off.exit_code == 2 and "OPENAI_API_KEY is not set" in off.output

@@ -22,7 +22,10 @@ from checker_app.evaluate import CaseFileError, detector_for, evaluate, load_cas
 @click.option("--engine", type=click.Choice(["rules", "model", "both"]), default="rules", show_default=True,
               help="Gold files: whose readings are scored, the rules', a model's (OPENAI_API_KEY, "
                    "OPENAI_BASE_URL, CHECKER_MODEL) or both side by side.")
-def eval_command(file: str, db: tuple[str, ...], as_json: bool, strict: bool, timeout: float, engine: str) -> None:
+@click.option("--limit", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Only the first N cases (a quick sample against a slow local model).")
+def eval_command(file: str, db: tuple[str, ...], as_json: bool, strict: bool, timeout: float, engine: str,
+                 limit: int | None) -> None:
     """Score the checker on labelled questions (a .jsonl file or a directory of them).
 
     Archetype labels: precision and recall per archetype, false positives on clear questions. Gold readings
@@ -39,6 +42,8 @@ def eval_command(file: str, db: tuple[str, ...], as_json: bool, strict: bool, ti
     except (CaseFileError, GoldFileError) as err:
         fail(str(err))
         return
+    if limit is not None:
+        cases = cases[:limit]
     settings = None
     if engine != "rules":
         from checker_app.llm.settings import ModelSettings
