@@ -17,7 +17,7 @@ from sqlglot.errors import SqlglotError
 from adapters import RunResult
 from checker_app import format as fmt
 from checker_app.answers import Answer, answer_of
-from checker_app.report import ReadingResult, Report, plain
+from checker_app.report import Detection, ReadingResult, Report
 
 
 def reading_currency(reading: ReadingResult) -> str | None:
@@ -280,16 +280,15 @@ def notes_to_show(report: Report) -> list[str]:
 SUBJECT = "insufficient_info"
 
 
-def subject_question(question: str, archetypes: Sequence[dict[str, Any]], value: str) -> str | None:
+def subject_question(question: str, archetypes: Sequence[Detection], value: str) -> str | None:
     """The question naming the subject a person chose for an `insufficient_info` ask ("Show me the numbers"
     and "units" make "Show me the numbers (units)"), so the rules read it again; None when that archetype did
     not fire. A value that is not one of its options is taken as the person's own words."""
-    for archetype in plain(archetypes):
-        if str(archetype.get("id") or archetype.get("archetype")) != SUBJECT:
+    for archetype in archetypes:
+        if archetype.id != SUBJECT:
             continue
-        options = (archetype.get("clarification") or {}).get("options") or []
-        label = next((str(o.get("label")) for o in options if isinstance(o, dict) and str(o.get("value")) == value),
-                     value)
+        options = archetype.clarification.options if archetype.clarification is not None else []
+        label = next((o.label for o in options if o.resolved_value == value), value)
         words = label.split(" (")[0] if label != value else label
         return f"{question.rstrip()} ({words})"
     return None
