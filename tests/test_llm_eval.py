@@ -149,6 +149,17 @@ def test_failures_are_counted_and_named_and_never_stop_the_run(llm, tmp_path, de
     assert [c["verdict"] for c in report["cases"]] == ["failed"] * 4
 
 
+def test_cases_of_same_named_files_keep_their_own_model_record(llm, tmp_path, demo_urls) -> None:
+    (tmp_path / "later").mkdir()
+    (tmp_path / "demo.jsonl").write_text(json.dumps(CASES[0]) + "\n", encoding="utf-8")
+    (tmp_path / "later" / "demo.jsonl").write_text(json.dumps(CASES[1]) + "\n", encoding="utf-8")
+    llm.push(text_reply("clear"), readings(("Count of products", COUNT)),
+             tool_call_reply(ASK), readings(("By revenue", REVENUE), archetypes=("ranking_metric",)))
+    report = json.loads(run_eval(llm, tmp_path, demo_urls["sqlite"], "model", "--json").output)["model"]
+    assert [c["where"] for c in report["cases"]] == ["demo.jsonl:1", "demo.jsonl:1"]
+    assert [c["model"]["clarification"] for c in report["cases"]] == ["none", "asked"]
+
+
 def test_limit_scores_only_the_first_cases(llm, gold_file, demo_urls) -> None:
     llm.push(text_reply("clear"), readings(("Count of products", COUNT)))
     result = run_eval(llm, gold_file, demo_urls["sqlite"], "model", "--json", "--limit", "1")

@@ -74,12 +74,13 @@ class ModelCase:
 
 class ModelChecker:
     """A gold `Checker` (case, db) -> (verdict, one result per reading, words not read) for the model,
-    keeping what it did per case in `cases` (by the case's `where`)."""
+    keeping what it did per case in `cases` (keyed by the case itself: `where` repeats across a directory's
+    files of the same name, gold/demo.jsonl and gold/later/demo.jsonl)."""
 
     def __init__(self, settings: ModelSettings, *, cap: int = 8, limits: Limits | None = None,
                  repair: bool = True) -> None:
         self.settings, self.cap, self.limits, self.repair = settings, cap, limits, repair
-        self.cases: dict[str, ModelCase] = {}
+        self.cases: dict[GoldCase, ModelCase] = {}
 
     def __call__(self, case: GoldCase, db: Database) -> tuple[str, list[RunResult], list[str]]:
         from checker_app.llm.hook import reading_results
@@ -88,7 +89,7 @@ class ModelChecker:
         from checker_app.statements import run_statements
 
         record = ModelCase(case.where, not case.clear, "not tried")
-        self.cases[case.where] = record
+        self.cases[case] = record
         part = ModelPart()
         try:
             part = run_model(case.question, load_profile(db), settings=self.settings, cap=self.cap)
@@ -189,11 +190,11 @@ class ModelEval:
     """The model's gold report, with what model mode did on each case."""
 
     report: GoldReport
-    cases: dict[str, ModelCase]
+    cases: dict[GoldCase, ModelCase]
     settings: dict[str, Any]
 
     def record(self, result: CaseResult) -> ModelCase | None:
-        return self.cases.get(result.case.where)
+        return self.cases.get(result.case)
 
     def scores(self, results: Iterable[CaseResult] | None = None) -> ModelScores:
         scores = ModelScores()
