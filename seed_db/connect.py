@@ -15,10 +15,10 @@ from sqlalchemy.engine import URL, Engine
 from sqlalchemy.pool import NullPool
 
 from adapters import urls
+from adapters.connections import BACKENDS  # the one list of engines
 
 from .errors import SeedError
 
-BACKENDS = ("sqlite", "postgresql", "mysql")
 _CONNECT_TIMEOUT_SECONDS = 10
 
 
@@ -41,10 +41,9 @@ def display_url(url: URL) -> str:
 def backend_of(url: URL) -> str:
     """'sqlite', 'postgresql' or 'mysql' (MariaDB URLs count as mysql); SeedError otherwise."""
     name = url.get_backend_name()
-    family = "mysql" if name in ("mysql", "mariadb") else name
-    if family not in BACKENDS:
+    if name not in BACKENDS:
         raise SeedError(f"unsupported backend {name!r}; use sqlite, postgresql or mysql/mariadb")
-    return family
+    return "mysql" if name == "mariadb" else name
 
 
 def ensure_database(url: URL) -> None:
