@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from checker_app import evaluate as ev
 from checker_app.commands import eval as eval_cmd
+from checker_app.evaluation import labelled as ev
 from tests.support import REPO
 
 LABELLED = REPO / "tests" / "fixtures" / "labelled"

@@ -6,7 +6,7 @@ import click
 
 from adapters import Database, parse_db_options
 from checker_app.commands.common import EXIT_ENGINE_ERROR, EXIT_OK, emit_json, fail, limits_from
-from checker_app.evaluate import CaseFileError, detector_for, evaluate, load_cases, report_text
+from checker_app.evaluation.labelled import CaseFileError, detector_for, evaluate, load_cases, report_text
 
 
 @click.command("eval")

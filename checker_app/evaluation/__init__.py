@@ -1,4 +1,5 @@
-"""Measuring the checker against labelled data: AmbiQT (`ambiqt`), and the lead's gold answers (`gold`).
+"""Measuring the checker against labelled data: AmbiQT (`ambiqt`), the labelled question sets (`labelled`) and
+the gold answers (`gold`).
 
 Nothing is imported here: each module is loaded by the command that needs it.
 """
