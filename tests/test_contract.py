@@ -30,3 +30,9 @@ def test_the_schema_refuses_what_the_report_never_holds() -> None:
     with pytest.raises(AssertionError):
         assert_valid({"line": 3, "error": "x", "unexpected": 1}, "batch")  # an unknown key
     assert_valid({"question": "q", "line": 3, "error": "question is empty"}, "batch")
+
+
+def test_the_readme_json_section_points_to_the_schema() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## The JSON report", 1)[1].split("\n## ", 1)[0]
+    assert all(f"docs/{FILES[kind]}" in section for kind in FILES)
