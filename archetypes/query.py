@@ -154,14 +154,16 @@ def render(query: exp.Query, dialect: str) -> str:
 
     dialect = sqlglot_dialect(dialect)
     markers = set(PART_FUNCTIONS.values())
+    own = False  # whether `query` is a copy made here (then the generator need not copy it again)
     if any(str(node.this).upper() in markers for node in query.find_all(exp.Anonymous)):
-        query = render_parts(query.copy(), dialect)
+        query, own = render_parts(query.copy(), dialect), True
     if dialect == "sqlite":
-        query = query.copy()
+        if not own:
+            query, own = query.copy(), True
         for cast in list(query.find_all(exp.Cast)):
             if isinstance(cast.this, exp.Literal) and cast.this.is_string:
-                cast.replace(cast.this.copy())
-    return query.sql(dialect=dialect)
+                cast.replace(cast.this)
+    return query.sql(dialect=dialect, copy=not own)
 
 
 # -- building ----------------------------------------------------------------------------------
