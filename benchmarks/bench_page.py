@@ -31,8 +31,8 @@ MARK_TIMES = """(products) => {
   const check = () => {
     const m = window.__marks;
     if (m.submitted === undefined) return;
-    const alert = document.querySelector('[data-testid="stMain"] [data-testid="stAlertContainer"]');
-    const names = alert ? [...alert.querySelectorAll('strong')].map((e) => e.innerText) : [];
+    const verdict = document.querySelector('[data-testid="stMain"] .st-key-verdict_main');
+    const names = verdict ? [...verdict.querySelectorAll('strong')].map((e) => e.innerText) : [];
     if (m.first === undefined && products.every((p) => names.includes(p))) m.first = performance.now();
     const metrics = [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stMetricValue"]')];
     if (m.first !== undefined && m.panels === undefined && metrics.length >= products.length) {

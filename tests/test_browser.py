@@ -40,29 +40,6 @@ SCREENSHOTS = os.environ.get("CHECKER_SCREENSHOTS")
 AMBIGUOUS = "SELECT id, name FROM orders JOIN customers ON customer_id = customers.id ORDER BY ordered_at DESC LIMIT 3"
 
 
-# In the page: when Enter is pressed, when the verdict first names every product (first results), and when
-# every reading's panel shows its answer, measured by the browser's own clock (no polling delay).
-MARK_TIMES = """(products) => {
-  window.__marks = {};
-  const box = document.querySelector('[data-testid="stMain"] input[aria-label="Your data question"]');
-  box.addEventListener('keydown', (e) => { if (e.key === 'Enter') window.__marks.submitted = performance.now(); },
-                       {capture: true, once: true});
-  const check = () => {
-    const m = window.__marks;
-    if (m.submitted === undefined) return;
-    const verdict = document.querySelector('[data-testid="stMain"] .st-key-verdict_main');
-    const names = verdict ? [...verdict.querySelectorAll('strong')].map((e) => e.innerText) : [];
-    if (m.first === undefined && products.every((p) => names.includes(p))) m.first = performance.now();
-    const metrics = [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stMetricValue"]')];
-    if (m.first !== undefined && m.panels === undefined && metrics.length >= products.length) {
-      m.panels = performance.now();
-      observer.disconnect();
-    }
-  };
-  const observer = new MutationObserver(check);
-  observer.observe(document.body, {subtree: true, childList: true, characterData: true});
-}"""
-
 
 def free_port() -> int:
     with socket.socket() as sock:
@@ -322,39 +299,6 @@ def test_a_reinstall_under_a_running_page_does_not_break_it(page, tmp_path) -> N
         page.goto(f"{base}/compare")
         main(page).get_by_role("heading", name="Compare SQL").wait_for()
         assert "No such file" not in main(page).inner_text()
-
-
-def test_first_results_on_the_embedded_database(browser, tmp_path) -> None:
-    """Submit -> the verdict with each reading's answer (first results), and -> every reading's panel.
-    Printed, not asserted: the time depends on the machine (run pytest with -s to see it)."""
-    context = browser.new_context(viewport={"width": 1366, "height": 900})  # an ordinary laptop window
-    page = context.new_page()
-    page.set_default_timeout(60_000)
-    timings = []
-    try:
-        with serving(tmp_path) as base:  # no --db: the embedded demo database
-            for attempt in ("first", "second", "third"):
-                page.goto(base)
-                box = main(page).get_by_label("Your data question")
-                box.wait_for()
-                # the page has finished its first run: the last example and the sidebar's schema are drawn
-                main(page).get_by_role("button", name=EXAMPLES[-1]).wait_for()
-                page.locator('[data-testid="stSidebar"]').get_by_text("demo (sqlite)").wait_for()
-                page.wait_for_timeout(1000)
-                box.fill(TOP_SELLING)
-                page.evaluate(MARK_TIMES, list(TOP_PRODUCTS))
-                box.press("Enter")
-                page.wait_for_function("() => window.__marks && window.__marks.panels")
-                marks = page.evaluate("() => window.__marks")
-                first = (marks["first"] - marks["submitted"]) / 1000
-                panels = (marks["panels"] - marks["submitted"]) / 1000
-                timings.append((attempt, first, panels))
-            shot(page, tmp_path / "embedded-demo.png")
-    finally:
-        context.close()
-    for attempt, first, panels in timings:
-        print(f"\n[timing] embedded demo, {attempt} submit -> first results (verdict with the three answers) "
-              f"{first * 1000:.0f} ms, every reading's panel {panels * 1000:.0f} ms")
 
 
 def test_an_engine_down_in_the_browser_hides_its_password(page, demo_urls, tmp_path) -> None:
