@@ -37,7 +37,9 @@ class Answer:
 
     @property
     def text(self) -> str:
-        return f"{self.headline} ({self.detail})" if self.detail else self.headline
+        if not self.detail:
+            return self.headline
+        return f"{self.headline}: {self.detail}" if self.shape == "series" else f"{self.headline} ({self.detail})"
 
 
 def _value(v: Any) -> Any:
@@ -124,9 +126,10 @@ def _series(columns: Sequence[str], rows: Sequence[Sequence[Any]], bucket: int, 
     points = [(str(_value(r[bucket])), float(_value(r[measure])) if r[measure] is not None else 0.0) for r in rows]
     peak = max(points, key=lambda p: p[1])
     money = currency if fmt.is_money_column(columns[measure]) else None
+    decimals = fmt.is_money_amount(columns[measure], money)
 
     def amount(value: float) -> str:
-        return fmt.with_currency(fmt.number(value, money=bool(money)), money)
+        return fmt.with_currency(fmt.number(value, money=decimals), money)
 
     total = sum(v for _, v in points)
-    return Answer("series", span, f"{columns[measure]} total {amount(total)}, peak {peak[0]} {amount(peak[1])}")
+    return Answer("series", span, f"{columns[measure]} total {amount(total)}, peak {amount(peak[1])} on {peak[0]}")

@@ -89,6 +89,19 @@ def _words(column: str) -> set[str]:
     return set(re.split(r"[^a-z0-9]+", column.lower())) - {""}
 
 
+# words of a column that holds an amount of money: two decimals, even where the currency is not known
+_MONEY_WORDS = {"revenue", "amount", "amounts", "price", "sales", "cost", "costs", "spend", "spent", "margin",
+                "profit", "gmv", "income", "paid", "payment", "payments", "total", "subtotal", "discount", "fee"}
+
+
+def is_money_amount(column: str, currency: str | None = None) -> bool:
+    """Whether a column's numbers are money, shown with two decimals: the reading's currency applies to it,
+    or its name says money (revenue, amount, price...) and nothing that counts."""
+    if not is_money_column(column):
+        return False
+    return bool(currency) or bool(_words(column) & _MONEY_WORDS)
+
+
 def is_money_column(column: str) -> bool:
     """Whether a measure column may carry the reading's currency (not counts, shares, ids or dates)."""
     return not (_words(column) & _COUNT_WORDS)
@@ -130,7 +143,7 @@ def cell(value: Any, column: str = "", currency: str | None = None, plain: bool 
         if isinstance(value, int) and _KEY_WORDS & _words(column):  # ids and years read as they are
             return str(value)
         money = bool(currency) and is_money_column(column)
-        text = number(value, plain=plain, money=money)
+        text = number(value, plain=plain, money=money or is_money_amount(column))
         return text if plain else with_currency(text, currency if money else None)
     if isinstance(value, (dt.date, dt.datetime)):
         return value.isoformat()

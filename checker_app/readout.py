@@ -262,7 +262,8 @@ def _literal_text(node: exp.Expression) -> str:
     return inner.name if isinstance(inner, exp.Literal) else inner.sql()
 
 
-_CAP_NOTE = ("combinations of readings; showing", "readings (capped)")
+_CAP_NOTE = ("combinations of readings; showing", "readings (capped)", "readings; showing")
+CAP_WORDS = "at least one for every value of every archetype where the cap allows"
 
 
 def notes_to_show(report: Report) -> list[str]:

@@ -310,3 +310,26 @@ def test_an_engine_down_in_the_browser_hides_its_password(page, demo_urls, tmp_p
         shot(page, tmp_path / "engine-down.png")
         assert "s3cret" not in page.content()
         assert "s3cret" not in page.url
+
+
+def test_a_partial_question_strikes_the_word_through_and_offers_what_was_meant(small, demo_urls, tmp_path) -> None:
+    page = small
+    with serving(tmp_path, *(f"{b}={demo_urls[b]}" for b in BACKENDS)) as base:
+        open_link(page, base, "Show revenue for labtops")
+        verdict = page.locator(".st-key-verdict_main")
+        verdict.get_by_text("partly understood: 'labtops' was not read").wait_for()
+        struck = verdict.locator("del").filter(has_text="labtops").first
+        struck.wait_for()
+        assert struck.evaluate("(e) => getComputedStyle(e).textDecorationLine") == "line-through"
+        pick = verdict.get_by_role("button", name="Laptops")
+        pick.wait_for()
+        settle(page)
+        # what was not read, and the pick, come before the readings' answers, in the first screen
+        first_reading = verdict.locator('[class*="st-key-pick_main_"]').first
+        assert pick.bounding_box()["y"] < first_reading.bounding_box()["y"] and pick.bounding_box()["y"] < 1000
+        readme_shot(page, tmp_path, "partial.png")
+        pick.click()
+        main(page).get_by_label("Your data question").filter(has_text="").wait_for()
+        page.wait_for_function("() => new URL(location.href).searchParams.get('q') === 'Show revenue for Laptops'")
+        page.locator(".st-key-verdict_main").get_by_text("6 readings, 6 different answers").wait_for()
+        assert page.locator(".st-key-verdict_main del").count() == 0

@@ -174,6 +174,14 @@ def test_one_number_format(value, shown, plain, money) -> None:
     assert fmt.number(value, money=True) == money
 
 
+def test_a_money_column_keeps_two_decimals_even_without_a_currency() -> None:
+    # revenue mixed from five currencies has no currency to show, but 13,851.00 stands beside 3,741.63
+    assert fmt.row_cells(["period", "revenue"], ["2025-06-29", 13851.0]) == ["2025-06-29", "13,851.00"]
+    assert fmt.row_cells(["period", "revenue"], ["2025-06-29", 13851.0], plain=True)[1] == "13851.00"
+    assert fmt.row_cells(["product", "units"], ["Cable", 11508]) == ["Cable", "11,508"]   # counts stay whole
+    assert fmt.row_cells(["n"], [3.0]) == ["3"]
+
+
 ANSWERS = [  # (columns, rows, choices, label, shape, answer text)
     (["product", "units"], [["USB-C Cable", 11508], ["Phone Case", 9000]], {}, "Units", "ranking",
      "USB-C Cable (units = 11,508)"),
@@ -183,7 +191,7 @@ ANSWERS = [  # (columns, rows, choices, label, shape, answer text)
     (["currency", "revenue"], [["EUR", 2881.11], ["GBP", 12059.820000000002]], {"unit": "per_currency"},
      "One total per currency (EUR, GBP)", "breakdown", "EUR 2,881.11 · GBP 12,059.82 (revenue)"),
     (["period", "revenue"], [["2024-W01", 10.0], ["2024-W02", 30.5], ["2024-W03", 20.0]], {}, "Last 3 weeks",
-     "series", "2024-W01 to 2024-W03 (3 periods) (revenue total 60.50, peak 2024-W02 30.50)"),
+     "series", "2024-W01 to 2024-W03 (3 periods): revenue total 60.50, peak 30.50 on 2024-W02"),
     (["product", "revenue"], [], {}, "Revenue", "empty", "no rows"),
 ]
 
@@ -207,6 +215,18 @@ def _series(rid: str, label: str, buckets: list[str], column: str = "revenue") -
     reading = ReadingResult(id=rid, label=label, choices={})
     reading.results = {"demo": _result("demo", ["period", column], [[b, float(i + 1)] for i, b in enumerate(buckets)])}
     return reading
+
+
+def test_series_of_days_weeks_and_months_get_a_panel_each() -> None:
+    days = _reading("d", "Last 7 days", [[f"2025-06-{d:02d}", 100.0 * d] for d in range(24, 31)], "revenue")
+    weeks = _reading("w", "Last 90 days", [[f"2025-W{w:02d}", 1000.0 * w] for w in range(14, 28)], "revenue")
+    months = _reading("m", "All time", [[f"2024-{m:02d}", 100000.0 * m] for m in range(1, 13)], "revenue")
+    for reading in (days, weeks, months):
+        reading.results["demo"].columns = ["period", "revenue"]
+    spec = charts.chart_spec([days, weeks, months])
+    assert spec.kind == "line" and spec.grains == ["per day", "per week", "per month"]
+    assert {r["grain"] for r in spec.rows if r["reading"].startswith("Last 7")} == {"per day"}
+    assert charts.chart_spec([days]).grains == []   # one bucket size: one panel
 
 
 def test_a_series_is_one_line_per_reading_over_its_whole_range() -> None:
@@ -241,6 +261,15 @@ def test_legend_names_are_short_and_distinct() -> None:
     names = charts.short_labels(readings)
     assert len(set(names)) == 3 and all(len(n) <= 60 for n in names) and not any("Standard chart" in n for n in names)
     assert len(set(charts.short_labels(readings, limit=12))) == 3  # cut names that collide get their number
+    tabs = [ReadingResult(id=str(i), label=f"Revenue (unit price x quantity) / {scope}", choices={})
+            for i, scope in enumerate(["Only amounts recorded in USD / Every order", "Only amounts recorded in USD / "
+                                       "Only completed orders", "Every currency converted to USD"])]
+    names = charts.short_labels(tabs, limit=48, numbered=False)
+    assert names[0] == "Only amounts recorded in USD / Every order"  # what all share goes
+    mixed = [ReadingResult(id="u", label="Units (sum of quantity) / Every order, whatever its status", choices={}),
+             *tabs]
+    assert charts.short_labels(mixed, limit=48, numbered=False)[0] == "Units / Every order, whatever its status"
+    assert not any(n[:1].isdigit() for n in names)   # tabs carry their own number: never "1. 1. Revenue"
 
 
 def test_long_calendars_are_folded_out_of_the_sql() -> None:
@@ -290,7 +319,7 @@ def test_engines_disagreeing_on_one_reading_are_named() -> None:
     reading = _reading("revenue", "Revenue", [["MacBook Pro", 1]])
     reading.results["pg"] = _result("pg", ["product", "revenue"], [["iPhone", 1]])
     reading.engines_agree = False
-    assert display.engine_disagreement(reading) == [("demo", "MacBook Pro (revenue = 1)"), ("pg", "iPhone (revenue = 1)")]
+    assert display.engine_disagreement(reading) == [("demo", "MacBook Pro (revenue = 1.00)"), ("pg", "iPhone (revenue = 1.00)")]
     assert display.engines_to_show(reading, ["demo", "pg", "down"]) == (["demo", "pg"], [])
     reading.engines_agree = True
     assert display.engine_disagreement(reading) == []

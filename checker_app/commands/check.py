@@ -117,7 +117,8 @@ def report_text(report: Report) -> str:
     lines = [f"Question: {report.question}", f"Verdict:  {verdict}"]
     warnings = readout.notes_to_show(report)
     if report.capped:
-        warnings.insert(0, f"showing {len(report.interpretations)} of {report.total_readings} readings (capped)")
+        warnings.insert(0, f"showing {len(report.interpretations)} of {report.total_readings} readings (capped), "
+                           f"{readout.CAP_WORDS}")
     failed, runs = readout.unanswered(report.interpretations)
     if failed:
         warnings.append(f"{failed} of {runs} runs did not answer (an engine error or the time limit)")

@@ -84,6 +84,13 @@ class Context:
         return redact(str(text), self.secrets)
 
 
+# a verdict bullet that wraps reads as a list item: left-aligned, its arrow at the top
+PAGE_CSS = """<style>
+[class*="st-key-pick_"] button { justify-content: flex-start; text-align: left; align-items: flex-start; }
+[class*="st-key-pick_"] button p { text-align: left; }
+</style>"""
+
+
 def setup() -> Context:
     """Configuration, connections and the sidebar; every page calls this first."""
     config = load_config(os.environ, _secrets())
@@ -95,6 +102,7 @@ def setup() -> Context:
         problem = redact(f"configured connections unusable ({type(err).__name__}: {err})", secrets)
         all_databases = open_databases((), config.timeout_s, config.max_rows)
     ctx = Context(config, all_databases, all_databases, CheckOptions(limits=config.limits), secrets, problem)
+    st.html(PAGE_CSS)
     sidebar(ctx)
     ctx.examples = examples(tuple(db.name for db in ctx.databases), config.db_values if not problem else (),
                             config.timeout_s, config.max_rows)
@@ -203,11 +211,18 @@ def _bump_health() -> None:
 # -- reports ----------------------------------------------------------------------------------
 
 def verdict(view: display.VerdictView, items: Sequence[ReadingResult] = (), key: str = "main",
-            clickable: bool = False) -> None:
+            clickable: bool = False, report: Report | None = None) -> None:
     """The verdict in stakeholder words, then each reading's answer as a bullet; while a clarification is
-    pending each bullet is a button that answers it with that reading (the first results on the page)."""
+    pending each bullet is a button that answers it with that reading (the first results on the page). A
+    partial verdict (`report` given) says first which words were not read and offers what was meant."""
     with st.container(key=f"verdict_{key}"):
         VERDICT_BOX.get(view.kind, st.info)(f"**{view.headline}**  \n{view.detail}")
+        if report is not None:
+            ignored = [i for i in _understood(report).get("ignored") or [] if isinstance(i, dict)]
+            st.markdown(f"> {highlight.highlighted_html(report.question, (), ignored)}", unsafe_allow_html=True)
+            not_understood(report, key)
+            if items and not clickable:
+                st.caption("What the readings answer without those words:")
         glance = display.at_a_glance(items) if len(items) > 1 else []
         if clickable and glance:
             st.caption("Which one did you mean? Click it to anchor the SQL on that reading (or answer step by "
@@ -234,9 +249,10 @@ def _understood(report: Report) -> dict[str, Any]:
     return understood if isinstance(understood, dict) else {}
 
 
-def archetypes(report: Report, key: str = "main") -> None:
+def archetypes(report: Report, key: str = "main", with_ignored: bool = True) -> None:
     """The question with the evidence marked and the ignored words struck through, then each archetype's
-    ask and reason, and for each ignored word why, with a way to say what was meant."""
+    ask and reason, and (unless the verdict said it already) for each ignored word why, with a way to say
+    what was meant."""
     ignored = [i for i in _understood(report).get("ignored") or [] if isinstance(i, dict)]
     st.markdown(f"> {highlight.highlighted_html(report.question, report.archetypes, ignored)}", unsafe_allow_html=True)
     palette = highlight.colours(report.archetypes)
@@ -246,17 +262,25 @@ def archetypes(report: Report, key: str = "main") -> None:
                   f"{highlight.md(display.archetype_name(aid))}</span>")
         evidence, ask, reason = (highlight.md(archetype.get(k, "")) for k in ("evidence", "ask", "reason"))
         st.markdown(f"{swatch} on “{evidence}”: **{ask}**  \n<small>Why: {reason}</small>", unsafe_allow_html=True)
+    if with_ignored:
+        not_understood(report, key)
+
+
+def not_understood(report: Report, key: str = "main") -> None:
+    """Each word no reading used, struck through: why, and the closest names and values of the data as
+    buttons that check the question again with the one that was meant (or rephrase it in the box above)."""
+    ignored = [i for i in _understood(report).get("ignored") or [] if isinstance(i, dict)]
     for n, item in enumerate(ignored):
         text = str(item.get("text") or "")
         suggestions = [str(s) for s in item.get("suggestions") or []][:5]
         reason = str(item.get("reason") or "no column, value or phrase of this database matches it").rstrip(".")
-        st.markdown(f":gray[:material/strikethrough_s:] “{highlight.md(text)}” was not understood: "
+        st.markdown(f":gray[:material/strikethrough_s:] ~~{highlight.md(text)}~~ was not understood: "
                     f"{highlight.md(reason)}, so no reading uses it. Rephrase the question above"
                     + (", or pick what you meant:" if suggestions else "."))
         if suggestions:
             with st.container(horizontal=True, key=f"ignored_{key}_{n}"):
                 for m, suggestion in enumerate(suggestions):
-                    st.button(suggestion, key=f"suggest_{key}_{n}_{m}", on_click=queue,
+                    st.button(suggestion, key=f"suggest_{key}_{n}_{m}", on_click=queue, icon=":material/edit:",
                               args=(intents.Check(highlight.replace_span(report.question, item, suggestion)),))
 
 
@@ -384,7 +408,7 @@ def readings(ctx: Context, items: Sequence[ReadingResult], engines: Sequence[dic
         if len(group) <= display.COLUMNS_BEFORE_TABS:
             containers = st.columns(len(group), border=True)
         else:
-            short = charts.short_labels([r for _, r in group], limit=40)
+            short = charts.short_labels([r for _, r in group], limit=48, numbered=False)
             containers = st.tabs([f"{n}. {s}" + (" · model" if r.source == "model" else "")
                                   for (n, r), s in zip(group, short)])
         for container, (n, reading) in zip(containers, group):
@@ -412,6 +436,14 @@ def chart(items: Sequence[ReadingResult], key: str = "main") -> None:
         chart_ = alt.Chart(frame).mark_line(point=alt.OverlayMarkDef(size=18)).encode(
             x=x, y=alt.Y("value:Q", title=spec.y_title), color=colour, tooltip=tooltip)
         height = 360
+        if spec.grains:  # one panel per bucket size (days, weeks, months), each on its own scales
+            panel = chart_.properties(height=200, width=680)  # a facet cannot take the container width
+            chart_ = panel.facet(row=alt.Row("grain:N", sort=spec.grains, title=None,
+                                             header=alt.Header(labelAngle=0, labelAlign="left", labelFontSize=13,
+                                                               labelOrient="top", labelAnchor="start")),
+                                 ).resolve_scale(x="independent", y="independent")
+            st.altair_chart(chart_, width="stretch", key=f"chart_{key}")
+            return
     elif spec.kind == "bar":
         chart_ = alt.Chart(frame).mark_bar().encode(
             y=alt.Y("reading:N", title=None, sort=spec.order, axis=alt.Axis(labelLimit=320)),
@@ -433,8 +465,8 @@ def notes(ctx: Context, report: Report) -> None:
     from checker_app.ui.model_view import model_note
 
     if report.capped:
-        st.caption(f"Showing {len(report.interpretations)} of {report.total_readings} readings (capped: "
-                   "answer the clarification to see the one you mean).")
+        st.caption(f"Showing {len(report.interpretations)} of {report.total_readings} readings, "
+                   f"{display.CAP_WORDS} (capped: answer the clarification to see the one you mean).")
     shown_in_model_panel = model_note(report)
     for note in display.notes_to_show(report):
         if note != shown_in_model_panel:
@@ -455,8 +487,10 @@ def downloads(report: Report, key: str, tool_output: dict[str, Any] | None = Non
 def report_header(ctx: Context, report: Report, pending: bool = False) -> None:
     """Verdict (its bullets clickable while a clarification is pending), the question with its evidence
     marked, each archetype's ask and reason."""
-    verdict(display.verdict_view(report), display.verdict_readings(report), "main", clickable=pending)
-    archetypes(report)
+    view = display.verdict_view(report)
+    verdict(view, display.verdict_readings(report), "main", clickable=pending,
+            report=report if view.kind == "partial" else None)
+    archetypes(report, with_ignored=view.kind != "partial")
     notes(ctx, report)
     read_by = {"model": " · read by the model", "both": " · read by the rules and the model"}.get(
         str(report.extra.get("engine")), "")

@@ -39,10 +39,26 @@ class ChartSpec:
     y_title: str = ""
     temporal: bool = False    # x holds dates (series on a time axis)
     order: list[str] = field(default_factory=list)  # legend order (reading names)
+    grains: list[str] = field(default_factory=list)  # series of several bucket sizes: one panel per size
 
 
-def short_labels(readings: Sequence[ReadingResult], limit: int = SHORT) -> list[str]:
-    """Short, distinct names for a legend, in the readings' order."""
+_GRAINS = ((re.compile(r"^\d{4}-W\d{1,2}$"), "per week"), (re.compile(r"^\d{4}-\d{2}$"), "per month"),
+           (re.compile(r"^\d{4}-\d{2}-\d{2}$"), "per day"), (re.compile(r"^\d{4}-Q[1-4]$"), "per quarter"),
+           (re.compile(r"^\d{4}$"), "per year"), (re.compile(r"\d{1,2}:\d{2}"), "per hour"))
+
+
+def grain_of(bucket: str) -> str:
+    """The size of a series' bucket, from how it is written (2025-06-24: a day, 2025-W14: a week)."""
+    text = bucket.strip()
+    return next((name for pattern, name in _GRAINS if pattern.search(text)), "per period")
+
+
+_PAREN = re.compile(r"\s*\([^()]*\)")
+
+
+def short_labels(readings: Sequence[ReadingResult], limit: int = SHORT, numbered: bool = True) -> list[str]:
+    """Short, distinct names for a legend, in the readings' order (names that still collide get their number,
+    unless `numbered` is False: tabs carry their own)."""
     parts = [[p.strip() for p in r.label.split(" / ")] for r in readings]
     if len(parts) > 1:
         width = min(len(p) for p in parts)
@@ -50,9 +66,13 @@ def short_labels(readings: Sequence[ReadingResult], limit: int = SHORT) -> list[
         if len(shared) < width or any(len(p) > width for p in parts):
             parts = [[x for i, x in enumerate(p) if i not in shared] or p for p in parts]
     names = [" / ".join(p) for p in parts]
+    if any(len(n) > limit for n in names):  # "Revenue (unit price x quantity)" is "Revenue" when that stays distinct
+        bare = [" / ".join(_PAREN.sub("", x).strip() or x for x in p) for p in parts]
+        if len(set(bare)) == len(set(names)):
+            names = bare
     names = [n if len(n) <= limit else n[: limit - 1].rstrip() + "…" for n in names]
     counts = Counter(names)
-    return [f"{i}. {n}" if counts[n] > 1 else n for i, n in enumerate(names, 1)]
+    return [f"{i}. {n}" if counts[n] > 1 and numbered else n for i, n in enumerate(names, 1)]
 
 
 def _as_date(value: Any) -> dt.date | None:
@@ -162,6 +182,8 @@ def _series_chart(picked: Sequence[ReadingResult], names: dict[int, str]) -> Cha
         measures.add(measure)
     if not rows:
         return None
+    for row in rows:
+        row["grain"] = grain_of(row["x"])
     dates = [_as_date(r["x"]) for r in rows]
     temporal = all(d is not None for d in dates)
     if temporal:
@@ -177,5 +199,7 @@ def _series_chart(picked: Sequence[ReadingResult], names: dict[int, str]) -> Cha
         y_title = "% of the reading's peak"
     for row in rows:
         row["label"] = fmt.number(row["value"])
+    grains = list(dict.fromkeys(r["grain"] for r in rows))
+    # days next to months on one axis flatten the days to a line along zero: one panel per bucket size
     return ChartSpec("line", "Each reading over its whole range", rows, y_title, temporal,
-                     order=list(dict.fromkeys(r["reading"] for r in rows)))
+                     order=list(dict.fromkeys(r["reading"] for r in rows)), grains=grains if len(grains) > 1 else [])
