@@ -262,12 +262,17 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
     ctx = Context(question=text, intent=intent, profile=profile, lookup=lookup, as_of=anchor, base=base)
     ctx.grounding = grounded
     ctx.extra["value_spans"] = [m.span for m in grounded.values]
-    from archetypes.entity import known_filters
+    from archetypes.entity import known_filters, lowercase_names
 
+    taken = list(intent.names) + [m.span for m in grounded.values] + [t.span for t in intent.targets] + \
+        [s for _, s in intent.measures] + [m.span for m in grounded.operators] + \
+        [s for s in (intent.window_span, intent.vague_time, intent.currency, intent.money) if s is not None]
+    intent.names += lowercase_names(intent, profile, lookup, taken)
     for flt in known_filters(ctx):  # names of one row: the shape below may list or filter by them
         if flt not in base.filters:
             base.filters.append(flt)
-    grounded.shape = read_shape(intent, grounded.operators, profile, base, anchor or dt.date.today())
+    grounded.shape = read_shape(intent, grounded.operators, profile, base, anchor or dt.date.today(),
+                                pending_values=bool(grounded.ambiguous))
     return ctx
 
 
@@ -286,6 +291,10 @@ def _apply_values(grounded: Grounded, intent: Intent, profile: SchemaProfile, sp
             preferred = [c for c in columns if c[0] in named]
             if len(preferred) == 1:
                 columns = preferred
+        if len(columns) > 1:
+            names = [(r.table, r.column) for r in refs if r.name_column]
+            if len(set(names)) == 1:
+                columns = names[:1]  # the name of an entity's row, not a copy of it on other rows (a ship-to name)
         if len(columns) > 1:
             grounded.ambiguous.append((mention, refs))
             continue
@@ -351,6 +360,12 @@ def _detect(ctx: Context) -> list[Detection]:
         if detection is not None:
             found.append(detection)
     found += shape.detections
+    found += _value_columns(ctx, found)
+    if "ranking_metric" in shape.replaces and not any(d.archetype == "ranking_metric" for d in found):
+        from archetypes.ranking_metric import gross_or_net
+
+        net = gross_or_net(ctx)  # a shape of its own still sums money before or after a discount
+        found += [net] if net is not None else []
     found.sort(key=lambda d: ORDER.get(d.archetype, 99))
     if any(d.archetype == "schema_mapping" for d in found):
         # a word of the question maps onto the schema (twice): there is something to run it on
@@ -359,6 +374,24 @@ def _detect(ctx: Context) -> list[Detection]:
         # nothing known to run on: the other shapes are about data the question does not have
         found = [d for d in found if d.archetype in SURVIVES_INSUFFICIENT]
     return found
+
+
+def _value_columns(ctx: Context, found: list[Detection]) -> list[Detection]:
+    """A value held by several columns is an entity ambiguity; only one entity question is asked at a time,
+    so a second one is reported as not read rather than dropped."""
+    from archetypes.entity import value_columns_detection
+
+    grounded = ctx.grounding
+    if grounded is None:
+        return []
+    out: list[Detection] = []
+    for mention, refs in grounded.ambiguous:
+        if out or any(d.archetype == "entity" for d in found):
+            columns = ", ".join(dict.fromkeys(f"{r.table}.{r.column}" for r in refs))
+            grounded.unread.append((mention.span, f"a value of several columns ({columns}); ask about one at a time"))
+            continue
+        out.append(value_columns_detection(mention.span, refs, ctx.profile, mention.negated))
+    return out
 
 
 def _answer(detections: list[Detection], answers: dict[str, str]) -> dict[str, list[Reading]]:

@@ -38,7 +38,18 @@ def known_filters(ctx: Context) -> list[EntityFilter]:
     """The rows the question names without ambiguity: a key ('store 3'), or a name matching one row."""
     found = [EntityFilter(entity, (value,), column=entity.key[0]) for entity, value, _ in ctx.intent.key_refs]
     found += [_filter(pool[0]) for _, pool in name_matches(ctx) if len(pool) == 1]
+    found += [EntityFilter(pool[0].entity, tuple(sorted({m.name for m in pool}))) for span, pool in name_matches(ctx)
+              if len(pool) > 1 and _as_pattern(ctx, span, pool)]
     return found
+
+
+_PATTERN_BEFORE = re.compile(r"\b(?:contains?|containing|includes?|including|matching|match|like|with)\s+(?:the\s+"
+                             r"(?:word|text|name)\s+)?['\"“]?$")
+
+
+def _as_pattern(ctx: Context, span: Span, pool: list[Match]) -> bool:
+    """'clients whose name contains Acme': every match is asked for, not one of them."""
+    return len({m.entity.table for m in pool}) == 1 and bool(_PATTERN_BEFORE.search(ctx.intent.lower[:span.start]))
 
 
 def detect(ctx: Context) -> Detection | None:
@@ -47,7 +58,7 @@ def detect(ctx: Context) -> Detection | None:
             ctx.base.filters.append(flt)  # one match: not ambiguous, the question means it
     found: Detection | None = None
     for span, pool in name_matches(ctx):
-        if len(pool) == 1:
+        if len(pool) == 1 or _as_pattern(ctx, span, pool):
             continue
         if found is not None:
             continue
@@ -205,3 +216,96 @@ def _matches(profile: SchemaProfile, term: str, lookup) -> list[Match]:
 
 
 ARCHETYPE = Archetype(ID, HEADER, WHEN, ASK, REASON, detect)
+
+
+# -- names typed in lowercase ----------------------------------------------------------------------
+
+_NAME_JOINERS = frozenset({"", "&", "/", "-", "'", "’", "&amp;"})
+MAX_NAME_WORDS = 4
+MAX_ONE_WORD_MATCHES = 5
+
+
+def lowercase_names(intent, profile: SchemaProfile, lookup, taken: list[Span]) -> list[Span]:
+    """Names typed the way people type them ('acme', 'iron maiden', 'chef anton', 'ac/dc'): runs of words
+    no other reader knows, looked up live among the rows' names. A run of several words must match a name
+    as a phrase; one word must begin a name or be one, so that an ordinary word ('well') inside a long
+    title is not taken for it."""
+    from archetypes import lexicon
+    from archetypes.intent import STOPWORDS, vocabulary
+    from archetypes.naming import singular
+
+    if lookup is None:
+        return []
+    schema = vocabulary(profile)
+    known = lexicon.FUNCTION_WORDS | lexicon.TIME_WORDS | lexicon.FACT_WORDS | frozenset(lexicon.OPERATORS)
+
+    def unknown(word: str, start: int) -> bool:
+        if any(s.start <= start < s.end for s in taken):
+            return False
+        base = singular(word)
+        return not (word in known or base in known or word in STOPWORDS or word.isdigit() or word[0] in "#$€£¥%"
+                    or base in schema.known or word in schema.known or (base,) in schema.tables)
+
+    runs: list[list[tuple[str, int, int]]] = []
+    previous_end = -10
+    for m in lexicon.TOKEN.finditer(intent.lower):
+        word, start, end = m.group(0), m.start(), m.end()
+        if not unknown(word, start):
+            previous_end = -10
+            continue
+        gap = intent.lower[previous_end:start].strip() if previous_end >= 0 else None
+        if runs and gap in _NAME_JOINERS:
+            runs[-1].append((word, start, end))
+        else:
+            runs.append([(word, start, end)])
+        previous_end = end
+    found: list[Span] = []
+    for run in runs:
+        found += _names_in_run(run[:MAX_NAME_WORDS], intent, profile, lookup)
+    return found
+
+
+def _names_in_run(run: list[tuple[str, int, int]], intent, profile: SchemaProfile, lookup) -> list[Span]:
+    """The longest sub-run, from the left, that names rows."""
+    out: list[Span] = []
+    index = 0
+    while index < len(run):
+        for size in range(len(run) - index, 0, -1):
+            start, end = run[index][1], run[index + size - 1][2]
+            text = intent.question[start:end]
+            term = clean_term(text)
+            if len(term) < 3:
+                continue
+            pool = _resolve(_matches(profile, term, lookup), term, (set(), set()))
+            if size == 1:  # one word: a whole name, or the first word of a few names and of nothing else
+                begins = re.compile(r"^" + re.escape(term) + r"(?!\w)")
+                starting = [m for m in pool if begins.search(m.name.lower().replace("’", "'"))]
+                exact = [m for m in pool if m.name.lower().replace("’", "'") == term]
+                pool = exact or (starting if len(starting) == len(pool) <= MAX_ONE_WORD_MATCHES else [])
+            if pool and len(pool) <= MAX_OPTIONS:
+                out.append(Span(start, end, text))
+                index += size
+                break
+        else:
+            index += 1
+    return out
+
+
+def value_columns_detection(span: Span, refs: list, profile: SchemaProfile, negate: bool = False) -> Detection:
+    """A value held by several columns ('USA': the customer's country and the invoice's billing country):
+    one reading per column, each filtering on that column. Reporting it read without a filter would answer
+    a question about every country."""
+    readings = []
+    for table, column in dict.fromkeys((r.table, r.column) for r in refs):
+        chosen = [r for r in refs if (r.table, r.column) == (table, column)]
+        flt = EntityFilter(chosen[0].target(profile), tuple(dict.fromkeys(r.value for r in chosen)), negate=negate)
+        readings.append(Reading(f"{table}.{column}", f"{span.text} as {table}.{column}", _apply_value(flt)))
+    return ARCHETYPE.detection(span, readings, question=f"Which '{span.text}' do you mean?")
+
+
+def _apply_value(flt: EntityFilter):
+    def apply(spec: QuerySpec) -> None:
+        spec.filters.append(flt)
+        if spec.shape == "share":
+            spec.share_filters.append(flt)  # the value is the part of a share
+    return apply

@@ -36,6 +36,8 @@ def measure_text(measure: Measure, agg: str | None = None) -> str:
         return f"{word} {' × '.join(columns)}"
     if measure.kind == "product" and len(columns) == 2:
         return f"Sum of {columns[0]} × {columns[1]}"
+    if measure.kind == "product" and len(columns) == 3:
+        return f"Sum of {columns[0]} × {columns[1]} × (1 − {columns[2]}), net of {columns[2]}"
     if measure.kind == "sum" and columns:
         return f"Sum of {columns[0]}"
     if measure.kind == "count_distinct" and columns:

@@ -18,6 +18,11 @@ from archetypes.values import ValueRef, lemma, near_miss, value_key, value_vocab
 
 _NOT_A_VALUE = lexicon.FUNCTION_WORDS | lexicon.TIME_WORDS | frozenset(lexicon.OPERATORS) | lexicon.FACT_WORDS
 _SKIP_IN_VALUES = {"and", "&"}
+# short English words that are also upper-case codes somewhere ('US', 'IT', 'OR', 'ME'): never a value unless
+# typed in capitals
+_SHORT_WORDS = frozenset("""us it or me am pm no on in at up go do so an as be by he we tv id ok all any are can
+                         did had has her his its new old one our out own per say see she the top two way who why
+                         yes yet you big low end day""".split())
 
 
 @dataclass(frozen=True)
@@ -92,8 +97,9 @@ def _single_word_value(word: str, typed: str, refs: tuple[ValueRef, ...], schema
     ('UK', 'USA'), since 'us' and 'it' are words."""
     if word in _NOT_A_VALUE or word in STOPWORDS and len(word) <= 3:
         return False
-    if len(word) <= 3 and not any(r.value == typed for r in refs):
-        return False
+    if len(word) <= 3 and not any(r.value == typed for r in refs) and (
+            word in _SHORT_WORDS or not any(r.value.isupper() for r in refs)):
+        return False  # 'usa' and 'uk' are typed lowercase; 'us', 'it' and 'pop' are words
     return (singular(word),) not in schema.phrases and (singular(word),) not in schema.measure_words
 
 

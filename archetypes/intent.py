@@ -8,7 +8,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass, field
 
-from archetypes import calendar
+from archetypes import calendar, lexicon
 from archetypes.naming import phrase, singular, words
 from archetypes.profile import Entity, Measure, SchemaProfile
 
@@ -673,6 +673,8 @@ def _names(intent: Intent, vocab: Vocabulary) -> None:
         word, start, end = before[-1]
         if (word.isalpha() and len(word) > 2 and word not in STOPWORDS and word not in vocab.known
                 and singular(word) not in vocab.known and word not in _NOT_NAMES and word not in _MONTHS
+                and word not in lexicon.OPERATORS and word not in lexicon.FUNCTION_WORDS  # 'longest tracks'
+                and word not in lexicon.FACT_WORDS and word not in lexicon.TIME_WORDS
                 and (start, end) not in taken and not any(n.start <= start < n.end for n in intent.names)):
             intent.names.append(Span(start, end, text[start:end]))
 

@@ -26,6 +26,7 @@ from archetypes.naming import phrase, plural, singular, slug, words
 Lookup = Callable[[exp.Query], list[tuple]]
 
 _PRICE = {"price", "cost"}
+_DISCOUNT = {"discount"}
 _QTY = {"quantity", "qty", "units"}
 _MONEY = {"price", "amount", "total", "revenue", "cost", "sales", "freight", "subtotal", "tax", "fee", "charge",
           "paid", "payment", "spend", "value", "gross", "net", "balance", "income", "profit"}
@@ -445,6 +446,12 @@ def _measures(table: TableInfo, fact: Fact, facts: dict[str, Fact], profile: Sch
                              words=("revenue", "sales amount", "turnover", "income", "gross", "grossing",
                                     "earnings", "money", "spend", "spent", "dollars")))
         used |= {price.name, qty.name}
+        discount = next((c for c in numeric if set(words(c.name)) & _DISCOUNT), None)
+        if discount is not None:  # a line discount: revenue before it and after it are both 'sales'
+            found.append(Measure("revenue_net", f"Revenue net of {phrase(discount.name)} ({phrase(price.name)} x "
+                                 f"{phrase(qty.name)} x (1 - {phrase(discount.name)}))", "product", table.name,
+                                 (price.name, qty.name, discount.name), money=True, words=("net revenue", "net sales")))
+            used.add(discount.name)
     if qty:
         found.append(Measure("units", f"Units (sum of {phrase(qty.name)})", "sum", table.name, (qty.name,),
                              words=("units", "unit", "quantity", "quantities", "qty", "volume", "items sold",

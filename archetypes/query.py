@@ -553,7 +553,11 @@ def _in(expr: exp.Expression, values: tuple[str, ...]) -> exp.Expression:
 
 def _row_value(measure: Measure, alias: str) -> exp.Expression:
     if measure.kind == "product":
-        return exp.Mul(this=col(measure.columns[0], alias), expression=col(measure.columns[1], alias))
+        gross = exp.Mul(this=col(measure.columns[0], alias), expression=col(measure.columns[1], alias))
+        if len(measure.columns) == 3:  # net of a line discount (a fraction)
+            kept = exp.Paren(this=exp.Sub(this=exp.Literal.number(1), expression=col(measure.columns[2], alias)))
+            return exp.Mul(this=gross, expression=kept)
+        return gross
     if measure.kind == "expression" and measure.expression:
         parsed = sqlglot.parse_one(measure.expression)
         for column in parsed.find_all(exp.Column):

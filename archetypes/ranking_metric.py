@@ -20,7 +20,7 @@ REASON = ("Each measure is a defensible reading of 'top' and they often name dif
 def detect(ctx: Context) -> Detection | None:
     intent = ctx.intent
     if intent.ranking is None or intent.explicit_measure or intent.group is None:
-        return None
+        return gross_or_net(ctx)
     entity = intent.group.entity
     filters = tuple(f.entity.table for f in ctx.base.filters)
     options = ctx.profile.measures_reaching(entity.table, via=filters)
@@ -29,6 +29,24 @@ def detect(ctx: Context) -> Detection | None:
     readings = [Reading(m.value, m.label, _apply(fact, m)) for fact, m in options]
     question = f"Rank {plural(entity.noun)} by which metric?"
     return ARCHETYPE.detection(intent.ranking, readings, question=question)
+
+
+def gross_or_net(ctx: Context) -> Detection | None:
+    """Money summed over lines that carry a discount: before it or after it are both 'sales'."""
+    base = ctx.base
+    if base.fact is None or base.measure is None or base.measure.kind != "product" or base.shape == "absence":
+        return None
+    siblings = [m for m in base.fact.measures if m.kind == "product" and m.money]
+    if len(siblings) < 2 or "net" in ctx.intent.lower.split() or "gross" in ctx.intent.lower.split():
+        return None
+    span = next((s for m, s in ctx.intent.measures if m in siblings), None) or ctx.intent.ranking or \
+        ctx.intent.superlative
+    if span is None:
+        from archetypes.intent import Span
+
+        span = Span(0, len(ctx.question), ctx.question)
+    readings = [Reading(m.value, m.label, _apply(base.fact, m)) for m in siblings]
+    return ARCHETYPE.detection(span, readings, question="Before or after the discount?")
 
 
 def _apply(fact: Fact, measure: Measure):

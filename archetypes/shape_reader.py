@@ -50,11 +50,13 @@ class ShapeRead:
     unread: list[tuple[Span, str]] = field(default_factory=list)
     detections: list[Detection] = field(default_factory=list)
     replaces: set[str] = field(default_factory=set)      # archetype ids whose own detection this replaces
+    pending_values: bool = False    # a value held by several columns: the entity readings add its filter
 
 
 def read_shape(intent: Intent, ops: list[OperatorMention], profile: SchemaProfile, spec: QuerySpec,
-               as_of: dt.date) -> ShapeRead:
+               as_of: dt.date, pending_values: bool = False) -> ShapeRead:
     out = ShapeRead()
+    out.pending_values = pending_values
     kinds = {m.category for m in ops}
     words_used = {m.word for m in ops}
     if words_used & _ASCENDING:
@@ -139,13 +141,16 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
         out.read.append(_span(intent, top.start(), top.end()))
         out.replaces.add("ranking_metric")
         return
-    if not spec.filters:
+    if not spec.filters and not out.pending_values:
         out.unread.append((share.span, "a share needs a part to divide (a value such as a category or a status)"))
         return
     spec.shape = "share"
     spec.share_filters = list(spec.filters)
     spec.group, spec.limit = None, None
-    if share.category == "rate" or _counts_rows(intent):
+    counted_table = _counted_table(intent, profile)
+    if counted_table is not None:
+        spec.fact, spec.measure = counted_table
+    elif (share.category == "rate" or _counts_rows(intent)) and spec.share_filters:
         status_fact = _fact_holding(profile, spec.share_filters[0].entity.table)
         if status_fact is not None:
             counted = next((m for m in status_fact.measures if m.kind == "count"), None)
@@ -163,6 +168,25 @@ def _counts_rows(intent: Intent) -> bool:
         return False
     return any(t.span.start == m.start(1) for t in intent.targets) or m.group(1) in ("rows", "transactions",
                                                                                       "purchases", "sales")
+
+
+def _counted_table(intent: Intent, profile: SchemaProfile):
+    """'what share of our clients are in the usa': the rows of the table named after 'of' are counted,
+    not the events that reach it."""
+
+    m = re.search(r"\b(?:share|percentage|proportion|fraction|percent)\s+of\s+(?:all\s+|our\s+|the\s+)?([a-z]+)",
+                  intent.lower)
+    if m is None:
+        return None
+    target = next((t for t in intent.targets if t.span.start == m.start(1)), None)
+    if target is None or target.entity.table in profile.facts:
+        return None
+    table = profile.tables[target.entity.table]
+    if not table.primary_key:
+        return None
+    noun = plural(target.entity.noun)
+    measure = Measure(slug(noun), f"Number of {noun}", "count", table.name, tuple(table.primary_key[:1]))
+    return Fact(table=table.name, measures=[measure], row_count=table.row_count), measure
 
 
 def _fact_holding(profile: SchemaProfile, table: str) -> Fact | None:

@@ -69,8 +69,8 @@ def _currencies_in_scope(ctx: Context) -> list[str] | None:
            base.window)
     if key in ctx.profile.cache:
         return ctx.profile.cache[key]
-    spec = base.copy()
-    spec.group, spec.grain, spec.limit, spec.notes = None, None, None, []
+    spec = QuerySpec(fact=base.fact, measure=base.measure, window=base.window,
+                     filters=[f for f in base.filters if f not in base.share_filters])  # a share's whole
     spec.currency_mode, spec.currency_target = "per", None
     query = build(spec, ctx.profile, ctx.as_of)
     present = None
