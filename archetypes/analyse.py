@@ -9,6 +9,7 @@ from sqlglot import exp
 
 from adapters.errors import InputError
 from adapters.safety import MAX_QUESTION_BYTES, decode_input
+from archetypes import lexicon
 from archetypes.archetype import Context
 from archetypes.errors import UnknownAnswerError
 from archetypes.expand import apply_mappings
@@ -89,7 +90,7 @@ def analyse(question: str, profile: SchemaProfile, lookup: Lookup | None = None,
             id="|".join(f"{a}={slug(r.value)}" for a, r in pairs) or "as_asked",
             label=" / ".join(r.label for _, r in pairs) or "As asked",
             choices={a: r.value for a, r in pairs},
-            query=query, explanation=explain(spec, profile, anchor)))
+            query=query, explanation=explain(spec, profile, anchor), lists=spec.shape == "list" or spec.shape == "absence" and not spec.absent_count))
     if not analysis.interpretations and not any("nothing to run" in n for n in analysis.notes):
         analysis.notes.append("no candidate SQL could be built for this question")
     analysis.understood = _understood(ctx, detections, analysis)
@@ -221,7 +222,8 @@ def _understood(ctx: Context, detections: list[Detection], analysis: Analysis):
     readings read; the rest is reported."""
     intent, grounded = ctx.intent, ctx.grounding
     read: list[Span] = list(grounded.shape.read)
-    for span in (intent.ranking, intent.superlative, intent.window_span, intent.vague_time, intent.day_boundary,
+    ranking = intent.ranking if intent.group is not None else None  # 'which employe sold the most': whom?
+    for span in (ranking, intent.superlative, intent.window_span, intent.vague_time, intent.day_boundary,
                  intent.currency, intent.money, intent.viz):
         if span is not None:
             read.append(span)
@@ -452,6 +454,17 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
                 options[0] if options else None)
         if found is not None:
             spec.fact, spec.measure = found
+    if spec.measure is not None and not spec.measure.money and spec.fact is not None and \
+            spec.measure.kind == "count" and not intent.how_many and \
+            any(t[0] in lexicon.MONEY_WORDS for t in intent.tokens):
+        money = next((m for m in spec.fact.measures if m.money), None)  # 'invoice revenue': the amount, not a count
+        if money is not None:
+            spec.measure = money
+    if spec.group is not None and spec.group.column_only and spec.fact is not None and \
+            profile.path(spec.fact.table, spec.group.table) is None:
+        from archetypes.query import same_column_reaching
+
+        spec.group = same_column_reaching(profile, spec.group, spec.fact.table) or spec.group
     if intent.grain is not None:
         unit = intent.grain[0]
         if unit == "week":

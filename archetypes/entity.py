@@ -132,7 +132,7 @@ def name_matches(ctx: Context) -> list[tuple[Span, list[Match]]]:
         if len(term) < 2 or known_value(ctx.profile, term):
             continue
         matches = _matches(ctx.profile, term, ctx.lookup)
-        pool = _resolve(matches, term, _adjacent_tables(ctx, span))
+        pool = _resolve(matches, term, _adjacent_tables(ctx, span), ctx.profile)
         if pool:
             found.append((span, pool))
     ctx.extra["names"] = found
@@ -151,7 +151,8 @@ def _adjacent_tables(ctx: Context, span: Span) -> tuple[set[str], set[str]]:
     return before, after
 
 
-def _resolve(matches: list[Match], term: str, adjacent: tuple[set[str], set[str]]) -> list[Match]:
+def _resolve(matches: list[Match], term: str, adjacent: tuple[set[str], set[str]],
+             profile: SchemaProfile | None = None) -> list[Match]:
     """The rows the term could mean: whole-word matches, restricted to a table named just before the term
     ('the album X') or just after it when that table has the exact name ('the X playlist'); an exact name
     wins over other tables."""
@@ -165,6 +166,12 @@ def _resolve(matches: list[Match], term: str, adjacent: tuple[set[str], set[str]
     exact = {m.entity.table for m in pool if m.name.lower().replace("’", "'") == term}
     if exact:
         pool = [m for m in pool if m.entity.table in exact]
+    if len(exact) > 1 and profile is not None and not near:
+        # 'iron maiden': the artist, its album and its song share the name; the row the others point at
+        # (the artist) is what a name alone means
+        top = [t for t in exact if all(o == t or profile.path(o, t) is not None for o in exact)]
+        if len(top) == 1:
+            pool = [m for m in pool if m.entity.table == top[0] and m.name.lower().replace("’", "'") == term]
     seen: set[tuple[str, str | None, str]] = set()
     unique = []
     for match in sorted(pool, key=_order):
@@ -276,7 +283,7 @@ def _names_in_run(run: list[tuple[str, int, int]], intent, profile: SchemaProfil
             term = clean_term(text)
             if len(term) < 3:
                 continue
-            pool = _resolve(_matches(profile, term, lookup), term, (set(), set()))
+            pool = _resolve(_matches(profile, term, lookup), term, (set(), set()), profile)
             if size == 1:  # one word: a whole name, or the first word of a few names and of nothing else
                 begins = re.compile(r"^" + re.escape(term) + r"(?!\w)")
                 starting = [m for m in pool if begins.search(m.name.lower().replace("’", "'"))]

@@ -90,8 +90,9 @@ def explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = Non
             "The statement as given"
     shape = spec.shape
     if shape == "absence" and spec.absent is not None and spec.fact is not None:
-        return (f"{plural(spec.absent.noun).capitalize()} with no {_rows(spec.fact.table)}{_window(spec, profile)}"
-                f"{_filters(spec)}, listed by name")
+        head = f"Number of {plural(spec.absent.noun)}" if spec.absent_count else plural(spec.absent.noun).capitalize()
+        return (f"{head} with no {_rows(spec.fact.table)}{_window(spec, profile)}"
+                f"{_filters(spec)}" + ("" if spec.absent_count else ", listed by name"))
     if shape == "attribute" and spec.attribute is not None and spec.group is not None:
         attribute = spec.attribute
         order = "lowest" if attribute.direction == "min" else "highest"

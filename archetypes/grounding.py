@@ -95,12 +95,18 @@ def _single_word_value(word: str, typed: str, refs: tuple[ValueRef, ...], schema
     """A one-word value counts unless it is a grammar, time or operator word, or a schema word (the table
     'store' is meant, not a value 'Store'); a value of up to three letters only when typed as written
     ('UK', 'USA'), since 'us' and 'it' are words."""
+    if word in lexicon.FACT_WORDS and typed.lower() == word and all(_status_like(r) for r in refs):
+        return True  # 'paid' invoices, 'refunded' returns: a status that is also a verb
     if word in _NOT_A_VALUE or word in STOPWORDS and len(word) <= 3:
         return False
     if len(word) <= 3 and not any(r.value == typed for r in refs) and (
             word in _SHORT_WORDS or not any(r.value.isupper() for r in refs)):
         return False  # 'usa' and 'uk' are typed lowercase; 'us', 'it' and 'pop' are words
     return (singular(word),) not in schema.phrases and (singular(word),) not in schema.measure_words
+
+
+def _status_like(ref: ValueRef) -> bool:
+    return not ref.name_column and bool({"status", "state"} & set(ref.column.lower().replace("_", " ").split()))
 
 
 def operator_mentions(intent: Intent) -> list[OperatorMention]:
@@ -159,7 +165,9 @@ def account(intent: Intent, profile: SchemaProfile, read: list[Span], consumed: 
         if word.isdigit() or word[0] in "#$€£¥":
             return False
         base = singular(word)
-        return (base in schema.known or word in schema.known or (len(word) > 3 and stem(base) in schema.stems)
+        # an inflection of a schema word ('shipped' next to 'shipments'), not a word cut short ('employe')
+        inflected = len(word) > 3 and stem(base) != base and stem(base) in schema.stems
+        return (base in schema.known or word in schema.known or inflected
                 or (base,) in schema.tables)
 
     ignored: list[list[Token]] = []

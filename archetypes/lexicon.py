@@ -32,6 +32,11 @@ order ordered ordering spend spends spent spending pay pays paid paying earn ear
 revenue revenues turnover income earnings takings gmv money business transactions transaction
 """.split())
 
+# fact words that ask for money, not for a count of rows ('invoice revenue', 'what clients spent')
+MONEY_WORDS = frozenset("""
+revenue revenues turnover income earnings takings gmv money spend spends spent spending earn earns earned
+""".split())
+
 # analytic operators: each must be reflected by the reading's shape, or it is reported as not read
 OPERATORS: dict[str, str] = {
     **dict.fromkeys(["average", "avg", "mean", "typical", "typically", "averages"], "average"),

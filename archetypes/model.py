@@ -109,6 +109,7 @@ class Interpretation:
     choices: dict[str, str]
     query: exp.Query = field(repr=False)
     explanation: str = ""          # one plain-English sentence: what the SQL computes
+    lists: bool = False            # a list of rows: no rows is the answer 'none', not a failure
 
     def sql(self, dialect: str) -> str:
         """The runnable text for 'sqlite' | 'postgres' | 'mysql'."""

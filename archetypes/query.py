@@ -102,6 +102,7 @@ class QuerySpec:
     attribute_group: Entity | None = None    # attribute superlative per group ('cheapest in each category')
     list_columns: tuple[str, ...] = ()       # list: columns of the listed table shown next to its name
     absent: Entity | None = None             # absence: rows of this entity with no fact rows
+    absent_count: bool = False               # absence: how many such rows, not their list
     conditions: list[RowCondition] = field(default_factory=list)      # record scope: which rows count
     invalid: bool = False                    # a reading that does not apply to this combination
 
@@ -266,8 +267,13 @@ def prepare(spec: QuerySpec, profile: SchemaProfile, need_time: bool = False,
     group_key: exp.Expression | None = None
     if spec.group is not None and join_group:
         route = profile.path(fact.table, spec.group.table)
+        if route is None and spec.group.column_only:
+            twin = same_column_reaching(profile, spec.group, fact.table)  # 'status': the counted table's own
+            if twin is not None:
+                spec.group, route = twin, profile.path(fact.table, twin.table)
         if route is None:
             spec.notes.append(f"{spec.group.noun} cannot be reached from {fact.table}; not grouped")
+            spec.invalid = True  # a reading 'per status' that cannot group is not shown as one
         else:
             group_alias = source.alias_for(route)
             group_expr = name_expression(spec.group, group_alias)
@@ -543,6 +549,20 @@ def _compare(value: exp.Expression, having: tuple[str, float]) -> exp.Expression
     literal_number = exp.Literal.number(repr(number) if not float(number).is_integer() else int(number))
     node = {"gt": exp.GT, "ge": exp.GTE, "lt": exp.LT, "le": exp.LTE}[op]
     return node(this=value, expression=literal_number)
+
+
+def same_column_reaching(profile: SchemaProfile, group: Entity, table: str) -> Entity | None:
+    """The column of the same name on `table` or on a table it reaches ('status' of subscriptions, not of
+    invoices), used like an entity."""
+    column = group.name_columns[0]
+    candidates = [name for name, info in profile.tables.items() if info.column(column) is not None and
+                  profile.path(table, name) is not None]
+    if not candidates:
+        return None
+    best = min(candidates, key=lambda name: len(profile.path(table, name) or ()))
+    info = profile.tables[best]
+    return Entity(table=best, name_columns=(column,), noun=group.noun, key=tuple(info.primary_key),
+                  row_count=info.row_count, column_only=True)
 
 
 def _in(expr: exp.Expression, values: tuple[str, ...]) -> exp.Expression:

@@ -39,8 +39,8 @@ def gross_or_net(ctx: Context) -> Detection | None:
     siblings = [m for m in base.fact.measures if m.kind == "product" and m.money]
     if len(siblings) < 2 or "net" in ctx.intent.lower.split() or "gross" in ctx.intent.lower.split():
         return None
-    span = next((s for m, s in ctx.intent.measures if m in siblings), None) or ctx.intent.ranking or \
-        ctx.intent.superlative
+    span = next((s for m, s in ctx.intent.measures if m in siblings), None) or (
+        ctx.intent.ranking if ctx.intent.group is not None else None) or ctx.intent.superlative
     if span is None:
         from archetypes.intent import Span
 

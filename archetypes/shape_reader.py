@@ -84,6 +84,15 @@ def _main_target(intent: Intent) -> Target | None:
     return real[0] if real else (intent.targets[0] if intent.targets else None)
 
 
+def _named_fact(intent: Intent, profile: SchemaProfile, table: str) -> Fact | None:
+    """A table of events the question names ('clients who never paid an invoice'), when it reaches `table`."""
+    named = [t.entity.table for t in intent.targets] + [m.table for m, _ in intent.measures]
+    for name in named:
+        if name != table and name in profile.facts and profile.path(name, table) is not None:
+            return profile.facts[name]
+    return None
+
+
 def _nearest_fact(profile: SchemaProfile, table: str) -> Fact | None:
     """The fact whose rows point at `table` most directly (the primary fact on a tie)."""
     primary = profile.primary_fact()
@@ -112,7 +121,7 @@ def _absence(intent, ops, kinds, profile, spec, as_of, out) -> None:
     if target is None:
         return
     entity = target.entity
-    fact = _nearest_fact(profile, entity.table)
+    fact = _named_fact(intent, profile, entity.table) or _nearest_fact(profile, entity.table)
     if fact is None or entity.column_only or len(entity.key) != 1:
         out.unread.append((negation[0].span, f"no table of events points at {entity.noun}: nothing can be absent"))
         return
@@ -122,6 +131,7 @@ def _absence(intent, ops, kinds, profile, spec, as_of, out) -> None:
         return
     spec.shape, spec.absent, spec.fact, spec.measure = "absence", entity, fact, counted
     spec.group, spec.limit = None, None
+    spec.absent_count = intent.how_many is not None and intent.how_many[0] == entity.table  # 'how many ... never'
     out.consumed.add("negation")
     out.replaces |= {"ranking_metric", "unit"}
 
@@ -268,6 +278,10 @@ def _set_periods(change: Change):
     return apply
 
 
+_THE_ONE_BEFORE = re.compile(r"\b(?:the|a)\s+(week|month|quarter|year)\s+before\b|"
+                             r"\b(?:the\s+)?(?:previous|prior|preceding)\s+(week|month|quarter|year)\b")
+
+
 def _named_periods(intent: Intent, as_of: dt.date) -> tuple[calendar.Window, calendar.Window, Span] | None:
     lower = intent.lower
     if (m := _TWO_YEARS.search(lower)) is not None:
@@ -280,6 +294,14 @@ def _named_periods(intent: Intent, as_of: dt.date) -> tuple[calendar.Window, cal
         return None
     length = window.end - window.start
     text = span.text.lower()
+    rest = lower[:span.start] + " " * (span.end - span.start) + lower[span.end:]
+    if (m := _THE_ONE_BEFORE.search(rest)) is not None:
+        # 'last month compared with the month before': the window against the period just before it
+        unit = m.group(1) or m.group(2)
+        months = {"month": 1, "quarter": 3, "year": 12}.get(unit)
+        start = calendar.add_months(window.start, -months) if months else window.start - dt.timedelta(days=7)
+        before = calendar.Window(start, window.start, f"the {unit} before")
+        return before, window, _span(intent, m.start(), m.end())
     if any(w in text for w in ("last", "previous", "prior")) and re.search(r"\b(week|month|quarter|year)\b", text):
         # 'up on last month': the period after it, to date, against it
         unit = re.search(r"\b(week|month|quarter|year)\b", text).group(1)  # type: ignore[union-attr]

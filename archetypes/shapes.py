@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 from sqlglot import exp
 
 from archetypes import calendar
-from archetypes.naming import slug
+from archetypes.naming import plural, slug
 from archetypes.profile import Fact, SchemaProfile, TimeColumn
 from archetypes.query import (
     Prepared,
@@ -237,6 +237,9 @@ def _absence(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
     for condition in conditions:
         select = select.where(condition)
     select = select.where(exp.Not(this=exp.Exists(this=sub)))
+    if spec.absent_count:
+        counted = exp.Count(this=col(entity.key[0], "e0"))
+        return select.select(exp.alias_(counted, slug(plural(entity.noun)), quoted=True), append=False)
     return select.order_by(name.copy(), col(entity.key[0], "e0"))
 
 

@@ -90,7 +90,7 @@ def _check(question: str, databases: Sequence[Database], options: CheckOptions) 
     readings: list[ReadingResult] = []
     for interpretation in primary.interpretations:
         reading = ReadingResult(id=interpretation.id, label=interpretation.label, choices=dict(interpretation.choices),
-                                explanation=interpretation.explanation)
+                                explanation=interpretation.explanation, lists=interpretation.lists)
         key = _choice_key(interpretation.choices)
         for db in databases:
             analysis = analyses.get(db.name)

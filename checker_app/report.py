@@ -212,6 +212,7 @@ class ReadingResult(Wire):
     sql: dict[str, str] = Field(default_factory=dict)            # engine name -> SQL text
     results: dict[str, Result] = Field(default_factory=dict)     # engine name -> result
     engines_agree: bool | None = None
+    lists: bool = False                                          # a list: no rows is the answer 'none'
 
     def first_ok(self) -> RunResult | None:
         return next((r for r in self.results.values() if r.ok), None)

@@ -54,6 +54,11 @@ def readings_divergent(results: Sequence[RunResult]) -> tuple[bool | None, int]:
     answered = [r for r in results if r.ok]
     if len(answered) < 2:
         return None, len(answered)
+    if any(not r.rows for r in answered):  # an empty list next to others: 'none' is one answer of its own
+        filled = [r for r in answered if r.rows]
+        _, distinct = readings_divergent(filled) if len(filled) > 1 else (None, len(filled))
+        distinct += 1
+        return distinct > 1, distinct
     measures = {tuple(c.lower() for c, v in zip(r.columns, r.rows[0] if r.rows else ()) if _numeric(v))
                 for r in answered}
     if len(measures) > 1:
@@ -73,6 +78,7 @@ class Tally:
     answered: tuple[RunResult, ...]      # the first engine's result with rows, one per reading
     empty: int
     unfinished: tuple[str, ...]          # the status of each reading that did not finish (error, timeout)
+    listed_empty: int = 0                # lists with no rows: answered, the answer is 'none'
 
     @property
     def complete(self) -> bool:
@@ -90,17 +96,20 @@ class Tally:
 
 
 def tally(readings: Sequence[ReadingResult]) -> Tally:
-    answered, empty, unfinished = [], 0, []
+    answered, empty, unfinished, listed_empty = [], 0, [], 0
     for reading in readings:
         ran = [r for r in reading.results.values() if r.status != "rejected"]
         ok = [r for r in ran if r.ok]
         if ok and any(r.rows for r in ok):
             answered.append(next(r for r in ok if r.rows))
+        elif ok and getattr(reading, "lists", False):
+            answered.append(ok[0])  # an empty list is an answer: nothing is absent, no row matches
+            listed_empty += 1
         elif ok:
             empty += 1
         elif ran:
             unfinished.append(ran[0].status)
-    return Tally(len(readings), tuple(answered), empty, tuple(unfinished))
+    return Tally(len(readings), tuple(answered), empty, tuple(unfinished), listed_empty)
 
 
 def divergence(readings: Sequence[ReadingResult]) -> tuple[bool | None, int]:
@@ -143,7 +152,8 @@ def judge(readings: Sequence[ReadingResult], *, ambiguous: bool, divergent: bool
     if divergent is True:
         return Verdict("material", f"{n} {noun}, {distinct} different answers" + (f"; {more}" if more else ""))
     if divergent is False and counted.complete:
-        same = f"ambiguous wording, same answer ({n} readings agree)" if noun == "readings" else \
+        none = ": no rows" if counted.listed_empty == n else ""
+        same = f"ambiguous wording, same answer{none} ({n} readings agree)" if noun == "readings" else \
             f"{n} {noun}, same answer"
         return Verdict("benign", same)
     if divergent is False:

@@ -21,8 +21,9 @@ def cases() -> list[tuple[str, str, str, list[str]]]:
 
 
 @pytest.fixture(scope="module")
-def grounded(demo_urls, chinook_urls) -> dict[str, Connected]:
-    return {"demo": connect(demo_urls["sqlite"]), "chinook": connect(chinook_urls["sqlite"])}
+def grounded(demo_urls, chinook_urls, northwind_urls, history_urls) -> dict[str, Connected]:
+    return {"demo": connect(demo_urls["sqlite"]), "chinook": connect(chinook_urls["sqlite"]),
+            "northwind": connect(northwind_urls["sqlite"]), "history": connect(history_urls["sqlite"])}
 
 
 @pytest.mark.parametrize("where, db, question, expect", cases(), ids=lambda v: str(v)[:50])
@@ -47,12 +48,26 @@ def test_what_the_question_was_read_as(grounded, where: str, db: str, question: 
                 assert item[4:] in interpretation.sql("sqlite"), (where, interpretation.sql("sqlite"))
         elif item.startswith("fires="):
             assert item.split("=", 1)[1] in [d.archetype for d in analysis.detections], (where, analysis.archetypes)
+        elif item.startswith("answer="):  # some reading's first row holds this cell (its answer)
+            wanted = item.split("=", 1)[1]
+            rows = [connected.run(i) for i in analysis.interpretations]
+            firsts = [[_cell(v) for v in r.rows[0]] for r in rows if r is not None and r.ok and r.rows]
+            assert any(wanted in row for row in firsts), (where, firsts)
         else:
             raise AssertionError(f"{where}: unknown expectation {item!r}")
     for interpretation in analysis.interpretations:  # every reading runs and says what it computes
         assert interpretation.explanation, where
         result = connected.run(interpretation)
         assert result is not None
+
+
+def _cell(value) -> str:
+    """A number to 4 decimals without trailing zeros (engines sum floats differently), text as it is."""
+    from decimal import Decimal
+
+    if isinstance(value, (int, float, Decimal)) and not isinstance(value, bool):
+        return f"{float(value):.4f}".rstrip("0").rstrip(".")
+    return str(value)
 
 
 @pytest.mark.parametrize("text", ["what is the", "of the and", "🙂", "x " * 30_000])
