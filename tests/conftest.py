@@ -3,9 +3,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 
+if TYPE_CHECKING:
+    from tests.llm_server import ScriptedLLM
+
+from adapters import Database, Limits, parse_db_option
 from tests.support import BACKENDS, ServerDatabases, assert_valid, load_chinook, load_northwind, unavailable
 
 
@@ -96,6 +101,38 @@ def chinook_urls(session_servers) -> dict[str, str]:
 def northwind_urls(session_servers) -> dict[str, str]:
     """Northwind on SQLite and PostgreSQL: {backend: URL}."""
     return {backend: load_northwind(backend, session_servers) for backend in ("sqlite", "postgresql")}
+
+
+
+@pytest.fixture(scope="module")
+def demo_dbs(demo_urls) -> Iterator[list[Database]]:
+    """The demo database on every engine, as Databases (model-mode tests)."""
+    databases = [Database(parse_db_option(f"{b}={demo_urls[b]}"), Limits(time_limit_s=10)) for b in BACKENDS]
+    yield databases
+    for db in databases:
+        db.dispose()
+
+
+@pytest.fixture
+def llm_page(monkeypatch, tmp_path, demo_urls) -> Iterator[ScriptedLLM]:
+    """The checker page pointed at the demo database (SQLite) and at a started scripted model server."""
+    import json
+
+    from checker_app.ui.config import ENV_DB, ENV_MAX_ROWS, ENV_TIMEOUT
+    from tests.llm_server import ScriptedLLM
+
+    server = ScriptedLLM().start()
+    monkeypatch.setenv("CHECKER_HOME", str(tmp_path))
+    monkeypatch.setenv(ENV_TIMEOUT, "5")
+    monkeypatch.setenv(ENV_MAX_ROWS, "1000")
+    monkeypatch.setenv(ENV_DB, json.dumps([f"demo={demo_urls['sqlite']}"]))
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+    monkeypatch.setenv("CHECKER_MODEL", "scripted-model")
+    monkeypatch.setenv("CHECKER_MODEL_TIMEOUT", "5")
+    monkeypatch.setenv("CHECKER_MODEL_RETRIES", "0")
+    yield server
+    server.stop()
 
 
 __all__ = ["unavailable"]

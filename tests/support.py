@@ -11,13 +11,16 @@ import shutil
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 import sqlalchemy as sa
 
 import adapters
 from archetypes import Analysis, Interpretation, SchemaProfile, analyse, build_profile
+
+if TYPE_CHECKING:
+    from streamlit.testing.v1 import AppTest
 
 REPO = Path(__file__).resolve().parent.parent
 DATASETS = Path(os.environ.get("CHECKER_DATASETS", REPO.parent / "shared" / "datasets"))
@@ -222,3 +225,100 @@ def connect(url: str, overrides: dict | None = None) -> Connected:
     connected = Connected(db, schema, None)  # type: ignore[arg-type]
     connected.profile = build_profile(schema, connected.lookup, overrides)
     return connected
+
+
+# -- the singers schema (schema_mapping tests, the compare page) -------------------------------------
+
+# PascalCase on purpose: identifiers must be quoted right on every engine. SingerCountry is split off
+# Singer (named after it, same key), SingerAge holds precomputed aggregates of Singer.Age, Concert and
+# Performance have nothing to do with either.
+SINGERS_SCHEMA = [
+    'CREATE TABLE "Singer" ("SingerId" INTEGER PRIMARY KEY, "Name" VARCHAR(40), "Country" VARCHAR(40), "Age" INTEGER)',
+    'CREATE TABLE "SingerCountry" ("SingerId" INTEGER, "Country" VARCHAR(40))',
+    'CREATE TABLE "SingerAge" ("AvgAge" NUMERIC(6, 2), "MaxAge" INTEGER, "MinAge" INTEGER, "TotalAge" INTEGER)',
+    'CREATE TABLE "Concert" ("ConcertId" INTEGER PRIMARY KEY, "ConcertName" VARCHAR(40), "Year" INTEGER)',
+    'CREATE TABLE "Performance" ("ConcertId" INTEGER REFERENCES "Concert"("ConcertId"), '
+    '"SingerId" INTEGER REFERENCES "Singer"("SingerId"))',
+]
+SINGERS_ROWS = [
+    "INSERT INTO \"Singer\" VALUES (1, 'Ana', 'France', 30), (2, 'Ben', 'Spain', 40), (3, 'Cyd', 'Italy', 50)",
+    # the split-off table is out of date: Ben moved, Cyd is missing
+    "INSERT INTO \"SingerCountry\" VALUES (1, 'France'), (2, 'Portugal')",
+    # the precomputed aggregates are stale too (AVG(Age) is 40 today)
+    'INSERT INTO "SingerAge" VALUES (38.5, 48, 30, 117)',
+    "INSERT INTO \"Concert\" VALUES (1, 'Spring Gala', 2014), (2, 'Summer Nights', 2015)",
+    'INSERT INTO "Performance" VALUES (1, 1), (1, 2), (2, 3)',
+]
+
+
+def create_singers(url: str) -> str:
+    """The singers schema and rows in the empty database at `url` (its URL back)."""
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        if engine.dialect.name == "mysql":
+            conn.exec_driver_sql("SET SESSION sql_mode = CONCAT(@@sql_mode, ',ANSI_QUOTES')")
+        for statement in SINGERS_SCHEMA + SINGERS_ROWS:
+            conn.exec_driver_sql(statement)
+    engine.dispose()
+    return url
+
+
+# -- scripted model replies (model-mode tests on the pipeline and the page) ---------------------------
+
+ASK = {"questions": [{"type": "choice", "header": "Metric", "question": "Rank products by which metric?",
+                      "multiSelect": False, "quote": "top-selling", "archetype": "ranking_metric",
+                      "options": [{"label": "Revenue"}, {"label": "Units"}, {"label": "Orders"}]}],
+       "suggestions": [[]]}
+REVENUE = ("SELECT products.name, SUM(order_items.unit_price * order_items.quantity) AS revenue FROM order_items "
+           "JOIN products ON order_items.product_id = products.id GROUP BY products.name "
+           "ORDER BY revenue DESC, products.name LIMIT 1")
+UNITS = ("SELECT p.name, SUM(oi.quantity) AS units FROM order_items AS oi JOIN products AS p ON p.id = oi.product_id "
+         "GROUP BY p.name ORDER BY units DESC, p.name LIMIT 1")
+# `order_id` is in both order_items and the derived table: every engine refuses it until the repair pass
+ORDERS_AMBIGUOUS = ("SELECT products.name, COUNT(DISTINCT order_id) AS orders FROM order_items "
+                    "JOIN (SELECT id AS order_id, status FROM orders) AS o ON o.order_id = order_items.order_id "
+                    "JOIN products ON products.id = order_items.product_id "
+                    "GROUP BY products.name ORDER BY orders DESC, products.name LIMIT 1")
+PLACEHOLDER = ("SELECT products.name FROM order_items JOIN orders ON orders.id = order_items.order_id "
+               "JOIN products ON products.id = order_items.product_id WHERE orders.status = :status LIMIT 1")
+READINGS = {"archetypes": [{"id": "ranking_metric", "quote": "top-selling"}],
+            "readings": [{"label": "Highest revenue", "sql": REVENUE}, {"label": "Most units", "sql": UNITS},
+                         {"label": "Most orders", "sql": ORDERS_AMBIGUOUS},
+                         {"label": "Completed orders only", "sql": PLACEHOLDER}]}
+
+
+# -- the checker page under AppTest -------------------------------------------------------------------
+
+CHECKER = str(REPO / "checker_app" / "pages" / "checker.py")
+TOP_SELLING = "What is the top-selling product?"
+TOP_PRODUCTS = {"MacBook Pro", "USB-C Cable", "Phone Case"}
+
+
+def checker_page(q: str | None = TOP_SELLING, engine: str | None = None, timeout: float = 60) -> AppTest:
+    """The checker page run once by AppTest, with `?q=` (and `&engine=`) as a link would give them."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(CHECKER, default_timeout=timeout)
+    if q is not None:
+        at.query_params["q"] = q
+    if engine is not None:
+        at.query_params["engine"] = engine
+    return at.run()
+
+
+def button(at: AppTest, label: str):
+    found = [b for b in at.button if b.label == label]
+    assert found, f"no button {label!r} in {[b.label for b in at.button]}"
+    return found[0]
+
+
+
+def choice(at: AppTest):
+    found = [r for r in at.radio if r.label == "Choose one"]
+    assert found, "the wizard shows no options"
+    return found[0]
+
+
+
+def no_exception(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]

@@ -101,3 +101,12 @@ def test_the_check_finds_a_cross_import(tmp_path: Path) -> None:
     assert [m for m in sorted(found) if within(m, CLI)] == ["checker_app.cli", "checker_app.commands",
                                                              "checker_app.commands.check"]
     assert not within("checker_app.commandsx", CLI) and within("streamlit.testing", FRONT_ENDS)
+
+
+def test_test_modules_share_helpers_through_support_only() -> None:
+    # shared helpers live in tests/support.py and tests/conftest.py, never imported from another test module
+    tests = sorted((ROOT / "tests").glob("test_*.py"))
+    assert len(tests) > 20
+    found = [f"{p.name} imports {m}" for p in tests for m in sorted(imports_of(p, f"tests.{p.stem}"))
+             if m.startswith("tests.test_") or m.startswith("test_")]
+    assert found == []

@@ -6,9 +6,7 @@ from __future__ import annotations
 import json
 
 from tests.llm_server import fixture_lines, recorded_error, structured_reply, text_reply
-from tests.test_llm_pipeline import UNITS
-from tests.test_page_apptest import no_exception
-from tests.test_page_model import app, llm_page  # noqa: F401
+from tests.support import UNITS, checker_page, no_exception
 
 
 def test_model_errors_fallbacks_and_text_calls_are_shown_apart(llm_page) -> None:
@@ -17,7 +15,7 @@ def test_model_errors_fallbacks_and_text_calls_are_shown_apart(llm_page) -> None
     readings = {"archetypes": [{"id": "a", "quote": "top"}, {"id": "ranking_metric", "quote": "top selling"}],
                 "readings": [{"label": "Most units", "sql": UNITS}]}
     llm_page.push(text_reply(tagged["content"]), refusal, structured_reply(json.dumps(readings)))
-    at = app(engine="both")
+    at = checker_page(engine="both")
     no_exception(at)
     captions = " ".join(c.value for c in at.caption)
     assert any("**The model's errors** (1, not used):" in m.value for m in at.markdown)

@@ -7,45 +7,15 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from adapters import Database, Limits, parse_db_option
+from adapters import Database
 from checker_app.commands.check import check_command
 from checker_app.commands.diagnose import diagnose as diagnose_command
 from checker_app.commands.prompt import prompt as prompt_command
 from checker_app.pipeline import CheckOptions, check
 from tests.llm_server import error_reply, llm, structured_reply, tool_call_reply  # noqa: F401
-from tests.support import BACKENDS, assert_valid
+from tests.support import ASK, BACKENDS, READINGS, assert_valid
 
 QUESTION = "What is the top-selling product?"
-ASK = {"questions": [{"type": "choice", "header": "Metric", "question": "Rank products by which metric?",
-                      "multiSelect": False, "quote": "top-selling", "archetype": "ranking_metric",
-                      "options": [{"label": "Revenue"}, {"label": "Units"}, {"label": "Orders"}]}],
-       "suggestions": [[]]}
-REVENUE = ("SELECT products.name, SUM(order_items.unit_price * order_items.quantity) AS revenue FROM order_items "
-           "JOIN products ON order_items.product_id = products.id GROUP BY products.name "
-           "ORDER BY revenue DESC, products.name LIMIT 1")
-UNITS = ("SELECT p.name, SUM(oi.quantity) AS units FROM order_items AS oi JOIN products AS p ON p.id = oi.product_id "
-         "GROUP BY p.name ORDER BY units DESC, p.name LIMIT 1")
-# `order_id` is in both order_items and the derived table: every engine refuses it until the repair pass
-ORDERS_AMBIGUOUS = ("SELECT products.name, COUNT(DISTINCT order_id) AS orders FROM order_items "
-                    "JOIN (SELECT id AS order_id, status FROM orders) AS o ON o.order_id = order_items.order_id "
-                    "JOIN products ON products.id = order_items.product_id "
-                    "GROUP BY products.name ORDER BY orders DESC, products.name LIMIT 1")
-PLACEHOLDER = ("SELECT products.name FROM order_items JOIN orders ON orders.id = order_items.order_id "
-               "JOIN products ON products.id = order_items.product_id WHERE orders.status = :status LIMIT 1")
-READINGS = {"archetypes": [{"id": "ranking_metric", "quote": "top-selling"}],
-            "readings": [{"label": "Highest revenue", "sql": REVENUE}, {"label": "Most units", "sql": UNITS},
-                         {"label": "Most orders", "sql": ORDERS_AMBIGUOUS},
-                         {"label": "Completed orders only", "sql": PLACEHOLDER}]}
-
-
-@pytest.fixture(scope="module")
-def demo_dbs(demo_urls) -> list[Database]:
-    databases = [Database(parse_db_option(f"{b}={demo_urls[b]}"), Limits(time_limit_s=10)) for b in BACKENDS]
-    yield databases
-    for db in databases:
-        db.dispose()
-
-
 @pytest.fixture(scope="module")
 def sqlite_only(demo_dbs) -> list[Database]:
     """Checks whose point is not the engines run on SQLite alone (the suite shares two cores)."""

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from checker_app.pipeline import CheckOptions, check
 from tests.llm_server import llm, structured_reply, text_reply  # noqa: F401
-from tests.test_llm_pipeline import demo_dbs  # noqa: F401 - the demo database on every engine
 
 QUESTION = "How many orders were placed in the last 30 days?"
 MYSQL_STYLE = ("SELECT YEAR(o.ordered_at) AS y, COUNT(*) AS orders FROM orders o "

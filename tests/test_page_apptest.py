@@ -10,14 +10,11 @@ from streamlit.testing.v1 import AppTest
 
 from checker_app.clarify import MEMORY_HINT
 from checker_app.ui.config import ENV_DB, ENV_MAX_ROWS, ENV_TIMEOUT
-from tests.support import BACKENDS
+from tests.support import BACKENDS, CHECKER, TOP_PRODUCTS, TOP_SELLING, button, choice, no_exception
 
 APP_DIR = Path(__file__).resolve().parent.parent / "checker_app"
 ENTRY = str(APP_DIR / "streamlit_app.py")
-CHECKER = str(APP_DIR / "pages" / "checker.py")
 COMPARE = str(APP_DIR / "pages" / "compare.py")
-TOP_SELLING = "What is the top-selling product?"
-TOP_PRODUCTS = {"MacBook Pro", "USB-C Cable", "Phone Case"}
 ACMES = {"Acme Corp", "Acme Industries", "ACME Logistics"}
 DEAD_PG = "pg=postgresql+psycopg://u:s3cret@127.0.0.1:1/x"
 TIMEOUT = 90
@@ -70,18 +67,6 @@ def page_text(at: AppTest) -> str:
     return "\n".join(parts)
 
 
-def button(at: AppTest, label: str):
-    found = [b for b in at.button if b.label == label]
-    assert found, f"no button {label!r} in {[b.label for b in at.button]}"
-    return found[0]
-
-
-def choice(at: AppTest):
-    found = [r for r in at.radio if r.label == "Choose one"]
-    assert found, "the wizard shows no options"
-    return found[0]
-
-
 def shown_values(at: AppTest) -> set[str]:
     return {str(v) for frame in [*at.dataframe, *at.table] for v in frame.value.iloc[:, 0].tolist()}
 
@@ -101,10 +86,6 @@ def finish_steps(at: AppTest) -> None:
 
 def tool_output(at: AppTest) -> dict:
     return json.loads(next(c.value for c in at.code if c.language == "json"))
-
-
-def no_exception(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
 
 
 # -- the checker ------------------------------------------------------------------------------------
@@ -323,7 +304,7 @@ SLOW = "SELECT COUNT(*) AS n FROM order_items AS a CROSS JOIN order_items AS b"
 
 def test_a_time_limit_hit_is_shown_with_a_way_to_run_again(configure, demo_sqlite, monkeypatch) -> None:
     from tests.llm_server import ScriptedLLM, structured_reply, tool_call_reply
-    from tests.test_llm_pipeline import ASK, UNITS
+    from tests.support import ASK, UNITS
 
     server = ScriptedLLM().start()
     try:
@@ -412,9 +393,9 @@ def test_compare_page_runs_statements_side_by_side(configure, demo_sqlite) -> No
 
 
 def test_compare_page_expands_one_statement_through_the_schema_mappings(configure, servers) -> None:
-    from tests.test_schema_mapping import _create
+    from tests.support import create_singers
 
-    url = _create(servers.create("sqlite", prefix="ac_singers"))
+    url = create_singers(servers.create("sqlite", prefix="ac_singers"))
     configure(f"singers={url}")
     at = app(COMPARE)
     at.text_area(key="compare_sql").set_value('SELECT "Name", "Country" FROM "Singer" ORDER BY "Name"')

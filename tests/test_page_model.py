@@ -6,17 +6,21 @@ a timeout and an HTTP 500 failing open, a malformed tool call with Retry / Skip 
 token usage, and model mode off without a key."""
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
-
-import pytest
 from streamlit.testing.v1 import AppTest
 
-from checker_app.ui.config import ENV_DB, ENV_MAX_ROWS, ENV_TIMEOUT
 from tests.llm_server import Scripted, ScriptedLLM, error_reply, structured_reply, tool_call_reply
-from tests.support import detection
-from tests.test_llm_pipeline import ASK, READINGS, UNITS
-from tests.test_page_apptest import CHECKER, TOP_PRODUCTS, TOP_SELLING, button, choice, no_exception
+from tests.support import (
+    ASK,
+    READINGS,
+    TOP_PRODUCTS,
+    TOP_SELLING,
+    UNITS,
+    button,
+    checker_page,
+    choice,
+    detection,
+    no_exception,
+)
 
 TIMEOUT = 60
 MALFORMED = '{"questions": [{"question": '
@@ -24,30 +28,8 @@ UNITS_ONLY = {"archetypes": [{"id": "ranking_metric", "quote": "top-selling"}],
               "readings": [{"label": "Most units", "sql": UNITS}]}
 
 
-@pytest.fixture
-def llm_page(monkeypatch, tmp_path, demo_urls) -> Iterator[ScriptedLLM]:
-    """The page pointed at the demo database and at a started scripted model server."""
-    server = ScriptedLLM().start()
-    monkeypatch.setenv("CHECKER_HOME", str(tmp_path))
-    monkeypatch.setenv(ENV_TIMEOUT, "5")
-    monkeypatch.setenv(ENV_MAX_ROWS, "1000")
-    monkeypatch.setenv(ENV_DB, json.dumps([f"demo={demo_urls['sqlite']}"]))
-    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
-    monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
-    monkeypatch.setenv("CHECKER_MODEL", "scripted-model")
-    monkeypatch.setenv("CHECKER_MODEL_TIMEOUT", "5")
-    monkeypatch.setenv("CHECKER_MODEL_RETRIES", "0")
-    yield server
-    server.stop()
-
-
 def app(q: str | None = TOP_SELLING, engine: str | None = None) -> AppTest:
-    at = AppTest.from_file(CHECKER, default_timeout=TIMEOUT)
-    if q is not None:
-        at.query_params["q"] = q
-    if engine is not None:
-        at.query_params["engine"] = engine
-    return at.run()
+    return checker_page(q, engine, TIMEOUT)
 
 
 def texts(elements) -> str:

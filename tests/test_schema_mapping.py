@@ -6,7 +6,6 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-import sqlalchemy as sa
 import sqlglot
 
 from adapters import Database, Limits, UnsafeStatementError, parse_db_option
@@ -14,44 +13,12 @@ from archetypes import detect
 from archetypes.expand import expand_sql
 from archetypes.mappings import Mapping, schema_mappings
 from checker_app.pipeline import check
-from tests.support import Connected, connect
-
-# PascalCase on purpose: identifiers must be quoted right on every engine. SingerCountry is split off
-# Singer (named after it, same key), SingerAge holds precomputed aggregates of Singer.Age, Concert and
-# Performance have nothing to do with either.
-SCHEMA = [
-    'CREATE TABLE "Singer" ("SingerId" INTEGER PRIMARY KEY, "Name" VARCHAR(40), "Country" VARCHAR(40), "Age" INTEGER)',
-    'CREATE TABLE "SingerCountry" ("SingerId" INTEGER, "Country" VARCHAR(40))',
-    'CREATE TABLE "SingerAge" ("AvgAge" NUMERIC(6, 2), "MaxAge" INTEGER, "MinAge" INTEGER, "TotalAge" INTEGER)',
-    'CREATE TABLE "Concert" ("ConcertId" INTEGER PRIMARY KEY, "ConcertName" VARCHAR(40), "Year" INTEGER)',
-    'CREATE TABLE "Performance" ("ConcertId" INTEGER REFERENCES "Concert"("ConcertId"), '
-    '"SingerId" INTEGER REFERENCES "Singer"("SingerId"))',
-]
-ROWS = [
-    "INSERT INTO \"Singer\" VALUES (1, 'Ana', 'France', 30), (2, 'Ben', 'Spain', 40), (3, 'Cyd', 'Italy', 50)",
-    # the split-off table is out of date: Ben moved, Cyd is missing
-    "INSERT INTO \"SingerCountry\" VALUES (1, 'France'), (2, 'Portugal')",
-    # the precomputed aggregates are stale too (AVG(Age) is 40 today)
-    'INSERT INTO "SingerAge" VALUES (38.5, 48, 30, 117)',
-    "INSERT INTO \"Concert\" VALUES (1, 'Spring Gala', 2014), (2, 'Summer Nights', 2015)",
-    'INSERT INTO "Performance" VALUES (1, 1), (1, 2), (2, 3)',
-]
-
-
-def _create(url: str) -> str:
-    engine = sa.create_engine(url)
-    with engine.begin() as conn:
-        if engine.dialect.name == "mysql":
-            conn.exec_driver_sql("SET SESSION sql_mode = CONCAT(@@sql_mode, ',ANSI_QUOTES')")
-        for statement in SCHEMA + ROWS:
-            conn.exec_driver_sql(statement)
-    engine.dispose()
-    return url
+from tests.support import Connected, connect, create_singers
 
 
 @pytest.fixture
 def singers(servers) -> Connected:
-    return connect(_create(servers.create("sqlite")))
+    return connect(create_singers(servers.create("sqlite")))
 
 
 def _fired(connected: Connected, question: str) -> list[str]:
@@ -263,7 +230,7 @@ def test_expand_takes_question_mappings(singers) -> None:
 
 @pytest.mark.parametrize("backend", ["postgresql", "mysql"])
 def test_same_readings_and_answers_on_other_engines(servers, singers, backend: str) -> None:
-    other = connect(_create(servers.create(backend)))
+    other = connect(create_singers(servers.create(backend)))
     for question in ("Show the name and country of every singer", "What is the average age of the singers?"):
         mine, theirs = _results(singers, question), _results(other, question)
         assert set(mine) == set(theirs), question
