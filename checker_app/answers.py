@@ -27,6 +27,7 @@ _BUCKET_NAMES = {"period", "date", "day", "week", "month", "quarter", "year", "h
 _BUCKET_VALUE = re.compile(r"^(\d{4}(-(W?\d{1,2}|Q[1-4])(-\d{1,2})?)?([ T]\d{1,2}:\d{2}(:\d{2})?)?|\d{1,2}:\d{2}"
                            r"|FY\d{2,4}\b.*)$")
 BREAKDOWN_SHOWN = 3
+_WEEKDAY = re.compile(r"^(?:\d\s+)?((?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day)$")
 
 
 @dataclass(frozen=True)
@@ -125,6 +126,11 @@ def _series(columns: Sequence[str], rows: Sequence[Sequence[Any]], bucket: int, 
                       span)
     points = [(str(_value(r[bucket])), float(_value(r[measure])) if r[measure] is not None else 0.0) for r in rows]
     peak = max(points, key=lambda p: p[1])
+    if all(_WEEKDAY.match(b) for b, _ in points):  # a distribution over the days of the week: which day leads
+        top = rows[points.index(peak)]
+        return Answer("breakdown", _WEEKDAY.match(peak[0]).group(1),  # type: ignore[union-attr]
+                      f"largest of {len(points)} days: {columns[measure]} = "
+                      f"{fmt.cell(top[measure], columns[measure], currency)}")
     money = currency if fmt.is_money_column(columns[measure]) else None
     decimals = fmt.is_money_amount(columns[measure], money)
 

@@ -267,11 +267,13 @@ CAP_WORDS = "at least one for every value of every archetype where the cap allow
 
 
 def notes_to_show(report: Report) -> list[str]:
-    """The report's notes, each once, without the cap (the page says it in one line of its own)."""
+    """The report's notes, each once, without the cap (the page says it in one line of its own) and without
+    the ask of an archetype that fired (its own line says it)."""
     seen: set[str] = set()
     out = []
+    asks = [str(a.ask) for a in report.archetypes if len(str(a.ask or "")) > 12]  # each said on its archetype's line
     for note in report.notes:
-        if note in seen or (report.capped and any(p in note for p in _CAP_NOTE)):
+        if note in seen or (report.capped and any(p in note for p in _CAP_NOTE)) or any(a in note for a in asks):
             continue
         seen.add(note)
         out.append(note)

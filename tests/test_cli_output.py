@@ -50,6 +50,8 @@ def test_insufficient_info_lists_the_values_answer_takes(demo_urls) -> None:
     hint = next(line for line in result.output.splitlines() if "--answer insufficient_info=" in line)
     values = hint.split("=", 1)[1].split(" | ")
     assert {"revenue", "units", "orders"} <= set(values)
+    ask = "What should this run on?"
+    assert result.output.count(ask) == 1, result.output   # on the archetype's line, not again as a note
     answered = cli("check", "Show me the numbers", *dbs(demo_urls, "sqlite"), "--answer",
                    f"insufficient_info={values[0]}")
     assert answered.exit_code == 0, answered.output

@@ -192,6 +192,8 @@ ANSWERS = [  # (columns, rows, choices, label, shape, answer text)
      "One total per currency (EUR, GBP)", "breakdown", "EUR 2,881.11 · GBP 12,059.82 (revenue)"),
     (["period", "revenue"], [["2024-W01", 10.0], ["2024-W02", 30.5], ["2024-W03", 20.0]], {}, "Last 3 weeks",
      "series", "2024-W01 to 2024-W03 (3 periods): revenue total 60.50, peak 30.50 on 2024-W02"),
+    (["period", "revenue"], [["1 Monday", 5.0], ["5 Friday", 431286.42], ["6 Saturday", 9.0]], {}, "UTC days",
+     "breakdown", "Friday (largest of 3 days: revenue = 431,286.42)"),
     (["product", "revenue"], [], {}, "Revenue", "empty", "no rows"),
 ]
 
