@@ -15,10 +15,10 @@ from collections.abc import Callable, Sequence
 from sqlglot import exp
 
 Boundary = dt.datetime
-Literal = Callable[[Boundary], exp.Expression]
+Literal = Callable[[Boundary], exp.Expr]
 
 
-def index_tree(value: exp.Expression, points: Sequence[tuple[Boundary, int | None]], literal: Literal) -> exp.Expression:
+def index_tree(value: exp.Expr, points: Sequence[tuple[Boundary, int | None]], literal: Literal) -> exp.Expr:
     """The label index of `value` given ``calendar.segments`` points (rows before the first boundary or
     after the last are assumed filtered out by the query's own range condition)."""
     stretches = list(points[:-1]) if points and points[-1][1] is None else list(points)
@@ -27,8 +27,8 @@ def index_tree(value: exp.Expression, points: Sequence[tuple[Boundary, int | Non
     return _tree(value, stretches, 0, len(stretches) - 1, literal)
 
 
-def _tree(value: exp.Expression, stretches: list[tuple[Boundary, int | None]], low: int, high: int,
-          literal: Literal) -> exp.Expression:
+def _tree(value: exp.Expr, stretches: list[tuple[Boundary, int | None]], low: int, high: int,
+          literal: Literal) -> exp.Expr:
     if low == high:
         index = stretches[low][1]
         return exp.Null() if index is None else exp.Literal.number(index)
@@ -38,8 +38,8 @@ def _tree(value: exp.Expression, stretches: list[tuple[Boundary, int | None]], l
                     default=_tree(value, stretches, middle, high, literal))
 
 
-def zoned_index(value: exp.Expression, zone_value: exp.Expression | None,
-                trees: dict[str, exp.Expression]) -> exp.Expression:
+def zoned_index(value: exp.Expr, zone_value: exp.Expr | None,
+                trees: dict[str, exp.Expr]) -> exp.Expr:
     """One tree per zone, chosen by the row's zone column (a single zone needs no choice)."""
     if zone_value is None:
         return next(iter(trees.values()))
