@@ -243,25 +243,86 @@ class ModelReading(Wire):
     error: str | None
 
 
+class ModelFailureInfo(Wire):
+    """One step of the model part that gave nothing usable (checker_app.llm.errors.ModelFailure)."""
+
+    kind: str                          # off | busy | timeout | connection | http | malformed | refused | ...
+    message: str
+    step: str = ""                     # clarify | interpret | ...
+    status: int | None = None          # the HTTP status, when the server answered with one
+    param: str | None = None           # the request parameter the server refused
+    phase: str | None = None           # timeouts: prompt (no token yet) or generation
+    raw: Any = None                    # what came back, clipped
+
+
+class ModelFallback(Wire):
+    """A structured-output mode the server refused, and the one used instead."""
+
+    step: str
+    mode: str
+    next: str
+    reason: str
+
+
+class ModelError(Wire):
+    """Something the model wrote that the checker could not use: an unknown archetype id, an invalid reading."""
+
+    model_config = ConfigDict(extra="allow")
+    kind: str
+    where: str
+    message: str
+    value: Any = None
+
+
+class StepUsage(Wire):
+    """Token usage and time of one step (checker_app.llm.usage.StepUsage)."""
+
+    calls: int = 0
+    attempts: int = 0
+    timeouts: int = 0
+    retries: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    total_tokens: int = 0
+    estimated: bool = False
+    first_token_s: float | None = None
+    seconds: float = 0.0
+
+
+class ModelUsage(Wire):
+    """Every model token and second of one check (checker_app.llm.usage.Usage)."""
+
+    calls: int = 0
+    attempts: int = 0
+    timeouts: int = 0
+    retries: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    total_tokens: int = 0
+    estimated: bool = False
+    seconds: float = 0.0
+    by_step: dict[str, StepUsage] = Field(default_factory=dict)
+
+
 class ModelReport(Wire):
     """What model mode contributed (checker_app.llm.part.ModelPart; it may add keys of its own)."""
 
     model_config = ConfigDict(extra="allow")
     status: Literal["ok", "partial", "failed", "off"]
     off: str | None
-    failure: dict[str, Any] | None
-    failures: list[dict[str, Any]]
+    failure: ModelFailureInfo | None
+    failures: list[ModelFailureInfo]
     settings: dict[str, Any]
     archetypes: list[Detection]
     clarification: dict[str, Any] | None      # the tool call: status, questions, dropped, ...
     answered: bool
     tool_output: dict[str, Any] | None
     readings: list[ModelReading]
-    model_errors: list[dict[str, Any]] = Field(default_factory=list)   # unknown archetype ids, invalid readings
+    model_errors: list[ModelError] = Field(default_factory=list)       # unknown archetype ids, invalid readings
     structured_output: str | None = None                               # the mode the readings came in
-    fallbacks: list[dict[str, Any]] = Field(default_factory=list)      # structured-output modes refused
+    fallbacks: list[ModelFallback] = Field(default_factory=list)       # structured-output modes refused
     capped: bool
-    usage: dict[str, Any]
+    usage: ModelUsage
     elapsed_ms: float
 
     @classmethod

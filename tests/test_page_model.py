@@ -289,7 +289,7 @@ def test_the_model_panel_of_an_off_and_a_malformed_part() -> None:
                                      {"step": "interpret", "kind": "schema", "message": "no readings", "raw": "{}"}],
                         "clarification": {"status": "malformed", "error": "bad", "raw_input": '{"questions": 1}'},
                         "usage": {"calls": 2, "prompt_tokens": 10, "completion_tokens": 5,
-                                  "by_step": {"clarify": {"calls": 1, "prompt_tokens": 10, "completion_tokens": 5,
+                                  "by_step": {"clarify": {"calls": 1, "attempts": 1, "prompt_tokens": 10, "completion_tokens": 5,
                                                           "total_tokens": 15}}}}, [])
     view = model_view.model_panel(malformed)
     assert view.box == "error" and view.headline == ("The model part failed: readings (structured output) failed "

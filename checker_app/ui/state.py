@@ -81,9 +81,9 @@ class PageState:
         return sum(int(usage.get("total_tokens", 0)) for _, usage in self.usage_log)
 
     def log_usage(self, what: str, report: Report | None) -> None:
-        usage = report.model.usage if report is not None and report.model is not None else {}
+        usage = report.model.usage.model_dump(mode="json") if report is not None and report.model is not None else {}
         if usage.get("calls"):
-            self.usage_log.append((what, dict(usage)))
+            self.usage_log.append((what, usage))
 
 
 def build_wizard(report: Report) -> Wizard | None:
