@@ -76,6 +76,11 @@ class Timed:
             self.ends.clear()
 
 
+def _load() -> str:
+    """The machine's load with each figure (1-minute average, 2 cores): read every figure with it."""
+    return f"  [load {os.getloadavg()[0]:.1f}]"
+
+
 def _connect(urls: dict[str, str]) -> list[Database]:
     return [Database(parse_db_option(f"{name}={url}"), Limits()) for name, url in urls.items()]
 
@@ -102,10 +107,11 @@ def section_demo(urls: dict[str, str], repeat: int) -> None:
     print("\n## demo database, scale 1, three engines")
     for question in ("What is the top-selling product?", "How are sales trending?"):
         wall, overhead, timeouts = _median_check(question, databases, timed, repeat)
-        print(f"{question!r}: median {wall:7.1f} ms, checker overhead {overhead:5.1f} ms, timeouts {timeouts}")
+        print(f"{question!r}: median {wall:7.1f} ms, checker overhead {overhead:5.1f} ms, timeouts {timeouts}"
+              f"{_load()}")
     overheads = [_median_check(q, databases, timed, max(3, repeat // 2))[1] for q in EXAMPLES]
     print(f"checker overhead per check over the {len(EXAMPLES)} example questions: median "
-          f"{statistics.median(overheads):.1f} ms, max {max(overheads):.1f} ms")
+          f"{statistics.median(overheads):.1f} ms, max {max(overheads):.1f} ms{_load()}")
 
 
 def section_demo50(urls: dict[str, str], repeat: int) -> None:
@@ -114,7 +120,7 @@ def section_demo50(urls: dict[str, str], repeat: int) -> None:
     print("\n## demo database, scale 50 (1,020,000 order items), three engines")
     for question in EXAMPLES:
         wall, _, timeouts = _median_check(question, databases, timed, repeat)
-        print(f"{wall:8.0f} ms  timeouts {timeouts}  {question!r}")
+        print(f"{wall:8.0f} ms  timeouts {timeouts}  {question!r}{_load()}")
 
 
 def section_history(urls: dict[str, str], repeat: int) -> None:
@@ -137,7 +143,7 @@ def section_history(urls: dict[str, str], repeat: int) -> None:
             for db in databases:
                 db.dispose()
         print(f"before the first statement {statistics.median(firsts):6.1f} ms, check {statistics.median(walls):7.0f} ms, "
-              f"timeouts {timeouts}  {question!r}")
+              f"timeouts {timeouts}  {question!r}{_load()}")
 
 
 def section_batch(urls: dict[str, str]) -> None:
@@ -154,7 +160,8 @@ def section_batch(urls: dict[str, str]) -> None:
             timings[count] = time.perf_counter() - started
             assert done.returncode in (0, 1), done.stderr[-400:]
         marginal = (timings[200] - timings[1]) / 199 * 1000
-        print(f"1 question {timings[1]:.1f} s, 200 questions {timings[200]:.1f} s: marginal {marginal:.0f} ms per question")
+        print(f"1 question {timings[1]:.1f} s, 200 questions {timings[200]:.1f} s: marginal {marginal:.0f} ms per question"
+              f"{_load()}")
 
 
 @contextlib.contextmanager
