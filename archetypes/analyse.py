@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+import re
 from dataclasses import dataclass, field
 
 from sqlglot import exp
@@ -192,10 +193,13 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
     identifiers = {singular(w) for name, table in ctx.profile.tables.items()
                    for ident in [name] + [c.name for c in table.columns] for w in words(ident)}
     out: list[tuple[Span, str]] = []
+    read_tables = {t.name for i in analysis.interpretations for t in i.query.find_all(exp.Table)}
     for target in ctx.intent.targets:
         table_words = {singular(w) for w in words(target.entity.table)}
         column_words = {singular(w) for c in target.entity.name_columns for w in words(c)}
-        if not (table_words | column_words) & used:
+        pointed = any(len(ctx.profile.path(t, target.entity.table) or ()) == 1 for t in read_tables
+                      if t in ctx.profile.tables)  # the lines read point at it: its units are counted
+        if not (table_words | column_words) & used and not pointed:
             out.append((target.span, f"read as {target.entity.noun}, which no reading uses"))
     for word, start, end in ctx.intent.tokens:
         base = singular(word)
@@ -413,6 +417,22 @@ def _answer(detections: list[Detection], answers: dict[str, str]) -> dict[str, l
     return chosen
 
 
+_SOLD_VERBS = frozenset({"sell", "sells", "sold", "selling", "buy", "buys", "bought", "purchase", "purchased",
+                         "ship", "shipped"})
+
+
+def _units_sold(intent: Intent, profile: SchemaProfile, table: str) -> tuple[Fact, Measure] | None:
+    """'how many tracks did we sell': the units of the lines that point at the table, not its row count."""
+    if not any(t[0] in _SOLD_VERBS for t in intent.tokens):
+        return None
+    for fact in profile.fact_list():
+        edges = profile.path(fact.table, table)
+        units = next((m for m in fact.measures if m.value == "units"), None)
+        if edges is not None and len(edges) == 1 and units is not None:
+            return fact, units
+    return None
+
+
 def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
     """The straightforward reading of the question, before any archetype's readings apply."""
     spec = QuerySpec(window=intent.window)
@@ -429,7 +449,11 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
             if count is not None:
                 spec.fact, spec.measure = fact, count
         if spec.measure is None:
-            spec.count_table = table
+            sold = _units_sold(intent, profile, table)
+            if sold is not None:
+                spec.fact, spec.measure = sold
+            else:
+                spec.count_table = table
     if spec.measure is None and spec.count_table is None and (intent.explicit_measure or "").startswith("count:"):
         table = intent.explicit_measure.split(":", 1)[1]
         if table in profile.facts:
@@ -454,6 +478,11 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
                 options[0] if options else None)
         if found is not None:
             spec.fact, spec.measure = found
+    if spec.measure is not None and spec.measure.money and spec.fact is not None and intent.how_many is None and \
+            re.search(r"\bhow many\b", intent.lower) and any(t[0] in _SOLD_VERBS for t in intent.tokens):
+        units = next((m for m in spec.fact.measures if m.value == "units"), None)  # 'how many tablets did we sell'
+        if units is not None:
+            spec.measure = units
     if spec.measure is not None and not spec.measure.money and spec.fact is not None and \
             spec.measure.kind == "count" and not intent.how_many and \
             any(t[0] in lexicon.MONEY_WORDS for t in intent.tokens):

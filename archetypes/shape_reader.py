@@ -778,7 +778,8 @@ def _listing(intent, ops, kinds, profile, spec, as_of, out) -> None:
             m.kind in ("product", "sum", "expression") for m, _ in intent.measures):
         return
     lower = intent.lower
-    if not _LISTING.search(lower) or _AGGREGATING.search(lower) or kinds & lexicon.SHAPE_OPERATORS:
+    if not (_LISTING.search(lower) or _starts_with_table(intent)) or _AGGREGATING.search(lower) or \
+            kinds & lexicon.SHAPE_OPERATORS:
         return
     target = _head_target(intent)
     if target is None:
@@ -796,6 +797,13 @@ def _listing(intent, ops, kinds, profile, spec, as_of, out) -> None:
     spec.window = None if intent.window is None else spec.window
     spec.list_columns = _columns_named(intent, profile, entity.table, target)
     out.replaces |= {"ranking_metric", "unit", "timezone"}
+
+
+def _starts_with_table(intent: Intent) -> bool:
+    """A bare noun phrase ('customers in brazil', 'our suppliers from japan'): the rows, not a total."""
+    m = re.match(r"\s*(?:(?:all|our|the|every|any)\s+)*", intent.lower)
+    start = m.end() if m else 0
+    return any(t.span.start == start and not t.entity.column_only for t in intent.targets)
 
 
 def _head_target(intent: Intent) -> Target | None:

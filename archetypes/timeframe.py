@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 from archetypes import calendar
 from archetypes.archetype import Archetype, Context
@@ -22,6 +23,8 @@ _TREND_WORDS = ("trend", "growth", "growing", "grown", "declin", "momentum", "ov
 
 def detect(ctx: Context) -> Detection | None:
     intent = ctx.intent
+    if intent.window is not None and intent.window_span is not None:
+        return _last_period(ctx)
     if intent.vague_time is None or intent.window is not None or intent.window_span is not None:
         return None
     anchor = ctx.as_of or dt.date.today()
@@ -29,6 +32,44 @@ def detect(ctx: Context) -> Detection | None:
     readings = [Reading(value, label, _apply(value, anchor, trend)) for value, label in calendar.WINDOWS.items()]
     return ARCHETYPE.detection(intent.vague_time, readings,
                                question=f"Which timeframe? (relative to {anchor.isoformat()}, the latest data)")
+
+
+_LAST_PERIOD = re.compile(r"^(?:last|previous|past|prior)\s+(week|quarter)$")
+
+
+def _last_period(ctx: Context) -> Detection | None:
+    """'last week', 'last quarter': the previous full calendar period, or the days up to the latest data
+    (and for a week, the Sunday-start one): each is what someone means by it, and they count different days."""
+    intent, window, span = ctx.intent, ctx.intent.window, ctx.intent.window_span
+    assert window is not None and span is not None
+    m = _LAST_PERIOD.match(span.text.lower().strip())
+    if m is None or intent.week_convention or ctx.base.shape in ("change", "list", "attribute") or ctx.as_of is None:
+        return None
+    end = ctx.as_of + calendar.DAY
+    unit = m.group(1)
+    readings = [Reading(f"full_{unit}", f"The previous full {unit}, {_days(window)}", _set(window))]
+    if unit == "week":
+        sunday = calendar.Window(window.start - calendar.DAY, window.end - calendar.DAY, "Sunday-start week")
+        trailing = calendar.Window(end - dt.timedelta(days=7), end, "last 7 days")
+        readings.append(Reading("sunday_week", f"The previous week starting on Sunday, {_days(sunday)}", _set(sunday)))
+        readings.append(Reading("last_7_days", f"The last 7 days, {_days(trailing)}", _set(trailing)))
+    else:
+        first = calendar.add_months(end, -3)  # the same day three months back, clamped to that month's end
+        last_day = (calendar.add_months(first, 1) - calendar.DAY).day
+        trailing = calendar.Window(first.replace(day=min(end.day, last_day)), end, "last 3 months")
+        readings.append(Reading("last_3_months", f"The last three months, {_days(trailing)}", _set(trailing)))
+    return ARCHETYPE.detection(span, readings, question=f"Which '{span.text}'? (the latest data is "
+                                                        f"{ctx.as_of.isoformat()})")
+
+
+def _days(window: calendar.Window) -> str:
+    return f"{window.start.isoformat()} to {(window.end - calendar.DAY).isoformat()}"
+
+
+def _set(window: calendar.Window):
+    def apply(spec: QuerySpec) -> None:
+        spec.window = window
+    return apply
 
 
 def grain_for(window: calendar.Window | None) -> str:

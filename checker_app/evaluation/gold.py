@@ -23,6 +23,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -248,12 +249,37 @@ def _same_rows(gold: list[list[Any]], got: list[list[Any]]) -> bool:
     wanted = {tuple(_cell(v) for v in row) for row in gold}
     width = len(gold[0])
     have = [[_cell(v) for v in row] for row in got]
-    if not have or len(have[0]) < width or len({tuple(r) for r in have}) < len(wanted):
+    if not have or len({tuple(r) for r in have}) < len(wanted):
         return False
+    if len(have[0]) < width:
+        return _same_rows_by_name(gold, got)
     for columns in itertools.permutations(range(len(have[0])), width):
         if {tuple(row[i] for i in columns) for row in have} == wanted:
             return True
-    return False
+    return _same_rows_by_name(gold, got)
+
+
+def _same_rows_by_name(gold: list[list[Any]], got: list[list[Any]]) -> bool:
+    """The same rows named another way: first and last name in two columns against one full name, a last
+    name against the full name. Each gold row's words and numbers must be in its own row of the reading's, and
+    there are as many rows."""
+    if len(gold) != len(got):
+        return False
+
+    def key(row: list[Any]) -> tuple[set[str], list[float]]:
+        texts = " ".join(_label(v) for v in row if v is not None and _number(v) is None)
+        return set(re.findall(r"\w+", texts)), sorted(round(n, 2) for n in (_number(v) for v in row) if n is not None)
+
+    left = [key(r) for r in got]
+    for words, numbers in (key(r) for r in gold):
+        if not words:
+            return False
+        found = next((i for i, (w, n) in enumerate(left) if words <= w and all(
+            any(_close(x, y) for y in n) for x in numbers)), None)
+        if found is None:
+            return False
+        left.pop(found)
+    return True
 
 
 # -- scoring ------------------------------------------------------------------------------------------------
