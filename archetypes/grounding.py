@@ -188,7 +188,8 @@ def account(intent: Intent, profile: SchemaProfile, read: list[Span], consumed: 
         start, end = group[0].start, group[-1].end
         text = intent.question[start:end]
         hints = tuple(dict.fromkeys(h for t in group for h in near_miss(t.text, profile, tuple(schema.known))))
-        reason = next((why for (a, b), why in reasons.items() if a <= start < b), "")
+        reason = next((why for (a, b), why in reasons.items() if a <= start < b), "") or next(
+            (lexicon.UNSUPPORTED[t.text] for t in group if t.text in lexicon.UNSUPPORTED), "")
         out.append(IgnoredSpan(text, (start, end), hints[:5], reason))
     return Understood(complete=not out, ignored=tuple(out))
 

@@ -37,6 +37,15 @@ MONEY_WORDS = frozenset("""
 revenue revenues turnover income earnings takings gmv money spend spends spent spending earn earns earned
 """.split())
 
+# operations people ask for that no reading computes yet: reported as not read with this reason, never
+# answered by a total
+UNSUPPORTED = {
+    **dict.fromkeys(["median", "medians", "percentile", "percentiles", "quartile", "quartiles", "p90", "p95", "p99"],
+                    "a median or percentile is not computed by the rules yet"),
+    **dict.fromkeys(["exactly", "only once", "just once"], "a condition on each row's count is not computed yet"),
+    **dict.fromkeys(["cumulative", "running", "rolling", "moving"], "running and rolling totals are not computed yet"),
+}
+
 # analytic operators: each must be reflected by the reading's shape, or it is reported as not read
 OPERATORS: dict[str, str] = {
     **dict.fromkeys(["average", "avg", "mean", "typical", "typically", "averages"], "average"),

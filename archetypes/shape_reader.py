@@ -800,7 +800,7 @@ def _listing(intent, ops, kinds, profile, spec, as_of, out) -> None:
 
 
 def _starts_with_table(intent: Intent) -> bool:
-    """A bare noun phrase ('customers in brazil', 'our suppliers from japan'): the rows, not a total."""
+    """A bare noun phrase ('clients in brazil', 'our suppliers from japan'): the rows, not a total."""
     m = re.match(r"\s*(?:(?:all|our|the|every|any)\s+)*", intent.lower)
     start = m.end() if m else 0
     return any(t.span.start == start and not t.entity.column_only for t in intent.targets)

@@ -48,6 +48,8 @@ def test_what_the_question_was_read_as(grounded, where: str, db: str, question: 
                 assert item[4:] in interpretation.sql("sqlite"), (where, interpretation.sql("sqlite"))
         elif item.startswith("fires="):
             assert item.split("=", 1)[1] in [d.archetype for d in analysis.detections], (where, analysis.archetypes)
+        elif item.startswith("reason~"):
+            assert any(item[7:] in i.reason for i in understood.ignored), (where, understood.ignored)
         elif item.startswith("answer="):  # some reading's first row holds this cell (its answer)
             wanted = item.split("=", 1)[1]
             rows = [connected.run(i) for i in analysis.interpretations]
