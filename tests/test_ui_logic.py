@@ -272,6 +272,11 @@ def test_legend_names_are_short_and_distinct() -> None:
              *tabs]
     assert charts.short_labels(mixed, limit=48, numbered=False)[0] == "Units / Every order, whatever its status"
     assert not any(n[:1].isdigit() for n in names)   # tabs carry their own number: never "1. 1. Revenue"
+    acme = [ReadingResult(id=str(i), label=f"Acme Corp (customer) / Every currency converted to USD at the rate of "
+                          f"the day (exchange_rates) / {scope}", choices={})
+            for i, scope in enumerate(["Every order, whatever its status", "Only completed orders"])]
+    names = charts.short_labels(acme)   # the parts differ only at the end: each part is cut, not the name
+    assert len(set(names)) == 2 and not any(n[:1].isdigit() for n in names) and all(len(n) <= 56 for n in names)
 
 
 def test_long_calendars_are_folded_out_of_the_sql() -> None:

@@ -56,6 +56,21 @@ def grain_of(bucket: str) -> str:
 _PAREN = re.compile(r"\s*\([^()]*\)")
 
 
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: max(1, width - 1)].rstrip(" ,") + "…"
+
+
+def _cut_parts(name: str, limit: int) -> str:
+    """A long "a / b / c" name cut part by part (every choice keeps its first words), not only at its end,
+    so names that differ in their last part stay distinct."""
+    parts = name.split(" / ")
+    room = limit - 3 * (len(parts) - 1)
+    widths = [len(p) for p in parts]
+    while sum(widths) > room and max(widths) > 6:  # shorten the longest part a character at a time
+        widths[widths.index(max(widths))] -= 1
+    return _cut(" / ".join(_cut(p, w) for p, w in zip(parts, widths)), limit)
+
+
 def short_labels(readings: Sequence[ReadingResult], limit: int = SHORT, numbered: bool = True) -> list[str]:
     """Short, distinct names for a legend, in the readings' order (names that still collide get their number,
     unless `numbered` is False: tabs carry their own)."""
@@ -70,7 +85,7 @@ def short_labels(readings: Sequence[ReadingResult], limit: int = SHORT, numbered
         bare = [" / ".join(_PAREN.sub("", x).strip() or x for x in p) for p in parts]
         if len(set(bare)) == len(set(names)):
             names = bare
-    names = [n if len(n) <= limit else n[: limit - 1].rstrip() + "…" for n in names]
+    names = [n if len(n) <= limit else _cut_parts(n, limit) for n in names]
     counts = Counter(names)
     return [f"{i}. {n}" if counts[n] > 1 and numbered else n for i, n in enumerate(names, 1)]
 
