@@ -172,7 +172,10 @@ def readme_shot(page, tmp_path: Path, name: str, at=None) -> Path:
     """A screenshot for the README: the window with `at` (a locator) scrolled to the top."""
     settle(page)
     if at is not None:
-        at.evaluate("(e) => e.scrollIntoView({block: 'start'})")
+        # to the top, then a little back down: Streamlit's fixed header covers the first 60 px
+        at.evaluate("""(e) => { e.scrollIntoView({block: 'start'}); let p = e.parentElement;
+                       while (p && p.scrollHeight <= p.clientHeight) p = p.parentElement;
+                       if (p) p.scrollTop -= 80; }""")
         page.wait_for_timeout(300)
     path = shots_dir(tmp_path) / name
     page.screenshot(path=str(path))
@@ -218,7 +221,8 @@ def test_pending_clarification_keeps_the_question_at_the_top_then_the_answered_b
         answered.locator("summary").filter(has_text="SQL (").first.click()  # the anchored SQL, opened
         code = answered.locator("code").filter(has_text="SELECT").first.inner_text()
         assert "SUM(" in code and '"quantity"' in code and "\n" in code   # pretty-printed
-        readme_shot(page, tmp_path, "answered.png", main(page))
+        assert "ALL PRIVILEGES on *.*" in main(page).inner_text()   # the grant as written, not eaten as italics
+        readme_shot(page, tmp_path, "answered.png", answered)
 
 
 def test_compare_sql_with_one_statement_and_with_repair_candidates(small, demo_urls, tmp_path) -> None:

@@ -368,6 +368,10 @@ def test_markdown_summary_csv_and_json() -> None:
     assert tool.lstrip().startswith("<details><summary>Tool output") and "memoryHint" in tool.split("</details>")[0]
     assert markdown.count("<details><summary>SQL (demo)</summary>") == 2
     assert "SELECT\n  name,\n  revenue\nFROM t" in markdown   # pretty-printed
+    report.notes = ["a note", "a note", "12 readings; showing 8, at least one for every value"]
+    report.capped, report.total_readings = True, 12
+    once = exports.markdown_summary(report)
+    assert once.count("a note") == 1 and once.count("showing 8") + once.count("Showing 2 of 12") == 1
     rows = list(csv.reader(io.StringIO(exports.result_csv(_result("demo", ["a", "b"], [["x,y", None]])))))
     assert rows == [["a", "b"], ["x,y", ""]]
     money = exports.result_csv(_result("demo", ["n", "revenue"], [[11508, 12252343.590000004]]), "USD")

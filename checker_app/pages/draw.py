@@ -470,7 +470,7 @@ def notes(ctx: Context, report: Report) -> None:
     shown_in_model_panel = model_note(report)
     for note in display.notes_to_show(report):
         if note != shown_in_model_panel:
-            st.warning(ctx.say(note), icon=":material/info:")
+            st.warning(ctx.say(note).replace("*", "\\*"), icon=":material/info:")  # "on *.*" is not italics
 
 
 def downloads(report: Report, key: str, tool_output: dict[str, Any] | None = None) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 from adapters import RunResult
 from checker_app import format as fmt
-from checker_app.readout import fold_sql, result_caption, top_answer
+from checker_app.readout import CAP_WORDS, fold_sql, notes_to_show, result_caption, top_answer
 from checker_app.report import ReadingResult, Report
 from checker_app.ui.display import verdict_view
 
@@ -97,7 +97,7 @@ def markdown_summary(report: Report, tool_output: dict[str, Any] | None = None) 
             reason = (item.reason or "no column, value or phrase of this database matches it").rstrip(".")
             lines.append(f"* ~~{item.text}~~: {reason}.{also}")
     if report.capped:
-        lines += ["", f"Showing {len(report.interpretations)} of {report.total_readings} readings."]
+        lines += ["", f"Showing {len(report.interpretations)} of {report.total_readings} readings, {CAP_WORDS}."]
     lines += ["", "## Readings", ""]
     lines += readings_markdown(report.interpretations, {e.name: e.dialect for e in report.engines})
     if tool_output:
@@ -109,6 +109,7 @@ def markdown_summary(report: Report, tool_output: dict[str, Any] | None = None) 
 
         model = model_lines(report.model_dump(mode="json", include={"model", "comparison"}))
         lines += ["", "## Model", "", "```text", *[line.lstrip("\n") for line in model], "```"]
-    if report.notes:
-        lines += ["", "## Notes", ""] + [f"* {note}" for note in report.notes]
+    notes = notes_to_show(report)  # each once; the cap and the archetypes' asks are said above
+    if notes:
+        lines += ["", "## Notes", ""] + [f"* {note}" for note in notes]
     return "\n".join(lines) + "\n"
