@@ -163,6 +163,22 @@ def test_wizard_choice_gives_the_anchored_sql_and_brings_the_box_back(configure,
     assert not tool.proto.expanded
 
 
+def test_a_question_without_a_subject_asks_for_it_and_then_runs(configure, demo_sqlite) -> None:
+    configure(f"demo={demo_sqlite}")
+    at = app(q="Show me the numbers")
+    no_exception(at)
+    assert at.info[0].value.startswith("**more information needed**")
+    assert any("No reading runs until the question says what it is about" in i.value for i in at.info)
+    assert not any("No reading could be built" in i.value for i in at.info)   # not a failure: a question
+    text = page_text(at)
+    assert text.count("What should this run on?") == 3   # the verdict, the archetype's line, the wizard: no note
+    units = next(o for o in choice(at).options if o.startswith("Units"))
+    choice(at).set_value(units)
+    button(at, "Submit answer").click().run()
+    no_exception(at)
+    assert any("units" in m.label.lower() or m.value for m in at.metric)
+
+
 def test_a_verdict_bullet_answers_the_clarification_in_place(configure, demo_sqlite) -> None:
     configure(f"demo={demo_sqlite}")
     at = app(q=TOP_SELLING)

@@ -508,7 +508,11 @@ def report_body(ctx: Context, report: Report, key: str, tool_output: dict[str, A
     """The readings side by side, the chart, the downloads."""
     from checker_app.ui.model_view import reading_captions
 
-    readings(ctx, report.interpretations, report.engines, key, captions=reading_captions(report))
+    if not report.interpretations and any(highlight.archetype_id(a) == display.SUBJECT for a in report.archetypes):
+        st.info("No reading runs until the question says what it is about: choose it above, or rephrase the "
+                "question.", icon=":material/help:")
+    else:
+        readings(ctx, report.interpretations, report.engines, key, captions=reading_captions(report))
     chart(report.interpretations, key)
     downloads(report, key, tool_output)
 

@@ -17,6 +17,7 @@ from adapters.results import json_value
 from checker_app import format as fmt
 from checker_app.readout import CAP_WORDS as CAP_WORDS
 from checker_app.readout import ERROR_WORDS, pretty_sql, reading_answer, unanswered
+from checker_app.readout import SUBJECT as SUBJECT
 from checker_app.readout import (  # re-exported: the page scripts call these as display.<name>
     engine_disagreement as engine_disagreement,
 )
