@@ -151,7 +151,7 @@ def _build_covering(candidates: list[_Candidate], cap: int, profile: SchemaProfi
             order.append(index)
             covered |= values
     order += [i for i in range(len(candidates)) if i not in set(order)]
-    built = []
+    built: list[tuple[list[tuple[str, Reading]], QuerySpec, exp.Query, list[str]]] = []
     sql_seen: set[str] = set()
     for index in order:
         if len(built) >= cap:
@@ -454,8 +454,9 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
                 spec.fact, spec.measure = sold
             else:
                 spec.count_table = table
-    if spec.measure is None and spec.count_table is None and (intent.explicit_measure or "").startswith("count:"):
-        table = intent.explicit_measure.split(":", 1)[1]
+    explicit = intent.explicit_measure or ""
+    if spec.measure is None and spec.count_table is None and explicit.startswith("count:"):
+        table = explicit.split(":", 1)[1]
         if table in profile.facts:
             counted = next((m for m in profile.facts[table].measures if m.kind == "count"), None)
             if counted is not None:

@@ -261,13 +261,13 @@ def vocabulary(profile: SchemaProfile) -> Vocabulary:
     for word, target in profile.synonyms.items():
         known.add(word)
         key = tuple(singular(w) for w in word.split())
-        table = next((n for n in profile.entities if n.lower() == target.lower()), None)
-        if table:
-            add(key, profile.entities[table])
+        entity_name = next((n for n in profile.entities if n.lower() == target.lower()), None)
+        if entity_name:
+            add(key, profile.entities[entity_name])
         else:
-            measure = next((m for f in profile.facts.values() for m in f.measures if m.value == target), None)
-            if measure:
-                measure_words[key] = measure
+            named = next((m for f in profile.facts.values() for m in f.measures if m.value == target), None)
+            if named:
+                measure_words[key] = named
     known.update(singular(w) for w in list(known))
     tables: dict[tuple[str, ...], str] = {}
     for name in profile.tables:  # whole names first, then the last word of multi-word names

@@ -35,10 +35,10 @@ class EntityFilter:
     column: str | None = None
     negate: bool = False
 
-    def expression(self, alias: str) -> exp.Expression:
+    def expression(self, alias: str) -> exp.Expr:
         return col(self.column, alias) if self.column else name_expression(self.entity, alias)
 
-    def condition(self, alias: str) -> exp.Expression:
+    def condition(self, alias: str) -> exp.Expr:
         found = _in(self.expression(alias), self.values)
         return exp.Not(this=exp.Paren(this=found)) if self.negate else found
 
@@ -121,7 +121,7 @@ class RowCondition:
     values: tuple[str, ...] = ()
     label: str = ""
 
-    def expression(self, alias: str) -> exp.Expression:
+    def expression(self, alias: str) -> exp.Expr:
         target = col(self.column, alias)
         if self.op == "eq":
             return exp.EQ(this=target, expression=literal(self.values[0]))
@@ -142,7 +142,7 @@ class RowCondition:
         raise ValueError(f"unknown row condition {self.op}")
 
 
-def _typed_literal(value: str) -> exp.Expression:
+def _typed_literal(value: str) -> exp.Expr:
     return exp.cast(literal(value), "DATE") if len(value) == 10 else literal(value)
 
 
@@ -188,7 +188,7 @@ def literal(value: str) -> exp.Literal:
     return exp.Literal.string(str(value))
 
 
-def time_literal(moment: dt.datetime, column: TimeColumn) -> exp.Expression:
+def time_literal(moment: dt.datetime, column: TimeColumn) -> exp.Expr:
     if column.date_only:
         return exp.cast(literal(moment.date().isoformat()), "DATE")
     if column.with_zone:
@@ -196,10 +196,10 @@ def time_literal(moment: dt.datetime, column: TimeColumn) -> exp.Expression:
     return exp.cast(literal(moment.strftime("%Y-%m-%d %H:%M:%S")), "TIMESTAMP")
 
 
-def name_expression(entity: Entity, alias: str) -> exp.Expression:
+def name_expression(entity: Entity, alias: str) -> exp.Expr:
     if len(entity.name_columns) == 1:
         return col(entity.name_columns[0], alias)
-    parts: list[exp.Expression] = []
+    parts: list[exp.Expr] = []
     for index, name in enumerate(entity.name_columns):
         if index:
             parts.append(literal(" "))
@@ -236,15 +236,15 @@ class Prepared:
     """The FROM, joins and WHERE every shape of a reading over a fact starts from."""
 
     source: _From
-    where: list[exp.Expression]
-    time_expr: exp.Expression | None
-    group_expr: exp.Expression | None
-    group_key: exp.Expression | None
-    currency_expr: exp.Expression | None
+    where: list[exp.Expr]
+    time_expr: exp.Expr | None
+    group_expr: exp.Expr | None
+    group_key: exp.Expr | None
+    currency_expr: exp.Expr | None
     zone: str
-    zone_expr: exp.Expression | None
+    zone_expr: exp.Expr | None
     zones: list[str]
-    value: exp.Expression
+    value: exp.Expr
 
 
 def prepare(spec: QuerySpec, profile: SchemaProfile, need_time: bool = False,
@@ -254,7 +254,7 @@ def prepare(spec: QuerySpec, profile: SchemaProfile, need_time: bool = False,
     fact, measure = spec.fact, spec.measure
     assert fact is not None and measure is not None
     source = _From(fact.table)
-    where: list[exp.Expression] = []
+    where: list[exp.Expr] = []
 
     # join the table holding the time column only when a window, a series or a daily rate needs it:
     # an unused join costs a scan of that table on every engine
@@ -264,7 +264,7 @@ def prepare(spec: QuerySpec, profile: SchemaProfile, need_time: bool = False,
         time_expr = col(fact.time.column, source.alias_for(fact.time_path))
 
     group_expr = None
-    group_key: exp.Expression | None = None
+    group_key: exp.Expr | None = None
     if spec.group is not None and join_group:
         route = profile.path(fact.table, spec.group.table)
         if route is None and spec.group.column_only:
@@ -307,6 +307,7 @@ def prepare(spec: QuerySpec, profile: SchemaProfile, need_time: bool = False,
     if spec.currency_mode == "convert" and measure.money and currency_expr is not None and profile.rate_table \
             and time_expr is not None:
         rate = profile.rate_table
+        assert fact.time is not None  # time_expr is the fact's time column
         day = time_expr.copy() if fact.time.date_only else exp.cast(time_expr.copy(), "DATE")
         condition = exp.and_(
             exp.EQ(this=col(rate.currency_column, "r"), expression=currency_expr.copy()),
@@ -323,6 +324,7 @@ def prepare(spec: QuerySpec, profile: SchemaProfile, need_time: bool = False,
                                                               expression=exp.Literal.number(0)))
 
     if spec.window is not None and time_expr is not None:
+        assert fact.time is not None  # time_expr is the fact's time column
         if zone_expr is not None:
             where.append(_local_range(time_expr, zone_expr, zones, spec.window.start, spec.window.end, fact.time))
         else:
@@ -372,7 +374,8 @@ def build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp
                                        fiscal_year_start=profile.fiscal_year_start)
         if not periods:
             spec.notes.append("no periods of that kind cover the data; showing the total instead")
-        zone_count = max(1, len(profile.zone_for(fact)[0].zones)) if zone == "local" and profile.zone_for(fact) else 1
+        zoned = profile.zone_for(fact) if zone == "local" else None
+        zone_count = max(1, len(zoned[0].zones)) if zoned else 1
         limit = MAX_CALENDAR_ROWS // zone_count
         if len(periods) > limit:
             step = _PERIOD_STEP.get(spec.grain or "", 1)
@@ -382,6 +385,7 @@ def build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp
                               f"(from {periods[0].label}, {str(periods[0].start)[:16]})")
     metric_name = measure.value
     if periods:
+        assert time_expr is not None and fact.time is not None  # periods come from the time column
         return _periods_query(source, where, value, measure, metric_name, time_expr, periods, zone,
                               zone_expr, zones if zone_expr is not None else [], fact.time, group_expr, group_key,
                               currency_expr if spec.currency_mode == "per" else None, spec)
@@ -393,9 +397,10 @@ def build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp
         return None
     metric = exp.alias_(metric_value, metric_name, quoted=True)
     select = source.select
-    outputs: list[exp.Expression] = []
-    groups: list[exp.Expression] = []
+    outputs: list[exp.Expr] = []
+    groups: list[exp.Expr] = []
     if group_expr is not None:
+        assert spec.group is not None  # group_expr is the group's column
         outputs.append(exp.alias_(group_expr.copy(), slug(spec.group.noun), quoted=True))
         groups.append(group_expr.copy())
         if group_key is not None:
@@ -450,7 +455,7 @@ def _keyed_ranking(spec: QuerySpec, profile: SchemaProfile, prepared: Prepared,
     key_name = f"{slug(entity.noun)}_key"
     currency = prepared.currency_expr if spec.currency_mode == "per" else None
     inner_outputs = [exp.alias_(key, key_name, quoted=True)]
-    groups: list[exp.Expression] = [key.copy()]
+    groups: list[exp.Expr] = [key.copy()]
     if currency is not None:
         inner_outputs.append(exp.alias_(currency.copy(), "currency", quoted=True))
         groups.append(currency.copy())
@@ -479,11 +484,11 @@ def _keyed_ranking(spec: QuerySpec, profile: SchemaProfile, prepared: Prepared,
                            copy=False)
 
 
-def row_filters(spec: QuerySpec, profile: SchemaProfile, source: _From, root: str) -> list[exp.Expression]:
+def row_filters(spec: QuerySpec, profile: SchemaProfile, source: _From, root: str) -> list[exp.Expr]:
     """The WHERE conditions of the spec's value filters and record-scope conditions, joined through the
     profile's paths from `root`. A filter that cannot be reached makes the reading invalid: a reading that
     silently drops a filter answers another question."""
-    where: list[exp.Expression] = []
+    where: list[exp.Expr] = []
     for flt in spec.filters:
         route = profile.path(root, flt.entity.table)
         if route is None:
@@ -516,13 +521,13 @@ def singular_noun(table: str) -> str:
     return phrase(table) or table
 
 
-def metric_expression(spec: QuerySpec, measure: Measure, value: exp.Expression, source: _From,
-                      profile: SchemaProfile) -> exp.Expression | None:
+def metric_expression(spec: QuerySpec, measure: Measure, value: exp.Expr, source: _From,
+                      profile: SchemaProfile) -> exp.Expr | None:
     """The aggregate a reading computes: the measure's own, an average / min / max of its row value, or a
     ratio of it to the distinct rows of another table (revenue per order, tracks per album)."""
     if spec.agg in ("avg", "min", "max") and measure.kind in ("product", "sum", "expression"):
         func = {"avg": exp.Avg, "min": exp.Min, "max": exp.Max}[spec.agg]
-        aggregated: exp.Expression = func(this=value)
+        aggregated: exp.Expr = func(this=value)
     else:
         aggregated = _aggregate(measure, value)
     if not spec.per_table:
@@ -544,7 +549,7 @@ def metric_expression(spec: QuerySpec, measure: Measure, value: exp.Expression, 
     return exp.Div(this=numerator, expression=exp.Nullif(this=denominator, expression=exp.Literal.number(0)))
 
 
-def _compare(value: exp.Expression, having: tuple[str, float]) -> exp.Expression:
+def _compare(value: exp.Expr, having: tuple[str, float]) -> exp.Expr:
     op, number = having
     literal_number = exp.Literal.number(repr(number) if not float(number).is_integer() else int(number))
     node = {"gt": exp.GT, "ge": exp.GTE, "lt": exp.LT, "le": exp.LTE}[op]
@@ -565,13 +570,13 @@ def same_column_reaching(profile: SchemaProfile, group: Entity, table: str) -> E
                   row_count=info.row_count, column_only=True)
 
 
-def _in(expr: exp.Expression, values: tuple[str, ...]) -> exp.Expression:
+def _in(expr: exp.Expr, values: tuple[str, ...]) -> exp.Expr:
     if len(values) == 1:
         return exp.EQ(this=expr, expression=literal(values[0]))
     return exp.In(this=expr, expressions=[literal(v) for v in values])
 
 
-def _row_value(measure: Measure, alias: str) -> exp.Expression:
+def _row_value(measure: Measure, alias: str) -> exp.Expr:
     if measure.kind == "product":
         gross = exp.Mul(this=col(measure.columns[0], alias), expression=col(measure.columns[1], alias))
         if len(measure.columns) == 3:  # net of a line discount (a fraction)
@@ -589,7 +594,7 @@ def _row_value(measure: Measure, alias: str) -> exp.Expression:
     return exp.Literal.number(1)
 
 
-def _aggregate(measure: Measure, value: exp.Expression) -> exp.Expression:
+def _aggregate(measure: Measure, value: exp.Expr) -> exp.Expr:
     if measure.kind == "count_distinct":
         return exp.Count(this=exp.Distinct(expressions=[value]))
     if measure.kind == "count":
@@ -597,15 +602,15 @@ def _aggregate(measure: Measure, value: exp.Expression) -> exp.Expression:
     return exp.Coalesce(this=exp.Sum(this=value), expressions=[exp.Literal.number(0)])
 
 
-def _range(expr: exp.Expression, start: dt.date, end: dt.date, zone: str, column: TimeColumn) -> exp.Expression:
+def _range(expr: exp.Expr, start: dt.date, end: dt.date, zone: str, column: TimeColumn) -> exp.Expr:
     low = calendar.utc_instant(start, None if column.date_only else zone)
     high = calendar.utc_instant(end, None if column.date_only else zone)
     return exp.and_(exp.GTE(this=expr.copy(), expression=time_literal(low, column)),
                     exp.LT(this=expr.copy(), expression=time_literal(high, column)))
 
 
-def _local_range(expr: exp.Expression, zone_expr: exp.Expression, zones: list[str], start: dt.date,
-                 end: dt.date, column: TimeColumn) -> exp.Expression:
+def _local_range(expr: exp.Expr, zone_expr: exp.Expr, zones: list[str], start: dt.date,
+                 end: dt.date, column: TimeColumn) -> exp.Expr:
     parts = [exp.Paren(this=exp.and_(exp.EQ(this=zone_expr.copy(), expression=literal(z)),
                                      _range(expr, start, end, z, column))) for z in zones]
     return exp.Paren(this=exp.or_(*parts)) if len(parts) > 1 else parts[0]
@@ -626,11 +631,11 @@ def _data_span(spec: QuerySpec, fact: Fact, as_of: dt.date | None) -> calendar.W
     return calendar.Window(start, end, "all time")
 
 
-def _periods_query(source: _From, where: list[exp.Expression], value: exp.Expression, measure: Measure,
-                   metric_name: str, time_expr: exp.Expression, periods: list[calendar.Period], zone: str,
-                   zone_expr: exp.Expression | None, zones: list[str], column: TimeColumn,
-                   group_expr: exp.Expression | None, group_key: exp.Expression | None,
-                   currency_expr: exp.Expression | None,
+def _periods_query(source: _From, where: list[exp.Expr], value: exp.Expr, measure: Measure,
+                   metric_name: str, time_expr: exp.Expr, periods: list[calendar.Period], zone: str,
+                   zone_expr: exp.Expr | None, zones: list[str], column: TimeColumn,
+                   group_expr: exp.Expr | None, group_key: exp.Expr | None,
+                   currency_expr: exp.Expr | None,
                    spec: QuerySpec) -> exp.Query:
     """A series: each row's period index computed from the UTC boundaries (``period_key``), rows grouped by
     it, then a calendar of one row per label joined on equality so empty periods show (with 0)."""
@@ -667,8 +672,9 @@ def _periods_query(source: _From, where: list[exp.Expression], value: exp.Expres
                          exp.alias_(_aggregate(measure, col("v", "r")), metric_name, quoted=True))
               .from_(exp.Subquery(this=inner, alias=exp.TableAlias(this=ident("r"))), copy=False)
               .group_by(*[col(name, "r") for name in carried], copy=False))
-    outputs: list[exp.Expression] = [exp.alias_(col("period", "p"), "period", quoted=True)]
+    outputs: list[exp.Expr] = [exp.alias_(col("period", "p"), "period", quoted=True)]
     if group_expr is not None:
+        assert spec.group is not None  # group_expr is the group's column
         outputs.append(exp.alias_(col("grp", "s"), slug(spec.group.noun), quoted=True))
     if currency_expr is not None:
         outputs.append(exp.alias_(col("currency", "s"), "currency", quoted=True))

@@ -159,10 +159,10 @@ def _evidence(ctx: Context, scope: Scope) -> Span:
     for measure, span in ctx.intent.measures:
         if measure.table == scope.table:
             return span
-    for span in (ctx.intent.money, ctx.intent.ranking, ctx.intent.superlative, ctx.intent.how_many and
+    for said in (ctx.intent.money, ctx.intent.ranking, ctx.intent.superlative, ctx.intent.how_many and
                  ctx.intent.how_many[1]):
-        if span is not None:
-            return span  # the words that count or sum the scoped rows
+        if said is not None:
+            return said  # the words that count or sum the scoped rows
     text = ctx.question
     return Span(0, len(text), text)
 

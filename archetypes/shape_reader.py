@@ -363,6 +363,7 @@ def _change_metric(intent: Intent, change: OperatorMention, profile: SchemaProfi
         [(f, m) for f, m in profile.measures_reaching(group.table if group else None) if f.time is not None][:3]
     readings = []
     for fact, measure in measures:
+        assert measure is not None  # a change reading is of a measure
         for mode, label in (("absolute", "absolute change"), ("relative", "relative change (%)")):
             readings.append(Reading(f"{measure.value}_{mode}", f"{measure.label}: {label}",
                                     _set_mode(fact, measure, mode)))

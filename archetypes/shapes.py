@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 from functools import lru_cache
+from typing import TypeVar
 from zoneinfo import ZoneInfo
 
 from sqlglot import exp
@@ -44,12 +45,15 @@ def build_shape(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) 
 
 # -- time parts ---------------------------------------------------------------------------------------
 
-def part(name: str, expr: exp.Expression) -> exp.Expression:
+def part(name: str, expr: exp.Expr) -> exp.Expr:
     """A time part of a timestamp (weekday 0 = Sunday, hour, minute, month), rendered per dialect."""
     return exp.Anonymous(this=PART_FUNCTIONS[name], expressions=[expr])
 
 
-def render_parts(query: exp.Expression, dialect: str) -> exp.Expression:
+_E = TypeVar("_E", bound=exp.Expr)
+
+
+def render_parts(query: _E, dialect: str) -> _E:
     """Replace the portable time-part markers by each engine's own functions."""
     markers = {v: k for k, v in PART_FUNCTIONS.items()}
     for node in list(query.find_all(exp.Anonymous)):
@@ -61,7 +65,7 @@ def render_parts(query: exp.Expression, dialect: str) -> exp.Expression:
     return query
 
 
-def _dialect_part(which: str, arg: exp.Expression, dialect: str) -> exp.Expression:
+def _dialect_part(which: str, arg: exp.Expr, dialect: str) -> exp.Expr:
     if dialect == "sqlite":
         fmt = {"weekday": "%w", "hour": "%H", "minute": "%M", "month": "%m"}[which]
         return exp.cast(exp.Anonymous(this="STRFTIME", expressions=[literal(fmt), arg]), "INTEGER")
@@ -74,11 +78,11 @@ def _dialect_part(which: str, arg: exp.Expression, dialect: str) -> exp.Expressi
     return exp.Anonymous(this={"hour": "HOUR", "minute": "MINUTE", "month": "MONTH"}[which], expressions=[arg])
 
 
-def _int(value: int) -> exp.Literal:
+def _int(value: int) -> exp.Expr:  # Literal.number gives a Neg below zero
     return exp.Literal.number(value)
 
 
-def _idiv(value: exp.Expression, by: int) -> exp.Expression:
+def _idiv(value: exp.Expr, by: int) -> exp.Expr:
     """Exact integer division of a non-negative integer expression on every engine."""
     mod = exp.Mod(this=exp.Paren(this=value.copy()), expression=_int(by))
     return exp.cast(exp.Div(this=exp.Paren(this=exp.Sub(this=exp.Paren(this=value.copy()), expression=mod)),
@@ -112,7 +116,7 @@ def _offsets(zone: str, start: dt.datetime, end: dt.datetime) -> tuple[tuple[dt.
     return tuple(ranges)
 
 
-def _zone_offset(spec: QuerySpec, prepared: Prepared, fact: Fact) -> exp.Expression | None:
+def _zone_offset(spec: QuerySpec, prepared: Prepared, fact: Fact) -> exp.Expr | None:
     """Minutes to add to a UTC timestamp to get the local time of the row's zone (None: UTC)."""
     time = fact.time
     if time is None or time.date_only or time.earliest is None or time.latest is None:
@@ -126,11 +130,11 @@ def _zone_offset(spec: QuerySpec, prepared: Prepared, fact: Fact) -> exp.Express
         return None
     start = dt.datetime.combine(time.earliest.date(), dt.time()) - dt.timedelta(days=1)
     end = dt.datetime.combine(time.latest.date(), dt.time()) + dt.timedelta(days=2)
-    ifs: list[exp.Expression] = []
+    ifs: list[exp.Expr] = []
     assert prepared.time_expr is not None
     for zone in zones:
         for low, high, minutes in _offsets(zone, start, end):
-            condition: exp.Expression = exp.and_(
+            condition: exp.Expr = exp.and_(
                 exp.GTE(this=prepared.time_expr.copy(), expression=time_literal(low, time)),
                 exp.LT(this=prepared.time_expr.copy(), expression=time_literal(high, time)))
             if prepared.zone_expr is not None:
@@ -139,7 +143,7 @@ def _zone_offset(spec: QuerySpec, prepared: Prepared, fact: Fact) -> exp.Express
     return exp.Case(ifs=ifs, default=_int(0))
 
 
-def _local_part(which: str, spec: QuerySpec, prepared: Prepared, fact: Fact) -> exp.Expression:
+def _local_part(which: str, spec: QuerySpec, prepared: Prepared, fact: Fact) -> exp.Expr:
     ts = prepared.time_expr
     assert ts is not None
     offset = _zone_offset(spec, prepared, fact)
@@ -160,7 +164,7 @@ def _local_part(which: str, spec: QuerySpec, prepared: Prepared, fact: Fact) -> 
                                                expression=_int(6))), expression=_int(7))
 
 
-def part_label(which: str, expr: exp.Expression) -> exp.Expression:
+def part_label(which: str, expr: exp.Expr) -> exp.Expr:
     """A readable label for a time part ('Monday', '14:00', 'March', '2024-05')."""
     if which == "weekday":
         return exp.Case(ifs=[exp.If(this=exp.EQ(this=expr.copy(), expression=_int(i)), true=literal(name))
@@ -270,7 +274,7 @@ def _attribute(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
     alias = source.alias_for(path)
     value = col(attribute.column, alias)
     label = name_expression(entity, "t0")
-    where = [exp.Not(this=exp.Is(this=value.copy(), expression=exp.Null()))]
+    where: list[exp.Expr] = [exp.Not(this=exp.Is(this=value.copy(), expression=exp.Null()))]
     where += [f.condition(source.alias_for(profile.path(entity.table, f.entity.table) or ()))
               for f in spec.filters if profile.path(entity.table, f.entity.table) is not None]
     group = spec.attribute_group
@@ -304,12 +308,12 @@ def _attribute(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
         spec.limit or 1)
 
 
-def _when(spec: QuerySpec, prepared: Prepared, condition: exp.Expression) -> exp.Expression:
+def _when(spec: QuerySpec, prepared: Prepared, condition: exp.Expr) -> exp.Expr:
     """The measure aggregated over the rows where `condition` holds."""
     measure = spec.measure
     assert measure is not None
     if measure.kind == "count" and not measure.columns:
-        value: exp.Expression = exp.Literal.number(1)
+        value: exp.Expr = exp.Literal.number(1)
         return exp.Count(this=exp.Case(ifs=[exp.If(this=condition, true=value)]))
     guarded = exp.Case(ifs=[exp.If(this=condition, true=prepared.value.copy())])
     if measure.kind in ("count", "count_distinct"):
@@ -317,7 +321,7 @@ def _when(spec: QuerySpec, prepared: Prepared, condition: exp.Expression) -> exp
     return exp.Coalesce(this=exp.Sum(this=guarded), expressions=[_int(0)])
 
 
-def _window_condition(prepared: Prepared, window: calendar.Window, time: TimeColumn) -> exp.Expression:
+def _window_condition(prepared: Prepared, window: calendar.Window, time: TimeColumn) -> exp.Expr:
     assert prepared.time_expr is not None
     zone = prepared.zone if prepared.zone not in ("local",) else "UTC"
     return _range(prepared.time_expr, window.start, window.end, zone, time)
@@ -339,8 +343,8 @@ def _change(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
     difference = exp.Sub(this=after.copy(), expression=before.copy())
     relative = exp.Div(this=exp.Mul(this=exp.Paren(this=difference.copy()), expression=exp.Literal.number("1.0")),
                        expression=exp.Nullif(this=before.copy(), expression=_int(0)))
-    outputs: list[exp.Expression] = []
-    groups: list[exp.Expression] = []
+    outputs: list[exp.Expr] = []
+    groups: list[exp.Expr] = []
     if prepared.group_expr is not None and spec.group is not None:
         outputs.append(exp.alias_(prepared.group_expr.copy(), slug(spec.group.noun), quoted=True))
         groups.append(prepared.group_expr.copy())
@@ -390,8 +394,8 @@ def _share(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
                    exp.Ordered(this=exp.column("m", quoted=True), desc=True)).limit(spec.share_top),
                    alias=exp.TableAlias(this=ident("top_groups")))))
         total = exp.select(exp.alias_(exp.Sum(this=exp.column("m", quoted=True)), "m", quoted=True)).from_("groups")
-        part_value = exp.Subquery(this=top)
-        whole_value = exp.Subquery(this=total)
+        part_value: exp.Expr = exp.Subquery(this=top)
+        whole_value: exp.Expr = exp.Subquery(this=total)
         fraction = exp.Div(this=exp.Mul(this=part_value.copy(), expression=exp.Literal.number("1.0")),
                            expression=exp.Nullif(this=whole_value.copy(), expression=_int(0)))
         return (exp.select(exp.alias_(part_value, "part", quoted=True), exp.alias_(whole_value, "total", quoted=True),
@@ -439,8 +443,8 @@ def _list(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
     select = source.select.select(*outputs)
     if entity.column_only:
         select = select.distinct()
-    for condition in where:
-        select = select.where(condition)
+    for clause in where:
+        select = select.where(clause)
     order = [name.copy()] + ([col(entity.key[0], "t0")] if entity.key and not entity.column_only else [])
     select = select.order_by(*order)
     return select.limit(spec.limit) if spec.limit else select
