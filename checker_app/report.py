@@ -274,8 +274,8 @@ class ModelError(Wire):
     value: Any = None
 
 
-class StepUsage(Wire):
-    """Token usage and time of one step (checker_app.llm.usage.StepUsage)."""
+class TokenUsage(Wire):
+    """Token usage and time: requests sent (attempts), the ones that gave a reply (calls), their tokens."""
 
     calls: int = 0
     attempts: int = 0
@@ -284,23 +284,19 @@ class StepUsage(Wire):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     total_tokens: int = 0
-    estimated: bool = False
-    first_token_s: float | None = None
+    estimated: bool = False        # some tokens were counted from stream chunks, not a usage block
     seconds: float = 0.0
 
 
-class ModelUsage(Wire):
-    """Every model token and second of one check (checker_app.llm.usage.Usage)."""
+class StepUsage(TokenUsage):
+    """One step's usage (checker_app.llm.usage.StepUsage)."""
 
-    calls: int = 0
-    attempts: int = 0
-    timeouts: int = 0
-    retries: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    total_tokens: int = 0
-    estimated: bool = False
-    seconds: float = 0.0
+    first_token_s: float | None = None   # of the last attempt that produced a token
+
+
+class ModelUsage(TokenUsage):
+    """Every model token and second of one check (checker_app.llm.usage.Usage), and each step's."""
+
     by_step: dict[str, StepUsage] = Field(default_factory=dict)
 
 
