@@ -183,7 +183,7 @@ def test_a_verdict_bullet_answers_the_clarification_in_place(configure, demo_sql
     configure(f"demo={demo_sqlite}")
     at = app(q=TOP_SELLING)
     bullet = next(b for b in at.button if str(b.key).startswith("pick_main_") and "USB" in b.label)
-    assert "**USB\\-C Cable** (units = 11,508)" in bullet.label
+    assert "**USB\\-C Cable** · units = 11,508" in bullet.label
     bullet.click().run()
     no_exception(at)
     state = at.session_state["checker"]

@@ -228,7 +228,7 @@ def verdict(view: display.VerdictView, items: Sequence[ReadingResult] = (), key:
             st.caption("Which one did you mean? Click it to anchor the SQL on that reading (or answer step by "
                        "step below).")
         for n, (label, name, measure) in enumerate(glance):
-            text = f"{highlight.md(label)}: **{highlight.md(name)}**" + (f" ({highlight.md(measure)})" if measure else "")
+            text = f"{highlight.md(label)}: **{highlight.md(name)}**" + (f" · {highlight.md(measure)}" if measure else "")
             if clickable:
                 st.button(text, key=f"pick_{key}_{n}", on_click=queue, args=(intents.Pick(items[n].id),), type="tertiary",
                           icon=":material/arrow_right:")
