@@ -91,11 +91,18 @@ def analyse(question: str, profile: SchemaProfile, lookup: Lookup | None = None,
             id="|".join(f"{a}={slug(r.value)}" for a, r in pairs) or "as_asked",
             label=" / ".join(r.label for _, r in pairs) or "As asked",
             choices={a: r.value for a, r in pairs},
-            query=query, explanation=explain(spec, profile, anchor), lists=spec.shape == "list" or spec.shape == "absence" and not spec.absent_count))
+            query=query, explanation=explain(spec, profile, anchor), lists=_lists(spec)))
     if not analysis.interpretations and not any("nothing to run" in n for n in analysis.notes):
         analysis.notes.append("no candidate SQL could be built for this question")
     analysis.understood = _understood(ctx, detections, analysis)
     return analysis
+
+
+def _lists(spec: QuerySpec) -> bool:
+    """A reading whose answer is a list of rows: none is an answer ('nobody has exactly two orders')."""
+    if spec.shape == "list" or spec.shape == "absence" and not spec.absent_count:
+        return True
+    return spec.having is not None and not spec.count_groups
 
 
 _Candidate = tuple[list[tuple[str, Reading]], QuerySpec]

@@ -14,7 +14,7 @@ from archetypes.query import QuerySpec
 
 _PART_WORDS = {"weekday": "day of the week", "hour": "hour of the day", "month": "month of the year",
                "month_key": "calendar month", "year": "year"}
-_OPS = {"gt": "more than", "ge": "at least", "lt": "less than", "le": "at most"}
+_OPS = {"gt": "more than", "ge": "at least", "lt": "less than", "le": "at most", "eq": "exactly"}
 
 
 def _number(value: float) -> str:
@@ -85,6 +85,13 @@ def _metric(spec: QuerySpec) -> str:
 
 def explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = None) -> str:
     """The sentence for one reading (empty when there is nothing to compute)."""
+    if spec.count_groups and spec.group is not None and spec.having is not None:
+        listed = _explain(spec, profile, as_of).removesuffix(", highest first")
+        return f"How many {plural(spec.group.noun)} pass: {listed[:1].lower()}{listed[1:]}"
+    return _explain(spec, profile, as_of)
+
+
+def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = None) -> str:
     if spec.query is not None:
         return "The statement as given, read through the schema's other mapping" if spec.mappings else \
             "The statement as given"

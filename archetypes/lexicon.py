@@ -42,7 +42,6 @@ revenue revenues turnover income earnings takings gmv money spend spends spent s
 UNSUPPORTED = {
     **dict.fromkeys(["median", "medians", "percentile", "percentiles", "quartile", "quartiles", "p90", "p95", "p99"],
                     "a median or percentile is not computed by the rules yet"),
-    **dict.fromkeys(["exactly", "only once", "just once"], "a condition on each row's count is not computed yet"),
     **dict.fromkeys(["cumulative", "running", "rolling", "moving"], "running and rolling totals are not computed yet"),
 }
 
@@ -59,7 +58,7 @@ OPERATORS: dict[str, str] = {
     **dict.fromkeys(["never", "no", "not", "without", "nobody", "none", "zero", "haven't", "hasn't", "didn't",
                      "don't", "doesn't", "nothing", "no one"], "negation"),
     **dict.fromkeys(["more than", "over", "above", "greater than", "at least", "exceeding", "exceeded", "beyond",
-                     "less than", "fewer than", "under", "below", "at most", "up to"], "compare"),
+                     "less than", "fewer than", "under", "below", "at most", "up to", "exactly"], "compare"),
     **dict.fromkeys(["grew", "grow", "grows", "growing", "growth", "increase", "increased", "increases", "rise",
                      "rose", "risen", "drop", "dropped", "drops", "decline", "declined", "declines", "declining",
                      "decrease", "decreased", "fall", "fell", "fallen", "change", "changed", "changes", "up",

@@ -16,7 +16,7 @@ from sqlglot import exp
 
 from adapters.dialects import sqlglot_dialect
 from archetypes import calendar, period_key
-from archetypes.naming import slug
+from archetypes.naming import plural, slug
 from archetypes.profile import Edge, Entity, Fact, Measure, SchemaProfile, TimeColumn
 
 RANKING_LIMIT = 10
@@ -93,6 +93,7 @@ class QuerySpec:
     agg: str | None = None                   # the measure's aggregation replaced: avg | min | max
     per_table: str | None = None             # ratio: the measure divided by the distinct rows of this table
     having: tuple[str, float] | None = None  # (operator, number) on the metric: HAVING
+    count_groups: bool = False               # HAVING: how many groups pass, not their list
     ascending: bool = False                  # lowest first (worst, fewest, least, cheapest)
     time_part: str | None = None             # distribution / best period: weekday | hour | month | month_key | year
     change: Change | None = None
@@ -334,6 +335,18 @@ def prepare(spec: QuerySpec, profile: SchemaProfile, need_time: bool = False,
 
 def build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp.Query | None:
     """The candidate query for `spec`, or None when there is nothing to compute (notes say why)."""
+    query = _build(spec, profile, as_of)
+    if query is not None and spec.count_groups and spec.group is not None and spec.having is not None:
+        # 'how many clients have exactly one order': the groups that pass the condition, counted
+        inner = query.copy()
+        inner.set("order", None)
+        inner.set("limit", None)
+        counted = exp.alias_(exp.Count(this=exp.Star()), slug(plural(spec.group.noun)), quoted=True)
+        return exp.select(counted).from_(exp.Subquery(this=inner, alias=exp.TableAlias(this=ident("g"))))
+    return query
+
+
+def _build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp.Query | None:
     if spec.invalid:
         return None
     if spec.query is not None:
@@ -552,7 +565,7 @@ def metric_expression(spec: QuerySpec, measure: Measure, value: exp.Expr, source
 def _compare(value: exp.Expr, having: tuple[str, float]) -> exp.Expr:
     op, number = having
     literal_number = exp.Literal.number(repr(number) if not float(number).is_integer() else int(number))
-    node = {"gt": exp.GT, "ge": exp.GTE, "lt": exp.LT, "le": exp.LTE}[op]
+    node = {"gt": exp.GT, "ge": exp.GTE, "lt": exp.LT, "le": exp.LTE, "eq": exp.EQ}[op]
     return node(this=value, expression=literal_number)
 
 

@@ -25,9 +25,13 @@ _ASCENDING = frozenset({"worst", "least", "fewest", "lowest", "bottom", "weakest
                         "slowest", "drop", "dropped", "drops", "decline", "declined", "declines", "declining",
                         "decrease", "decreased", "fall", "fell", "fallen", "down", "lost", "loss", "shrank"})
 _THRESHOLD = re.compile(r"\b(more than|greater than|over|above|at least|exceeding|less than|fewer than|under|"
-                        r"below|at most)\s+\$?(\d[\d,]*(?:\.\d+)?)\s*(k\b)?")
+                        r"below|at most|exactly|only|just)\s+\$?(\d[\d,]*(?:\.\d+)?|one|two|three|four|five|six|"
+                        r"seven|eight|nine|ten)\s*(k\b)?")
+_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+                 "ten": 10}
 _OPS = {"more than": "gt", "greater than": "gt", "over": "gt", "above": "gt", "exceeding": "gt",
-        "at least": "ge", "less than": "lt", "fewer than": "lt", "under": "lt", "below": "lt", "at most": "le"}
+        "at least": "ge", "less than": "lt", "fewer than": "lt", "under": "lt", "below": "lt", "at most": "le",
+        "exactly": "eq", "only": "eq", "just": "eq"}
 _PER = re.compile(r"\b(?:per|each|every|a|an)\s+([a-z][a-z ]{1,30})")
 _BY = re.compile(r"\b(?:by|for each|in each|across)\s+[a-z]")
 _ASKS_FIGURE = re.compile(r"^\s*(?:what(?:'s| is| was| are)|how (?:much|many)|give me the|tell me the)\b")
@@ -733,9 +737,11 @@ def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
         return
     if RE_YEAR.fullmatch(m.group(2)) and m.group(1) in ("over", "under"):
         return
-    number = float(m.group(2).replace(",", "")) * (1000 if m.group(3) else 1)
+    if m.group(1) in ("only", "just") and m.group(2) not in _NUMBER_WORDS:
+        return  # 'only 3 stores' is a limit, 'only one order' a condition
+    number = float(_NUMBER_WORDS.get(m.group(2)) or m.group(2).replace(",", "")) * (1000 if m.group(3) else 1)
     target = _main_target(intent)
-    if target is None or spec.fact is None:
+    if target is None:
         out.unread.append((_span(intent, m.start(), m.end()), "a condition on a total needs something to group"))
         return
     rest = intent.lower[m.end():m.end() + 40]
@@ -756,8 +762,10 @@ def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
         out.unread.append((_span(intent, m.start(), m.end()), "which total the condition is on"))
         return
     spec.fact, spec.measure = measure
+    spec.count_table = None
     spec.group, spec.limit = target.entity, None
     spec.having = (_OPS[m.group(1)], number)
+    spec.count_groups = intent.how_many is not None and intent.how_many[0] == target.entity.table
     out.consumed |= {"compare"}
     out.read.append(_span(intent, m.start(), min(len(intent.lower), m.end() + len(rest.split(" ")[0]) + 1)))
     out.replaces.add("ranking_metric")
