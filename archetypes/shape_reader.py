@@ -738,7 +738,7 @@ def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
     if RE_YEAR.fullmatch(m.group(2)) and m.group(1) in ("over", "under"):
         return
     if m.group(1) in ("only", "just") and m.group(2) not in _NUMBER_WORDS:
-        return  # 'only 3 stores' is a limit, 'only one order' a condition
+        return  # 'only 3 shops' is a limit, 'only one order' a condition
     number = float(_NUMBER_WORDS.get(m.group(2)) or m.group(2).replace(",", "")) * (1000 if m.group(3) else 1)
     target = _main_target(intent)
     if target is None:
