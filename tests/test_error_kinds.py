@@ -1,7 +1,8 @@
 """Error kinds come from the typed errors (CheckerError.kind and its subclasses), never from message text.
 
 On the three real engines: each refusal before the engine (syntax, read_only, other for bad input) and each
-engine error (unknown_column, ambiguous_column, timeout, connection) comes out with its kind through
+engine error (unknown_column, ambiguous_column, unknown_function, timeout, connection; permission is in
+test_safety_bounds.py) comes out with its kind through
 `Database.run`; `run` exits by class (2 for SQL that does not parse, 3 for a refused statement); model SQL
 carries its kind from the lint to the reading's result, including refusals whose text names no kind.
 """
@@ -116,6 +117,11 @@ def test_engine_errors_come_out_with_their_kind(item_dbs, backend) -> None:
     slow = ("SELECT COUNT(*) FROM items a, items b, items c, items d, items e, items f, items g, items h, "
             "items i, items j, items k, items l, items m, items n, items o, items p, items q, items r, items s, "
             "items t, items u, items v, items w, items x, items y, items z")  # 2**26 rows, cancelled
+    lpad = db.run("SELECT LPAD(name, 3, 'x') AS padded FROM items ORDER BY id")  # SQLite has no LPAD
+    if backend == "sqlite":
+        assert lpad.status == "error" and lpad.error is not None and lpad.error.kind == "unknown_function", lpad
+    else:
+        assert lpad.ok and [list(r) for r in lpad.rows] == [["xxa"], ["xxb"]], lpad.error
     timed = db.run(slow, Limits(time_limit_s=0.3, row_cap=10))
     assert timed.status == "timeout" and timed.error is not None and timed.error.kind == "timeout"
 
