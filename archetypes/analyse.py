@@ -440,6 +440,21 @@ def _units_sold(intent: Intent, profile: SchemaProfile, table: str) -> tuple[Fac
     return None
 
 
+def _distinct_actors(intent: Intent, profile: SchemaProfile, table: str) -> tuple[Fact, Measure] | None:
+    """'how many different clients ordered in 1997': the distinct rows the events point at, not every row."""
+    if not any(t[0] in lexicon.FACT_WORDS and t[0] not in ("sales", "sale", "revenue", "revenues", "money",
+                                                               "business", "turnover", "income")
+               for t in intent.tokens):
+        return None
+    for fact in profile.fact_list():
+        edges = profile.path(fact.table, table) if fact.table != table else None
+        if edges is not None and len(edges) == 1 and len(edges[0].columns) == 1:
+            noun = plural(phrase(table).split()[-1]) if phrase(table) else "rows"
+            return fact, Measure(f"distinct_{slug(noun)}", f"Distinct {noun} with {plural(phrase(fact.table))}",
+                                 "count_distinct", fact.table, edges[0].columns)
+    return None
+
+
 def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
     """The straightforward reading of the question, before any archetype's readings apply."""
     spec = QuerySpec(window=intent.window)
@@ -450,13 +465,16 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
     group_table = spec.group.table if spec.group else None
     if intent.how_many is not None and not (intent.group is not None and intent.explicit_measure):
         table = intent.how_many[0]
-        if table in profile.facts:
+        actors = _distinct_actors(intent, profile, table) if table in profile.entities else None
+        if actors is not None:  # 'how many clients bought': who did it, not when the rows were made
+            spec.fact, spec.measure = actors
+        elif table in profile.facts:
             fact = profile.facts[table]
             count = next((m for m in fact.measures if m.kind == "count"), None)
             if count is not None:
                 spec.fact, spec.measure = fact, count
         if spec.measure is None:
-            sold = _units_sold(intent, profile, table)
+            sold = _units_sold(intent, profile, table) or _distinct_actors(intent, profile, table)
             if sold is not None:
                 spec.fact, spec.measure = sold
             else:

@@ -133,6 +133,8 @@ def name_matches(ctx: Context) -> list[tuple[Span, list[Match]]]:
             continue
         matches = _matches(ctx.profile, term, ctx.lookup)
         pool = _resolve(matches, term, _adjacent_tables(ctx, span), ctx.profile)
+        if span.text.islower() and " " not in term:
+            pool = _one_word_pool(pool, term)  # 'single track': a word inside one title is not its name
         if pool:
             found.append((span, pool))
     ctx.extra["names"] = found
@@ -272,6 +274,15 @@ def lowercase_names(intent, profile: SchemaProfile, lookup, taken: list[Span]) -
     return found
 
 
+def _one_word_pool(pool: list[Match], term: str) -> list[Match]:
+    """One lowercase word names rows only as a whole name, or as the first word of a few names and of nothing
+    else ('acme', 'iphone'); an ordinary word inside titles ('live', 'single') names none."""
+    begins = re.compile(r"^" + re.escape(term) + r"(?!\w)")
+    starting = [m for m in pool if begins.search(m.name.lower().replace("’", "'"))]
+    exact = [m for m in pool if m.name.lower().replace("’", "'") == term]
+    return exact or (starting if len(starting) == len(pool) <= MAX_ONE_WORD_MATCHES else [])
+
+
 def _names_in_run(run: list[tuple[str, int, int]], intent, profile: SchemaProfile, lookup) -> list[Span]:
     """The longest sub-run, from the left, that names rows."""
     out: list[Span] = []
@@ -284,11 +295,8 @@ def _names_in_run(run: list[tuple[str, int, int]], intent, profile: SchemaProfil
             if len(term) < 3:
                 continue
             pool = _resolve(_matches(profile, term, lookup), term, (set(), set()), profile)
-            if size == 1:  # one word: a whole name, or the first word of a few names and of nothing else
-                begins = re.compile(r"^" + re.escape(term) + r"(?!\w)")
-                starting = [m for m in pool if begins.search(m.name.lower().replace("’", "'"))]
-                exact = [m for m in pool if m.name.lower().replace("’", "'") == term]
-                pool = exact or (starting if len(starting) == len(pool) <= MAX_ONE_WORD_MATCHES else [])
+            if size == 1:
+                pool = _one_word_pool(pool, term)
             if pool and len(pool) <= MAX_OPTIONS:
                 out.append(Span(start, end, text))
                 index += size

@@ -108,7 +108,8 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
         head = f"{plural(spec.group.noun).capitalize()} by {value}, {order} first"
         if spec.attribute_group is not None:
             return f"{head}, the {order} in each {spec.attribute_group.noun} (ties kept)"
-        return f"{head}, top {spec.limit or 1}"
+        owner = f", with the {spec.attribute_owner.noun} it belongs to" if spec.attribute_owner is not None else ""
+        return f"{head}, top {spec.limit or 1}{owner}"
     if shape == "list" and spec.group is not None:
         shown = [phrase(c) for c in spec.list_columns if c not in spec.group.name_columns]
         extra = f" with their {', '.join(shown)}" if shown else ""

@@ -101,6 +101,7 @@ class QuerySpec:
     share_top: int | None = None             # share: the part is the top N groups
     attribute: Attribute | None = None
     attribute_group: Entity | None = None    # attribute superlative per group ('cheapest in each category')
+    attribute_owner: Entity | None = None    # the row the top one belongs to ('which artist has the longest track')
     list_columns: tuple[str, ...] = ()       # list: columns of the listed table shown next to its name
     absent: Entity | None = None             # absence: rows of this entity with no fact rows
     absent_count: bool = False               # absence: how many such rows, not their list

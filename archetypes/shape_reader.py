@@ -35,7 +35,8 @@ _OPS = {"more than": "gt", "greater than": "gt", "over": "gt", "above": "gt", "e
 _PER = re.compile(r"\b(?:per|each|every|a|an)\s+([a-z][a-z ]{1,30})")
 _BY = re.compile(r"\b(?:by|for each|in each|across)\s+[a-z]")
 _ASKS_FIGURE = re.compile(r"^\s*(?:what(?:'s| is| was| are)|how (?:much|many)|give me the|tell me the)\b")
-_BARE = re.compile(r"^\s*(?:our\s+|the\s+|total\s+)?[a-z]+(?:\s+[a-z]+)?\s+(?:per|a|an|each)\s+[a-z]+\s*[?.!]*\s*$")
+_BARE = re.compile(r"^\s*(?:our\s+|the\s+|total\s+)?[a-z]+(?:\s+[a-z]+)?\s+(?:per|a|an|each)\s+[a-z]+"
+                   r"(?:\s+(?:in|for|at|from|during|since|last|this|of)\b[^?.!]*)?\s*[?.!]*\s*$")  # 'in canada'
 _BASKET = re.compile(r"\b(basket|cart)\s+(size|value)s?\b")
 _ORDER_VALUE = re.compile(r"\b(?:average|avg|mean|typical)\s+(?:\w+\s+)?(?:value|size)\b|\baov\b")
 _WHEN_MOST = re.compile(r"\bwhen\b.*\b(most|busiest|peak|least|fewest)\b|\b(busiest|quietest|peak|slowest)\b")
@@ -160,6 +161,11 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
         return
     spec.shape = "share"
     spec.share_filters = list(spec.filters)
+    if share.category == "rate" and len(spec.filters) > 1:
+        # 'the refund rate for the tokyo shop': refunded is the part, the shop scopes the whole
+        states = [f for f in spec.filters if f.entity.column_only and
+                  {"status", "state"} & set(words(f.entity.name_columns[0]))]
+        spec.share_filters = states or spec.share_filters
     spec.group, spec.limit = None, None
     counted_table = _counted_table(intent, profile)
     if counted_table is not None:
@@ -480,6 +486,10 @@ def _attribute(intent, ops, kinds, profile, spec, as_of, out) -> None:
         return
     spec.shape, spec.attribute, spec.group = "attribute", attribute, entity
     spec.limit = intent.top_n
+    asked = next((t for t in intent.targets if t.span.end <= mention.span.start and t.entity is not entity and
+                  not t.entity.column_only), None)
+    if asked is not None and profile.path(entity.table, asked.entity.table):
+        spec.attribute_owner = asked.entity
     per = re.search(r"\b(?:in each|for each|per|by|in every|of each)\s+([a-z][a-z ]{1,30})", intent.lower)
     if per is not None:
         grouped = next((t for t in intent.targets if t.span.start >= per.start(1) and t.entity is not entity), None)

@@ -300,8 +300,14 @@ def _attribute(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
                  .where(exp.EQ(this=exp.column("rank_in_group", quoted=True), expression=_int(1)))
                  .order_by(exp.column(slug(group.noun), quoted=True), exp.column(name, quoted=True)))
         return outer
-    select = source.select.select(exp.alias_(label.copy(), name, quoted=True),
-                                  exp.alias_(value.copy(), value_name, quoted=True))
+    owner = spec.attribute_owner
+    owner_path = profile.path(entity.table, owner.table) if owner is not None else None
+    select = source.select
+    if owner is not None and owner_path:  # 'which artist has the longest track': the artist of that track
+        select = select.select(exp.alias_(name_expression(owner, source.alias_for(owner_path)), slug(owner.noun),
+                                          quoted=True))
+    select = select.select(exp.alias_(label.copy(), name, quoted=True),
+                           exp.alias_(value.copy(), value_name, quoted=True))
     for condition in where:
         select = select.where(condition)
     return select.order_by(exp.Ordered(this=value.copy(), desc=desc), exp.Ordered(this=label.copy())).limit(

@@ -252,7 +252,7 @@ _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "augu
 
 def _month_name(label: str) -> str | None:
     """'2024-02' -> 'february': a month of one year named by its name."""
-    m = re.fullmatch(r"\d{4}-(\d{2})", label)
+    m = re.fullmatch(r"(?:\d{4}-)?(\d{2})", label)
     return _MONTHS[int(m.group(1)) - 1] if m and 1 <= int(m.group(1)) <= 12 else None
 
 
