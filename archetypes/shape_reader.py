@@ -35,7 +35,8 @@ _OPS = {"more than": "gt", "greater than": "gt", "over": "gt", "above": "gt", "e
 _PER = re.compile(r"\b(?:per|each|every|a|an)\s+([a-z][a-z ]{1,30})")
 _BY = re.compile(r"\b(?:by|for each|in each|across)\s+[a-z]")
 _ASKS_FIGURE = re.compile(r"^\s*(?:what(?:'s| is| was| are)|how (?:much|many)|give me the|tell me the)\b")
-_BARE = re.compile(r"^\s*(?!(?:count|show|list|give|plot|chart|draw|display|number)\b)(?:our\s+|the\s+|total\s+)?[a-z]+(?:\s+[a-z]+)?\s+(?:per|a|an|each)\s+[a-z]+"
+_BARE = re.compile(r"^\s*(?!(?:count|show|list|give|plot|chart|draw|display|number)\b)"
+                   r"(?:our\s+|the\s+|total\s+)?[a-z]+(?:\s+[a-z]+)?\s+(?:per|a|an|each)\s+[a-z]+"
                    r"(?:\s+(?:in|for|at|from|during|since|last|this|of)\b[^?.!]*)?\s*[?.!]*\s*$")  # 'in canada'
 _BASKET = re.compile(r"\b(basket|cart)\s+(size|value)s?\b")
 _ORDER_VALUE = re.compile(r"\b(?:average|avg|mean|typical)\s+(?:\w+\s+)?(?:value|size)\b|\baov\b")
