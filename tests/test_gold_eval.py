@@ -1,7 +1,7 @@
 """Gold answers: the checker's readings against the analyst's SQL, compared by execution on the engines.
 
 The floors are those of the development set the rules were tuned on (an upper bound, see the README); the
-held-out set under tests/fixtures/gold/later is scored by the eval command and reported, not floored.
+held-out set under tests/fixtures/gold/later2 is scored by the eval command and reported, not floored.
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from tests.support import REPO
 
 GOLD = REPO / "tests" / "fixtures" / "gold"
 # development-set floors, a little below the figures measured when the rules were frozen (README)
-FLOORS = {"gold_found": 0.45, "precision": 0.5, "false_clear": 0.08}
+FLOORS = {"gold_found": 0.55, "precision": 0.6, "false_clear": 0.04}
 
 
 def result(columns: list[str], rows: list[list]) -> RunResult:
