@@ -6,6 +6,7 @@ import re
 
 from archetypes import calendar
 from archetypes.archetype import Archetype, Context
+from archetypes.intent import Span
 from archetypes.model import Detection, Reading
 from archetypes.query import QuerySpec
 
@@ -24,7 +25,7 @@ _TREND_WORDS = ("trend", "growth", "growing", "grown", "declin", "momentum", "ov
 def detect(ctx: Context) -> Detection | None:
     intent = ctx.intent
     if intent.window is not None and intent.window_span is not None:
-        return _last_period(ctx)
+        return _date_column(ctx) or _last_period(ctx)
     if intent.vague_time is None or intent.window is not None or intent.window_span is not None:
         return None
     anchor = ctx.as_of or dt.date.today()
@@ -60,6 +61,47 @@ def _last_period(ctx: Context) -> Detection | None:
         readings.append(Reading("last_3_months", f"The last three months, {_days(trailing)}", _set(trailing)))
     return ARCHETYPE.detection(span, readings, question=f"Which '{span.text}'? (the latest data is "
                                                         f"{ctx.as_of.isoformat()})")
+
+
+_NOT_EVENT_WORDS = {"date", "at", "time", "on", "day", "timestamp", "datetime", "utc", "local"}
+
+
+def _date_column(ctx: Context) -> Detection | None:
+    """'parcels we shipped in 1997' on a table dated by its booking date that also has a shipped date: the
+    window applies to either date, and they count different rows."""
+    from dataclasses import replace
+
+    from archetypes.naming import phrase, slug, words
+    from archetypes.profile import _time_column
+    from archetypes.values import lemma
+
+    fact = ctx.base.fact
+    if fact is None or fact.time is None or ctx.base.window is None or ctx.base.shape in ("change", "list"):
+        return None
+    table = ctx.profile.tables[fact.time.table]
+    asked = {lemma(t[0]): (t[1], t[2]) for t in ctx.intent.tokens}
+    for column in table.columns:
+        if column.family != "temporal" or column.name == fact.time.column:
+            continue
+        event = [w for w in words(column.name) if w not in _NOT_EVENT_WORDS]
+        hit = next((asked[lemma(w)] for w in event if lemma(w) in asked and len(w) > 2), None)
+        if hit is None:
+            continue
+        other = replace(fact, time=_time_column(table, column))
+        default = fact.time.column
+        readings = [Reading(f"by_{slug(phrase(default))}", f"Dated by {phrase(default)}", None),
+                    Reading(f"by_{slug(phrase(column.name))}", f"Dated by {phrase(column.name)}", _use_fact(other))]
+        span = Span(hit[0], hit[1], ctx.question[hit[0]:hit[1]])
+        return ARCHETYPE.detection(span, readings, question=f"Which date does the window apply to: "
+                                                            f"{phrase(default)} or {phrase(column.name)}?")
+    return None
+
+
+def _use_fact(fact):
+    def apply(spec: QuerySpec) -> None:
+        if spec.fact is not None and spec.fact.table == fact.table:
+            spec.fact = fact
+    return apply
 
 
 def _days(window: calendar.Window) -> str:
