@@ -189,7 +189,8 @@ def account(intent: Intent, profile: SchemaProfile, read: list[Span], consumed: 
         text = intent.question[start:end]
         hints = tuple(dict.fromkeys(h for t in group for h in near_miss(t.text, profile, tuple(schema.known))))
         reason = next((why for (a, b), why in reasons.items() if a <= start < b), "") or next(
-            (lexicon.UNSUPPORTED[t.text] for t in group if t.text in lexicon.UNSUPPORTED), "")
+            (lexicon.UNSUPPORTED[t.text] for t in group if t.text in lexicon.UNSUPPORTED), "") or (
+            "" if hints else "no table, column or value of this data is called that")
         out.append(IgnoredSpan(text, (start, end), hints[:5], reason))
     return Understood(complete=not out, ignored=tuple(out))
 

@@ -20,7 +20,7 @@ REASON = ("Each measure is a defensible reading of 'top' and they often name dif
 def detect(ctx: Context) -> Detection | None:
     intent = ctx.intent
     if intent.ranking is None or intent.explicit_measure or intent.group is None:
-        return gross_or_net(ctx)
+        return gross_or_net(ctx) or unnamed_figure(ctx)
     entity = intent.group.entity
     filters = tuple(f.entity.table for f in ctx.base.filters)
     options = ctx.profile.measures_reaching(entity.table, via=filters)
@@ -47,6 +47,34 @@ def gross_or_net(ctx: Context) -> Detection | None:
         span = Span(0, len(ctx.question), ctx.question)
     readings = [Reading(m.value, m.label, _apply(base.fact, m)) for m in siblings]
     return ARCHETYPE.detection(span, readings, question="Before or after the discount?")
+
+
+def unnamed_figure(ctx: Context) -> Detection | None:
+    """'How are refunds trending?': rows in a state are asked about and no figure is named: how many of them,
+    or the money they carry. Summing money alone would answer a question about value that was not asked."""
+    from archetypes import lexicon
+
+    base, intent = ctx.base, ctx.intent
+    if base.fact is None or base.measure is None or not base.measure.money or base.shape != "aggregate":
+        return None
+    if intent.measures or intent.explicit_measure or intent.how_many or intent.money or any(
+            t[0] in lexicon.FACT_WORDS or t[0] in lexicon.MONEY_WORDS for t in intent.tokens):
+        return None
+    states = [f for f in base.filters if f.entity.column_only and not f.negate
+              and {"status", "state"} & set(f.entity.name_columns[0].lower().replace("_", " ").split())]
+    if not states:
+        return None
+    table = states[0].entity.table
+    holder = ctx.profile.facts.get(table) or base.fact
+    counted = next((m for m in holder.measures if m.kind == "count"), None)
+    if counted is None:
+        return None
+    from archetypes.intent import Span
+
+    readings = [Reading(counted.value, counted.label, _apply(holder, counted)),
+                Reading(base.measure.value, base.measure.label, _apply(base.fact, base.measure))]
+    return ARCHETYPE.detection(Span(0, len(ctx.question), ctx.question), readings,
+                               question=f"How many, or how much? ({states[0].describe()})")
 
 
 def _apply(fact: Fact, measure: Measure):

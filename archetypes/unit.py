@@ -1,6 +1,7 @@
 """Money asked for or summed across several currency codes ('in dollars', 'total revenue')."""
 from __future__ import annotations
 
+from archetypes import lexicon
 from archetypes.archetype import Archetype, Context
 from archetypes.model import Detection, Reading
 from archetypes.query import QuerySpec, build
@@ -22,6 +23,11 @@ def detect(ctx: Context) -> Detection | None:
     base = ctx.base
     if span is None and base.measure is not None and base.measure.money:
         span = intent.ranking or intent.superlative or _measure_span(ctx)
+    if span is None and base.measure is not None and base.measure.money and not any(
+            t[0] in lexicon.FACT_WORDS or t[0] in lexicon.MONEY_WORDS for t in intent.tokens):
+        from archetypes.intent import Span
+
+        span = Span(0, len(ctx.question), ctx.question)  # money no word named ('refunds'): in several currency codes
     if span is None and intent.ranking is not None and intent.group is not None and not intent.explicit_measure:
         # a ranking whose readings include a money measure ('top-selling': revenue among them)
         if any(m.money for _, m in profile.measures_reaching(intent.group.entity.table)):
