@@ -424,13 +424,9 @@ def _answer(detections: list[Detection], answers: dict[str, str]) -> dict[str, l
     return chosen
 
 
-_SOLD_VERBS = frozenset({"sell", "sells", "sold", "selling", "buy", "buys", "bought", "purchase", "purchased",
-                         "ship", "shipped"})
-
-
 def _units_sold(intent: Intent, profile: SchemaProfile, table: str) -> tuple[Fact, Measure] | None:
     """'how many tracks did we sell': the units of the lines that point at the table, not its row count."""
-    if not any(t[0] in _SOLD_VERBS for t in intent.tokens):
+    if not any(t[0] in lexicon.SOLD_VERBS for t in intent.tokens):
         return None
     for fact in profile.fact_list():
         edges = profile.path(fact.table, table)
@@ -442,9 +438,7 @@ def _units_sold(intent: Intent, profile: SchemaProfile, table: str) -> tuple[Fac
 
 def _distinct_actors(intent: Intent, profile: SchemaProfile, table: str) -> tuple[Fact, Measure] | None:
     """'how many different clients ordered in 1997': the distinct rows the events point at, not every row."""
-    if not any(t[0] in lexicon.FACT_WORDS and t[0] not in ("sales", "sale", "revenue", "revenues", "money",
-                                                               "business", "turnover", "income")
-               for t in intent.tokens):
+    if not any(t[0] in lexicon.FACT_WORDS and t[0] not in lexicon.FACT_NOUNS for t in intent.tokens):
         return None
     for fact in profile.fact_list():
         edges = profile.path(fact.table, table) if fact.table != table else None
@@ -505,7 +499,7 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
         if found is not None:
             spec.fact, spec.measure = found
     if spec.measure is not None and spec.measure.money and spec.fact is not None and intent.how_many is None and \
-            re.search(r"\bhow many\b", intent.lower) and any(t[0] in _SOLD_VERBS for t in intent.tokens):
+            re.search(r"\bhow many\b", intent.lower) and any(t[0] in lexicon.SOLD_VERBS for t in intent.tokens):
         units = next((m for m in spec.fact.measures if m.value == "units"), None)  # 'how many tablets did we sell'
         if units is not None:
             spec.measure = units

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from archetypes import lexicon
 from archetypes.intent import STOPWORDS, Intent, Span, Vocabulary, stem, vocabulary
 from archetypes.model import IgnoredSpan, Understood
-from archetypes.naming import singular
+from archetypes.naming import singular, words
 from archetypes.profile import SchemaProfile
 from archetypes.values import ValueRef, lemma, near_miss, value_key, value_vocabulary
 
@@ -106,7 +106,7 @@ def _single_word_value(word: str, typed: str, refs: tuple[ValueRef, ...], schema
 
 
 def _status_like(ref: ValueRef) -> bool:
-    return not ref.name_column and bool({"status", "state"} & set(ref.column.lower().replace("_", " ").split()))
+    return not ref.name_column and lexicon.is_state_column(words(ref.column))
 
 
 def operator_mentions(intent: Intent) -> list[OperatorMention]:

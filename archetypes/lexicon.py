@@ -6,6 +6,7 @@ value, a time expression or an archetype's cue; anything else is reported as not
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 # grammar and request words: reading them changes nothing in the SQL
 FUNCTION_WORDS = frozenset("""
@@ -45,6 +46,23 @@ UNSUPPORTED = {
                     "a median or percentile is not computed by the rules yet"),
     **dict.fromkeys(["cumulative", "running", "rolling", "moving"], "running and rolling totals are not computed yet"),
 }
+
+# verbs of selling: 'how many X did we sell' counts units
+SOLD_VERBS = frozenset("sell sells sold selling buy buys bought purchase purchased ship shipped".split())
+# fact nouns that name no actor: 'how many clients ordered' counts clients, 'sales' does not say who
+FACT_NOUNS = frozenset("sales sale revenue revenues money business turnover income".split())
+# words of a column that holds a row's state
+STATE_COLUMN_WORDS = frozenset({"status", "state"})
+
+
+def names_a_figure(tokens: Iterable[tuple[str, int, int]]) -> bool:
+    """The question names what to add up or count with a fact or money word ('sales', 'spent', 'bought')."""
+    return any(t[0] in FACT_WORDS or t[0] in MONEY_WORDS for t in tokens)
+
+
+def is_state_column(column_words: Iterable[str]) -> bool:
+    return bool(STATE_COLUMN_WORDS & set(column_words))
+
 
 # analytic operators: each must be reflected by the reading's shape, or it is reported as not read
 OPERATORS: dict[str, str] = {

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from archetypes.archetype import Archetype, Context
 from archetypes.model import Detection, Reading
-from archetypes.naming import plural
+from archetypes.naming import plural, words
 from archetypes.profile import Fact, Measure
 from archetypes.query import QuerySpec
 
@@ -57,11 +57,11 @@ def unnamed_figure(ctx: Context) -> Detection | None:
     base, intent = ctx.base, ctx.intent
     if base.fact is None or base.measure is None or not base.measure.money or base.shape != "aggregate":
         return None
-    if intent.measures or intent.explicit_measure or intent.how_many or intent.money or any(
-            t[0] in lexicon.FACT_WORDS or t[0] in lexicon.MONEY_WORDS for t in intent.tokens):
+    if intent.measures or intent.explicit_measure or intent.how_many or intent.money or \
+            lexicon.names_a_figure(intent.tokens):
         return None
     states = [f for f in base.filters if f.entity.column_only and not f.negate
-              and {"status", "state"} & set(f.entity.name_columns[0].lower().replace("_", " ").split())]
+              and lexicon.is_state_column(words(f.entity.name_columns[0]))]
     if not states:
         return None
     table = states[0].entity.table

@@ -165,7 +165,7 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
     if share.category == "rate" and len(spec.filters) > 1:
         # 'the refund rate for the tokyo shop': refunded is the part, the shop scopes the whole
         states = [f for f in spec.filters if f.entity.column_only and
-                  {"status", "state"} & set(words(f.entity.name_columns[0]))]
+                  lexicon.is_state_column(words(f.entity.name_columns[0]))]
         spec.share_filters = states or spec.share_filters
     spec.group, spec.limit = None, None
     counted_table = _counted_table(intent, profile)

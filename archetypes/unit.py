@@ -23,8 +23,7 @@ def detect(ctx: Context) -> Detection | None:
     base = ctx.base
     if span is None and base.measure is not None and base.measure.money:
         span = intent.ranking or intent.superlative or _measure_span(ctx)
-    if span is None and base.measure is not None and base.measure.money and not any(
-            t[0] in lexicon.FACT_WORDS or t[0] in lexicon.MONEY_WORDS for t in intent.tokens):
+    if span is None and base.measure is not None and base.measure.money and not lexicon.names_a_figure(intent.tokens):
         from archetypes.intent import Span
 
         span = Span(0, len(ctx.question), ctx.question)  # money no word named ('refunds'): in several currency codes
