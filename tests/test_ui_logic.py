@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import subprocess
 import sys
 from collections import Counter
 from decimal import Decimal
@@ -676,6 +677,13 @@ def test_the_server_loads_every_module_before_it_serves() -> None:
     assert {"checker_app.pipeline", "checker_app.ui.display", "checker_app.llm.text", "adapters.repair",
             "archetypes.registry", "seed_db.seed"} <= set(loaded)
     assert "checker_app.pages.draw" in loaded and "checker_app.pages.checker" not in loaded
+
+
+def test_loading_the_page_modules_before_the_server_warns_of_nothing() -> None:
+    # a fresh interpreter: the page modules' st.cache_data decorators run on import, once per process
+    done = subprocess.run([sys.executable, "-c", "from checker_app.serve_main import preload; preload()"],
+                          capture_output=True, text=True, timeout=120, check=True)
+    assert "No runtime found" not in done.stderr + done.stdout
 
 
 def test_ignored_words_are_struck_through_and_a_suggestion_replaces_them() -> None:
