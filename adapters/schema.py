@@ -15,6 +15,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import SQLAlchemyError
 
 from adapters.catalog import CatalogSnapshot, snapshot
+from adapters.column_types import family_of_name, family_of_type, sqlite_family
 from adapters.errors import IntrospectionError
 
 SAMPLE_VALUES = 50          # distinct values kept per text column
@@ -22,23 +23,10 @@ SAMPLE_MAX_LENGTH = 80      # longer texts are descriptions, not names: not samp
 LARGE_TABLE_ROWS = 50_000   # above this estimate: no COUNT(*), sampled text values
 SAMPLE_ROWS = 20_000        # rows read for a large table's text values
 
-_NUMERIC = ("INT", "NUMERIC", "DECIMAL", "REAL", "FLOAT", "DOUBLE", "MONEY", "SERIAL", "NUMBER")
-_TEMPORAL = ("DATE", "TIME")
-_TEXT = ("CHAR", "TEXT", "CLOB", "STRING", "NAME", "ENUM", "CITEXT")
 
-
-def type_family(type_text: str) -> str:
-    """numeric | temporal | text | boolean | other, from the engine's type name."""
-    upper = type_text.upper()
-    if "BOOL" in upper or upper.startswith("BIT"):
-        return "boolean"
-    if any(word in upper for word in _TEMPORAL) and "INT" not in upper:
-        return "temporal"
-    if any(word in upper for word in _NUMERIC):
-        return "numeric"
-    if any(word in upper for word in _TEXT):
-        return "text"
-    return "other"
+def type_family(type_text: str, dialect: str | None = None) -> str:
+    """numeric | temporal | text | boolean | other, from a type written as text (``adapters.column_types``)."""
+    return family_of_name(type_text, dialect)
 
 
 @dataclass
@@ -116,10 +104,13 @@ def introspect(engine: sa.Engine, *, dialect: str = "", sample_values: int = SAM
         inspector = sa.inspect(engine)
         names = sorted(inspector.get_table_names(schema=schema))
         tables: list[TableInfo] = []
+        declared = _sqlite_declared(engine, names, schema) if engine.dialect.name == "sqlite" else {}
+        known = frozenset(getattr(engine.dialect, "ischema_names", {}))
         for name in names:
             columns = [
-                ColumnInfo(name=c["name"], type=str(c["type"]), family=type_family(str(c["type"])),
-                           nullable=bool(c.get("nullable", True)))
+                ColumnInfo(name=c["name"], type=str(c["type"]), nullable=bool(c.get("nullable", True)),
+                           family=sqlite_family(declared[(name, c["name"])], c["type"], known)
+                           if (name, c["name"]) in declared else family_of_type(c["type"]))
                 for c in inspector.get_columns(name, schema=schema)
             ]
             pk = inspector.get_pk_constraint(name, schema=schema).get("constrained_columns") or []
@@ -137,6 +128,19 @@ def introspect(engine: sa.Engine, *, dialect: str = "", sample_values: int = SAM
         message = str(getattr(err, "orig", err)).splitlines()[0] if str(err) else type(err).__name__
         raise IntrospectionError(f"cannot read the schema: {message}") from None
     return SchemaInfo(tables=tables, dialect=dialect)
+
+
+def _sqlite_declared(engine: sa.Engine, names: list[str], schema: str | None) -> dict[tuple[str, str], str]:
+    """{(table, column): the type name as declared} (SQLAlchemy reflects the affinity, not the name)."""
+    quote = engine.dialect.identifier_preparer.quote
+    prefix = f"{quote(schema)}." if schema else ""
+    found: dict[tuple[str, str], str] = {}
+    with engine.connect() as conn:
+        for name in names:
+            for row in conn.exec_driver_sql(f"PRAGMA {prefix}table_info({quote(name)})"):
+                found[(name, str(row[1]))] = str(row[2] or "")
+        conn.rollback()
+    return found
 
 
 def _count_and_sample(conn: sa.Connection, table: TableInfo, limit: int, schema: str | None,

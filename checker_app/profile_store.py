@@ -8,7 +8,8 @@ reused only while all of these still hold:
   database or resolved SQLite path, user, query options) with no password in it, plus a digest of
   the overrides file's content;
 * the same code: a digest of the sources that build a profile (``archetypes/``, ``adapters/schema.py``,
-  ``adapters/catalog.py``, this module) and the package version, so any code change rebuilds;
+  ``adapters/column_types.py``, ``adapters/catalog.py``, this module) and the package version, so any
+  code change rebuilds;
 * the same schema and data: the catalog snapshot (``adapters.catalog``: one or two catalog queries)
   has the same structure digest and no table's change marker moved.
 
@@ -87,7 +88,8 @@ def code_digest() -> str:
     """Digest of the package version and every source file that shapes a profile."""
     root = Path(__file__).resolve().parent.parent
     files = sorted((root / "archetypes").rglob("*.py"))
-    files += [root / "adapters" / "schema.py", root / "adapters" / "catalog.py", Path(__file__).resolve()]
+    files += [root / "adapters" / name for name in ("schema.py", "column_types.py", "catalog.py")]
+    files.append(Path(__file__).resolve())
     digest = hashlib.sha256(f"{STORE_VERSION}:{_version()}".encode())
     for path in files:
         digest.update(path.name.encode())
