@@ -137,9 +137,8 @@ class ReadingOption(Wire):
 
 
 class Detection(Wire):
-    """One archetype that fired: the words that triggered it, what to ask, and the readings it implies.
-
-    `archetype` is written next to `id` in the JSON (older readers use it); code reads `id`."""
+    """One archetype that fired (`id`, the one key naming it): the words that triggered it, what to ask, and
+    the readings it implies."""
 
     id: str
     evidence: str
@@ -152,11 +151,6 @@ class Detection(Wire):
     source: Literal["rules", "model"] = "rules"
     quote_found: bool | None = None   # model detections: whether the quote is in the question
     known: bool | None = None         # model detections: whether the id is a registered archetype
-
-    @computed_field  # type: ignore[prop-decorator]
-    @property
-    def archetype(self) -> str:
-        return self.id
 
     @property
     def live(self) -> bool:
@@ -325,8 +319,7 @@ class ModelReport(Wire):
     def from_part(cls, part: Any) -> ModelReport:
         """A checker_app.llm.part.ModelPart, converted once."""
         data = part.to_dict()
-        data["archetypes"] = [Detection.model_validate({k: v for k, v in d.items() if k != "archetype"})
-                              for d in data["archetypes"]]
+        data["archetypes"] = [Detection.model_validate(d) for d in data["archetypes"]]
         return cls.model_validate(data)
 
 

@@ -146,6 +146,8 @@ def judge(readings: Sequence[ReadingResult], *, ambiguous: bool, divergent: bool
     if answered is not None and n == 1:
         return Verdict("answered", f"answered: one reading, {answered}")
     if not ambiguous:
+        if n == 0 and noun == "readings":  # nothing was built, so nothing is clear (the report's notes say why)
+            return Verdict("unanswered", "no reading could be built for this question")
         return Verdict("clear", "clear: one reading")
     counted = tally(readings)
     more = counted.what_else()

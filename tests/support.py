@@ -184,12 +184,10 @@ _SCHEMAS: dict[str, object] = {}
 
 
 def detection(data: dict):  # a checker_app.report.Detection
-    """A report detection from a literal (`archetype` taken as the id; evidence and span optional)."""
+    """A report detection from a literal (evidence and span optional)."""
     from checker_app.report import Detection
 
-    fields = {k: v for k, v in data.items() if k not in ("id", "archetype")}
-    return Detection.model_validate({"id": data.get("id") or data["archetype"], "evidence": "", "span": None,
-                                     **fields})
+    return Detection.model_validate({"evidence": "", "span": None, **data})
 
 
 # -- a database with its schema and inferred profile (the archetype tests' connection) --------------

@@ -41,7 +41,7 @@ def test_good_tool_call_and_readings(llm) -> None:
     assert [o.label for o in ask.questions[0].options] == ["Revenue", "Units", "Orders"]
     assert ask.questions[0].archetype == "ranking_metric"
     assert [r.label for r in part.readings] == ["By revenue", "By units"]
-    assert part.detections[0]["archetype"] == "ranking_metric" and part.detections[0]["quote_found"]
+    assert part.detections[0]["id"] == "ranking_metric" and part.detections[0]["quote_found"]
     assert part.detections[0]["span"] == [12, 23] and part.detections[0]["ask"] == ARCHETYPES[0].ask
     # usage: both calls, the clarification included
     usage = part.to_dict()["usage"]

@@ -245,12 +245,12 @@ def test_answers_go_to_the_rules_when_they_can_and_to_the_model_in_words() -> No
     from checker_app.ui import model_view
 
     rules = [detection(d) for d in (
-        {"archetype": "ranking_metric", "clarification": {"type": "choice", "question": "By?", "options": [
+        {"id": "ranking_metric", "clarification": {"type": "choice", "question": "By?", "options": [
             {"label": "Revenue", "value": "revenue"}]},
          "readings": [{"value": "revenue", "label": "Revenue"}, {"value": "units", "label": "Units"}]},
-        {"archetype": "entity", "clarification": {"type": "query_choice", "question": "Which?", "sql": "SELECT 1"},
+        {"id": "entity", "clarification": {"type": "query_choice", "question": "Which?", "sql": "SELECT 1"},
          "readings": []},
-        {"archetype": "timeframe", "source": "model"})]
+        {"id": "timeframe", "source": "model"})]
     accept = model_view.rules_accept(model_view.rules_values(rules))
     assert accept("ranking_metric", "Units") == "units" and accept("ranking_metric", "margin") is None
     assert accept("entity", "Acme Corp") == "Acme Corp" and accept("timeframe", "2024") is None

@@ -120,7 +120,7 @@ def test_evidence_segments_and_escaping() -> None:
     question = "Top <b>customers</b> last month"
     archetypes = [{"id": "ranking_metric", "evidence": "Top", "span": [0, 3]},
                   {"id": "timeframe", "evidence": "last month", "span": [21, 31]},
-                  {"archetype": "entity", "evidence": "customers", "span": [99, 120]}]  # bad span: found by text
+                  {"id": "entity", "evidence": "customers", "span": [99, 120]}]  # bad span: found by text
     archetypes = [detection(a) for a in archetypes]
     segments = highlight.segments(question, archetypes)
     assert "".join(s.text for s in segments) == question
@@ -389,7 +389,7 @@ RANKING = {"id": "ranking_metric", "evidence": "top-selling", "span": [12, 23], 
                "multiSelect": False, "options": [{"label": "Revenue", "value": "revenue"},
                                                  {"label": "Units", "value": "units"}], "sql": None},
            "readings": [{"value": "revenue", "label": "Revenue"}, {"value": "units", "label": "Units"}]}
-ENTITY = {"archetype": "entity", "evidence": "Acme", "span": [20, 24], "ask": "Which one?", "reason": "r",
+ENTITY = {"id": "entity", "evidence": "Acme", "span": [20, 24], "ask": "Which one?", "reason": "r",
           "clarification": {"type": "query_choice", "header": "Which one", "question": "Which 'Acme' do you mean?",
                             "options": [{"label": "All matches combined", "value": "all_matches"}],
                             "sql": "SELECT DISTINCT name FROM customers WHERE LOWER(name) LIKE '%acme%' ORDER BY name"},

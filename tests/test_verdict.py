@@ -93,6 +93,14 @@ def test_partial_wins_over_every_other_verdict() -> None:
     assert_valid(payload)
 
 
+def test_a_question_with_no_reading_built_is_never_clear() -> None:
+    # nothing to run is not "one reading": the gold evaluation counted it as a confident (false) clear
+    report = Report(question="Which employee has the highest average order value?", as_of=None, divergent=None,
+                    distinct_answers=0, engines=[], archetypes=[], interpretations=[])
+    assert (report.verdict, report.verdict_text) == ("unanswered", "no reading could be built for this question")
+    assert_valid(report.to_dict())
+
+
 @pytest.fixture
 def demo_db(demo_urls) -> Database:
     db = Database(parse_db_option(f"demo={demo_urls['sqlite']}"), Limits())

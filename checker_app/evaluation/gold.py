@@ -374,30 +374,16 @@ Checker = Callable[[GoldCase, Database], tuple[str, list[RunResult], list[str]]]
 
 
 def rules_checker(cap: int = 8) -> Checker:
-    """The rules' readings of a case on one database: (verdict, one result per reading, words not read)."""
-    from archetypes import analyse
-    from checker_app.profiles import load_profile, lookup_for
+    """The rules' readings of a case on one database, checked as `check` checks a question (one run path,
+    one verdict): (verdict, one result per reading, words not read)."""
+    from checker_app.pipeline import CheckOptions, check
 
     def run(case: GoldCase, db: Database) -> tuple[str, list[RunResult], list[str]]:
-        analysis = analyse(case.question, load_profile(db), lookup=lookup_for(db), cap=cap)
-        results = [db.run(i.sql(db.dialect)) for i in analysis.interpretations]
-        return verdict_of(analysis, results), results, [i.text for i in analysis.understood.ignored]
+        report = check(case.question, [db], CheckOptions(cap=cap))
+        results = [r.results[db.name] for r in report.interpretations if db.name in r.results]
+        return report.verdict, results, [i.text for i in report.understood.ignored]
 
     return run
-
-
-def verdict_of(analysis: Any, results: list[RunResult]) -> str:
-    """clear | benign | material | partial | unanswered, as the report decides it."""
-    from checker_app.verdict import readings_divergent
-
-    if not analysis.understood.complete:
-        return "partial"
-    if not analysis.detections:
-        return "clear" if results else "unanswered"
-    divergent, _ = readings_divergent([r for r in results if r.ok])
-    if divergent is None:
-        return "unanswered"
-    return "material" if divergent else "benign"
 
 
 def evaluate_gold(cases: Iterable[GoldCase], databases: Mapping[str, Database],

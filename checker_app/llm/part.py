@@ -50,7 +50,7 @@ class ModelPart:
 
     @property
     def archetype_ids(self) -> list[str]:
-        return [d["archetype"] for d in self.detections]
+        return [d["id"] for d in self.detections]
 
     def failure_text(self) -> str | None:
         """One line for the report's notes, or None when nothing failed."""

@@ -126,7 +126,7 @@ def _interpret(client: ModelClient, part: ModelPart, system: dict[str, Any], que
         entry = known[seen.id]
         span = quote_span(seen.quote, question)
         part.detections.append({
-            "archetype": seen.id, "id": seen.id, "evidence": seen.quote, "quote_found": span is not None,
+            "id": seen.id, "evidence": seen.quote, "quote_found": span is not None,
             "known": True, "span": span, "when": entry["when"], "ask": entry["ask"], "reason": entry["reason"],
             "source": "model"})
     part.model_errors += [dict(e.to_dict(), kind="unknown_archetype") for e in parsed.unknown_archetypes]

@@ -34,7 +34,7 @@ def model_lines(extra: dict[str, Any]) -> list[str]:
     for archetype in model.get("archetypes", []):
         flag = "" if archetype.get("quote_found") else "  (quote not in the question)"
         known = "" if archetype.get("known") else "  (not a registry archetype)"
-        lines.append(f"  * {archetype['archetype']}: \"{archetype['evidence']}\"{flag}{known}")
+        lines.append(f"  * {archetype['id']}: \"{archetype['evidence']}\"{flag}{known}")
     for reading in model.get("readings", []):
         replaced = [p for p in reading.get("placeholders", []) if p.get("replaced_with")]
         for p in replaced:

@@ -234,7 +234,7 @@ def dialect_name(dialect: str) -> str:
 def choice_label(archetypes: Sequence[dict[str, Any]], archetype_id: str, value: str) -> str:
     """The words of a chosen value: its reading's label, else the value itself."""
     for archetype in plain(archetypes):
-        if str(archetype.get("id") or archetype.get("archetype")) != archetype_id:
+        if str(archetype.get("id")) != archetype_id:
             continue
         for reading in archetype.get("readings") or []:
             if isinstance(reading, dict) and str(reading.get("value")) == value:

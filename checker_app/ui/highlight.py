@@ -24,8 +24,8 @@ def md(text: str) -> str:
 
 
 def archetype_id(archetype: dict[str, Any]) -> str:
-    """The archetype's id in a report entry (`id`, or `archetype` in older reports)."""
-    return str(archetype.get("id") or archetype.get("archetype") or "?")
+    """The archetype's id in a report entry."""
+    return str(archetype.get("id") or "?")
 
 
 @dataclass(frozen=True)
