@@ -38,6 +38,9 @@ from sqlglot import exp
 from adapters import Database, Limits, UnsafeStatementError, introspect, parse_db_option
 from checker_app.evaluation.ambiqt_records import Example, load_path
 from checker_app.evaluation.ambiqt_schema import AmbiqtError, build_database
+from checker_app.evaluation.table import figure as _fmt
+from checker_app.evaluation.table import share as _share
+from checker_app.evaluation.table import text_table as _table
 
 __all__ = ["AmbiqtError", "AmbiqtReport", "CategoryScore", "ModelScore", "Outcome", "evaluate_examples",
            "evaluate_example", "load_path", "report_text"]
@@ -81,10 +84,6 @@ class Outcome:
                 "engine_defined": self.engine_defined, "alternatives": self.alternatives, "mislabelled": self.mislabelled, "controls": self.controls,
                 "controls_fired": self.controls_fired, "error": self.error,
                 "models": {k: m.to_dict() for k, m in self.models.items()}}
-
-
-def _share(part: int, whole: int) -> float | None:
-    return part / whole if whole else None
 
 
 @dataclass
@@ -414,14 +413,6 @@ def evaluate_examples(examples: Sequence[Example], progress: Callable[[int], Non
     return report
 
 
-def _table(rows: list[tuple[str, ...]]) -> list[str]:
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths)))
-             for row in rows]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    return lines
-
-
 def report_text(report: AmbiqtReport) -> str:
     rows = [("category", "examples", "fires", "both found", "distinguishable: both found", "engine-defined",
              "mislabelled", "control fires", "errors")]
@@ -463,7 +454,3 @@ def report_text(report: AmbiqtReport) -> str:
             lines.append(f"  ... and {len(errors) - 20} more (--json lists all)")
     lines.append(f"{sum(s.examples for s in report.scores.values())} examples in {report.seconds:.1f} s")
     return "\n".join(lines)
-
-
-def _fmt(value: float | None) -> str:
-    return "-" if value is None else f"{value:.2f}"

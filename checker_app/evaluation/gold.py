@@ -34,6 +34,7 @@ import sqlglot
 from sqlglot import exp
 
 from adapters import CheckerError, Database, RunResult
+from checker_app.evaluation.table import gold_header, gold_row, share
 
 ANSWERS = ("top", "value", "rows")
 _KEYS = {"q", "db", "readings", "answer", "note", "shape"}
@@ -342,12 +343,9 @@ class Scores:
         self.partial += result.verdict == "partial"
 
     def to_dict(self) -> dict[str, Any]:
-        def share(a: int, b: int) -> float | None:
-            return round(a / b, 3) if b else None
-
-        return {"cases": self.cases, "gold_found": share(self.found, self.gold),
-                "all_found": share(self.all_found, self.cases), "precision": share(self.matched, self.readings),
-                "false_clear": share(self.false_clear, self.cases), "partial": share(self.partial, self.cases),
+        return {"cases": self.cases, "gold_found": share(self.found, self.gold, 3),
+                "all_found": share(self.all_found, self.cases, 3), "precision": share(self.matched, self.readings, 3),
+                "false_clear": share(self.false_clear, self.cases, 3), "partial": share(self.partial, self.cases, 3),
                 "gold_readings": self.gold, "checker_readings": self.readings}
 
 
@@ -423,18 +421,10 @@ def evaluate_gold(cases: Iterable[GoldCase], databases: Mapping[str, Database],
 
 
 def report_text(report: GoldReport) -> str:
-    header = f"{'':<22} {'cases':>5} {'gold found':>10} {'all found':>9} {'precision':>9} {'false clear':>11} " \
-             f"{'partial':>7}"
-    lines = [header]
+    lines = [gold_header()]
 
     def row(name: str, scores: Scores) -> str:
-        d = scores.to_dict()
-
-        def f(v: float | None) -> str:
-            return "-" if v is None else f"{v:.2f}"
-
-        return (f"{name:<22} {d['cases']:>5} {f(d['gold_found']):>10} {f(d['all_found']):>9} {f(d['precision']):>9} "
-                f"{f(d['false_clear']):>11} {f(d['partial']):>7}")
+        return gold_row(name, scores.to_dict())
 
     for name, scores in sorted(report.scores(lambda r: r.case.db).items()):
         lines.append(row(name, scores))

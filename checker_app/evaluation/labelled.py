@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from adapters import CheckerError
+from checker_app.evaluation.table import figure, share, text_table
 
 if TYPE_CHECKING:
     from adapters import Database
@@ -157,10 +158,6 @@ def load_cases(path: str | Path, known: Sequence[str] = ARCHETYPE_IDS) -> list[C
 
 # -- scoring ------------------------------------------------------------------------------------
 
-def _ratio(num: int, den: int) -> float | None:
-    return num / den if den else None
-
-
 @dataclass
 class ArchetypeScore:
     archetype: str
@@ -179,11 +176,11 @@ class ArchetypeScore:
 
     @property
     def precision(self) -> float | None:
-        return _ratio(self.tp, self.tp + self.fp)
+        return share(self.tp, self.tp + self.fp)
 
     @property
     def recall(self) -> float | None:
-        return _ratio(self.tp, self.tp + self.fn)
+        return share(self.tp, self.tp + self.fn)
 
     def to_dict(self) -> dict[str, Any]:
         return {"positives": self.positives, "negatives": self.negatives, "tp": self.tp, "fp": self.fp,
@@ -234,7 +231,7 @@ class EvalReport:
 
     @property
     def clear_fp_rate(self) -> float | None:
-        return _ratio(self.clear_fired, self.clear_total)
+        return share(self.clear_fired, self.clear_total)
 
     @property
     def misses(self) -> list[Outcome]:
@@ -328,26 +325,19 @@ def detector_for(databases: Mapping[str, Database]) -> DetectFn:
 
 # -- plain text ---------------------------------------------------------------------------------
 
-def _fmt(value: float | None) -> str:
-    return "-" if value is None else f"{value:.2f}"
-
-
 def report_text(report: EvalReport, show_misses: bool = True) -> str:
     rows = [("archetype", "pos", "neg", "TP", "FP", "FN", "precision", "recall")]
     for s in report.scores.values():
         if s.positives or s.negatives:
             rows.append((s.archetype, str(s.positives), str(s.negatives), str(s.tp), str(s.fp), str(s.fn),
-                         _fmt(s.precision), _fmt(s.recall)))
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths)))
-             for row in rows]
-    lines.insert(1, "  ".join("-" * w for w in widths))
+                         figure(s.precision), figure(s.recall)))
+    lines = text_table(rows)
     by_db = Counter(o.case.db for o in report.evaluated)
     lines.append("")
     lines.append(f"cases evaluated: {len(report.evaluated)} ("
                  + ", ".join(f"{db}: {n}" for db, n in sorted(by_db.items())) + ")")
     lines.append(f"clear questions: {report.clear_total}, with any archetype fired: {report.clear_fired} "
-                 f"(false-positive rate {_fmt(report.clear_fp_rate)})")
+                 f"(false-positive rate {figure(report.clear_fp_rate)})")
     if report.skipped:
         lines.append(f"skipped (database not configured): {sum(report.skipped.values())} ("
                      + ", ".join(f"{db}: {n}" for db, n in sorted(report.skipped.items())) + ")")

@@ -34,6 +34,7 @@ from checker_app.evaluation.gold import (
     rules_checker,
 )
 from checker_app.evaluation.gold import report_text as gold_text
+from checker_app.evaluation.table import figure, gold_header, gold_row, share
 from checker_app.llm.errors import ModelFailure
 from checker_app.llm.part import ModelPart
 from checker_app.llm.settings import ModelSettings
@@ -171,11 +172,8 @@ class ModelScores:
                              if s.get("first_token_s") is not None]
 
     def to_dict(self) -> dict[str, Any]:
-        def share(a: float, b: int, digits: int = 3) -> float | None:
-            return round(a / b, digits) if b else None
-
-        return {"cases": self.cases, "asked_when_several": share(self.asked_several, self.several),
-                "asked_when_clear": share(self.asked_clear, self.clear), "several_readings": self.several,
+        return {"cases": self.cases, "asked_when_several": share(self.asked_several, self.several, 3),
+                "asked_when_clear": share(self.asked_clear, self.clear, 3), "several_readings": self.several,
                 "failed_cases": self.failed_cases, "failures": dict(sorted(self.failures.items())),
                 "model_errors": self.model_errors, "structured_output": dict(sorted(self.modes.items())),
                 "refused_modes": dict(sorted(self.refused.items())), "calls_written_as_text": self.text_calls,
@@ -241,21 +239,14 @@ def evaluate_engines(cases: list[GoldCase], databases: Mapping[str, Database], e
 
 # -- text ---------------------------------------------------------------------------------------------------
 
-def _f(value: float | None) -> str:
-    return "-" if value is None else f"{value:.2f}"
-
-
-def _score_row(name: str, scores: Scores, width: int = 22) -> str:
-    d = scores.to_dict()
-    return (f"{name:<{width}} {d['cases']:>5} {_f(d['gold_found']):>10} {_f(d['all_found']):>9} {_f(d['precision']):>9} "
-            f"{_f(d['false_clear']):>11} {_f(d['partial']):>7}")
+def _score_row(name: str, scores: Scores, width: int) -> str:
+    return gold_row(name, scores.to_dict(), width)
 
 
 def side_by_side(rules: GoldReport, model: GoldReport) -> list[str]:
     """The rules' and the model's scores per database, one row each."""
     width = 28
-    lines = [f"{'':<{width}} {'cases':>5} {'gold found':>10} {'all found':>9} {'precision':>9} {'false clear':>11} "
-             f"{'partial':>7}"]
+    lines = [gold_header(width)]
 
     def rows(key: Any) -> None:
         rules_by, model_by = rules.scores(key), model.scores(key)
@@ -280,8 +271,8 @@ def model_text(result: ModelEval) -> str:
     lines = [f"model {settings.get('model', '?')} at {settings.get('base_url') or 'api.openai.com'}: "
              f"{d['cases']} case(s)"]
     if d["asked_when_several"] is not None or d["asked_when_clear"] is not None:
-        lines.append(f"  asked a clarification: {_f(d['asked_when_several'])} of cases with several gold readings, "
-                     f"{_f(d['asked_when_clear'])} of clear ones")
+        lines.append(f"  asked a clarification: {figure(d['asked_when_several'])} of cases with several gold readings, "
+                     f"{figure(d['asked_when_clear'])} of clear ones")
     first = f", first token after {d['first_token_s']:.2f} s" if d["first_token_s"] is not None else ""
     if d["cases"]:
         lines.append(f"  per question: {d['tokens_per_question']:,.0f} tokens, {d['calls'] / d['cases']:.1f} "
