@@ -5,10 +5,25 @@ held-out set under tests/fixtures/gold/later2 is scored by the eval command and 
 """
 from __future__ import annotations
 
+import json
+
 import pytest
+from click.testing import CliRunner
 
 from adapters import Database, Limits, RunResult, parse_db_option
-from checker_app.evaluation.gold import GoldFileError, evaluate_gold, is_gold_file, load_gold, matches, parse_gold
+from checker_app.commands.eval import eval_command
+from checker_app.evaluation.gold import (
+    SHAPES,
+    CaseResult,
+    GoldFileError,
+    GoldReport,
+    evaluate_gold,
+    is_gold_file,
+    load_gold,
+    matches,
+    parse_gold,
+    report_text,
+)
 from tests.support import REPO
 
 GOLD = REPO / "tests" / "fixtures" / "gold"
@@ -41,6 +56,8 @@ def test_bad_lines_name_the_file_and_line(tmp_path) -> None:
         parse_gold('{"q": "a", "db": "demo"}', "x.jsonl:1")
     with pytest.raises(GoldFileError, match="unknown key"):
         parse_gold('{"q": "a", "db": "demo", "readings": [{"sql": "SELECT 1"}], "oops": 1}', "x.jsonl:2")
+    with pytest.raises(GoldFileError, match="x.jsonl:3.*shape"):
+        parse_gold('{"q": "a", "db": "demo", "readings": [{"sql": "SELECT 1"}], "shape": "trend"}', "x.jsonl:3")
     bad = tmp_path / "bad.jsonl"
     bad.write_text("not json\n")
     with pytest.raises(GoldFileError, match="bad.jsonl:1"):
@@ -68,16 +85,56 @@ def test_development_set_floors(databases) -> None:
     assert not [e for r in report.results for e in r.errors if e.startswith("gold")]  # every gold SQL ran
 
 
-def test_gold_found_is_the_same_on_postgres_and_mariadb(demo_urls) -> None:
-    """The same cases scored on the three engines give the same matches (the gold SQL is adapted per engine)."""
-    cases = load_gold(GOLD / "demo.jsonl")[:12]
-    found = {}
+def reports_per_engine(cases: list, name: str, urls: dict[str, str]) -> dict[str, GoldReport]:
+    """The same cases scored on each of the three engines, every gold statement run there."""
+    reports = {}
     for backend in ("sqlite", "postgresql", "mysql"):
-        db = Database(parse_db_option(f"demo={demo_urls[backend]}"), Limits(time_limit_s=20))
+        db = Database(parse_db_option(f"{name}={urls[backend]}"), Limits(time_limit_s=20))
         try:
-            report = evaluate_gold(cases, {"demo": db})
+            reports[backend] = evaluate_gold(cases, {name: db})
         finally:
             db.dispose()
-        assert not [e for r in report.results for e in r.errors if e.startswith("gold")], backend
-        found[backend] = [r.gold_found for r in report.results]
-    assert found["sqlite"] == found["postgresql"] == found["mysql"]
+        assert not [e for r in reports[backend].results for e in r.errors if e.startswith("gold")], backend
+    return reports
+
+
+def found_per_engine(reports: dict[str, GoldReport]) -> list[list[list[bool]]]:
+    return [[r.gold_found for r in report.results] for report in reports.values()]
+
+
+def test_gold_found_is_the_same_on_postgres_and_mariadb(demo_urls) -> None:
+    """The same cases scored on the three engines give the same matches (the gold SQL is adapted per engine)."""
+    sqlite, postgres, mariadb = found_per_engine(reports_per_engine(load_gold(GOLD / "demo.jsonl")[:12], "demo",
+                                                                    demo_urls))
+    assert sqlite == postgres == mariadb
+
+
+def test_history_set_scores_alike_on_the_three_engines(history_urls) -> None:
+    """The history set is scored like the others: the same gold readings are found on SQLite, PostgreSQL and
+    MariaDB, and the figures per shape are read from the cases' tags."""
+    cases = load_gold(GOLD / "history")[:10]
+    reports = reports_per_engine(cases, "history", history_urls)
+    sqlite, postgres, mariadb = found_per_engine(reports)
+    assert sqlite == postgres == mariadb
+    for report in reports.values():
+        assert not report.skipped and not [e for r in report.results for e in r.errors]
+        assert set(report.to_dict()["per_shape"]) == {c.shape for c in cases} <= set(SHAPES)
+        assert "per shape\n" in report_text(report)  # every case tagged: no note about guessed shapes
+
+
+def test_eval_command_takes_the_history_database(history_urls) -> None:
+    result = CliRunner().invoke(eval_command, [str(GOLD / "history"), "--db", f"history={history_urls['sqlite']}",
+                                               "--limit", "3", "--json", "--strict"])
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.output)
+    assert payload["per_db"]["history"]["cases"] == 3 and not payload["skipped"]
+
+
+def test_untagged_cases_say_their_shape_is_guessed() -> None:
+    tagged, untagged = (parse_gold(json.dumps({"q": q, "db": "demo", "readings": [{"sql": sql}], **extra}))
+                        for q, sql, extra in (("a", "SELECT 1", {"shape": "lookup"}),
+                                              ("b", "SELECT x, COUNT(*) FROM t GROUP BY x HAVING COUNT(*) > 1", {})))
+    report = GoldReport([CaseResult(c, "demo", "clear", 1, [True], 1) for c in (tagged, untagged)])
+    text = report_text(report)
+    assert "per shape (1 of 2 cases tagged" in text
+    assert "\nlookup " in text and "\ncondition on totals " in text

@@ -1,8 +1,8 @@
-"""The gold-answer fixtures (tests/fixtures/gold/*.jsonl and the held-out sets in gold/later/, gold/later2/ and
-gold/later3/) are well formed and their SQL answers.
+"""The gold-answer fixtures (tests/fixtures/gold/*.jsonl, the held-out sets in gold/later/, gold/later2/ and
+gold/later3/, and the history schema's set in gold/history/) are well formed and their SQL answers.
 
 Every line parses into a case; every reading runs on SQLite and returns rows, and on the other engines
-(demo: PostgreSQL and MariaDB; Chinook: PostgreSQL and MariaDB; Northwind: PostgreSQL) after
+(demo, Chinook and the history schema: PostgreSQL and MariaDB; Northwind: PostgreSQL) after
 transpiling with sqlglot and mapping identifiers to the engine's own spelling, with the same answer as on
 SQLite where both hold the same data. The readings of an ambiguous case name different answers (else
 they are one reading), and a "top" answer is not decided by a tie.
@@ -24,19 +24,24 @@ import sqlglot
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from sqlglot import exp
 
+from checker_app.evaluation.gold import SHAPES
+
 GOLD = Path(__file__).parent / "fixtures" / "gold"
 # Each file set (a folder of demo/chinook/northwind.jsonl) and the mix it must hold: at least this many cases
 # per database and a share of clear (one-reading) cases in this range. "later" is a held-out set written
 # without reading the detection rules, smaller than the main one; "later2" a second held-out set, written
 # without reading the rules or running the checker on it, about a third clear; "later3" a third one, written the
-# same way with the same mix.
-SETS = {"": (25, 0.25, 0.45), "later": (10, 0.2, 0.5), "later2": (25, 0.3, 0.45), "later3": (25, 0.3, 0.45)}
+# same way with the same mix; "history" the same on the subscription history schema (seed_db/history.py, seed 42,
+# scale 1).
 DBS = ("demo", "chinook", "northwind")
+SETS = {"": (25, 0.25, 0.45, DBS), "later": (10, 0.2, 0.5, DBS), "later2": (25, 0.3, 0.45, DBS),
+        "later3": (25, 0.3, 0.45, DBS), "history": (30, 0.3, 0.45, ("history",))}
 DIALECT = {"sqlite": "sqlite", "postgresql": "postgres", "mysql": "mysql"}
-OTHER_ENGINES = {"demo": ("postgresql", "mysql"), "chinook": ("postgresql", "mysql"), "northwind": ("postgresql",)}
+OTHER_ENGINES = {"demo": ("postgresql", "mysql"), "chinook": ("postgresql", "mysql"), "northwind": ("postgresql",),
+                 "history": ("postgresql", "mysql")}
 # Northwind's SQLite and PostgreSQL builds are different editions (extra customers, other Discontinued
 # flags), so there the other engine must run every reading and return rows, not give the same answer.
-SAME_DATA = {"demo": True, "chinook": True, "northwind": False}
+SAME_DATA = {"demo": True, "chinook": True, "northwind": False, "history": True}
 
 
 class Reading(BaseModel):
@@ -48,10 +53,11 @@ class Reading(BaseModel):
 class GoldCase(BaseModel):
     model_config = ConfigDict(extra="forbid")
     q: str = Field(min_length=1)
-    db: Literal["demo", "chinook", "northwind"]
+    db: Literal["demo", "chinook", "northwind", "history"]
     readings: list[Reading] = Field(min_length=1, max_length=8)
     answer: Literal["top", "value", "rows"]
     note: str = ""
+    shape: str | None = None  # one of the eval's SHAPES, for the figures per shape
 
     @field_validator("readings")
     @classmethod
@@ -61,6 +67,13 @@ class GoldCase(BaseModel):
             if len(set(values)) != len(values):
                 raise ValueError(f"two readings share a {attr}")
         return readings
+
+    @field_validator("shape")
+    @classmethod
+    def _known_shape(cls, shape: str | None) -> str | None:
+        if shape is not None and shape not in SHAPES:
+            raise ValueError(f"shape {shape!r} is none of {', '.join(SHAPES)}")
+        return shape
 
 
 def load_cases(path: Path) -> list[tuple[str, GoldCase]]:
@@ -82,7 +95,7 @@ def load_cases(path: Path) -> list[tuple[str, GoldCase]]:
 
 @cache
 def set_cases(folder: str) -> tuple[tuple[str, GoldCase], ...]:
-    return tuple(item for db in DBS for item in load_cases(GOLD / folder / f"{db}.jsonl"))
+    return tuple(item for db in SETS[folder][3] for item in load_cases(GOLD / folder / f"{db}.jsonl"))
 
 
 def all_cases() -> tuple[tuple[str, GoldCase], ...]:
@@ -216,9 +229,9 @@ def tied(url: str, sql: str) -> bool:
 
 @pytest.mark.parametrize("folder", SETS, ids=lambda folder: folder or "main")
 def test_every_line_is_a_case_and_the_mix_holds(folder: str) -> None:
-    least, low, high = SETS[folder]
+    least, low, high, dbs = SETS[folder]
     cases = [case for _, case in set_cases(folder)]
-    per_db = {db: sum(case.db == db for case in cases) for db in DBS}
+    per_db = {db: sum(case.db == db for case in cases) for db in dbs}
     assert all(count >= least for count in per_db.values()), per_db
     clear = sum(len(case.readings) == 1 for case in cases)
     assert low <= clear / len(cases) <= high, f"{clear} clear of {len(cases)}"
@@ -252,7 +265,7 @@ def _check_sqlite(db: str, url: str) -> None:
 
 def _check_engines(db: str, urls: dict[str, str]) -> None:
     for backend in OTHER_ENGINES[db]:
-        names = None if db == "demo" else identifier_map(urls[backend])
+        names = None if db in ("demo", "history") else identifier_map(urls[backend])
         for where, case in cases_of(db):
             for reading, expected in zip(case.readings, sqlite_answers(where, case, urls["sqlite"])):
                 sql = render(reading.sql, backend, names)
@@ -284,3 +297,16 @@ def test_northwind_gold_on_sqlite(northwind_urls) -> None:
 
 def test_northwind_gold_on_postgres(northwind_urls) -> None:
     _check_engines("northwind", northwind_urls)
+
+
+def test_history_gold_on_sqlite(history_urls) -> None:
+    _check_sqlite("history", history_urls["sqlite"])
+
+
+def test_history_gold_on_postgres_and_mariadb(history_urls) -> None:
+    _check_engines("history", history_urls)
+
+
+def test_every_history_case_names_its_shape() -> None:
+    """The history set is the one the figures per shape are read from: each case says its shape."""
+    assert all(case.shape for _, case in set_cases("history"))

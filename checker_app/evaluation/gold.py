@@ -37,6 +37,9 @@ from adapters import CheckerError, Database, RunResult
 from checker_app.evaluation.table import gold_header, gold_row, share
 
 ANSWERS = ("top", "value", "rows")
+# The shapes a case may be tagged with ("shape": optional); an untagged case's shape is inferred from its SQL.
+SHAPES = ("ranking", "aggregate", "ratio", "share", "change", "absence", "condition", "distribution", "superlative",
+          "list", "lookup")
 _KEYS = {"q", "db", "readings", "answer", "note", "shape"}
 REL_TOLERANCE = 1e-6
 ABS_TOLERANCE = 0.005
@@ -91,6 +94,8 @@ def parse_gold(text: str, where: str = "<string>") -> GoldCase:
     answer = data.get("answer") or infer_answer(parsed[0].sql)
     if answer not in ANSWERS:
         raise GoldFileError(f'{where}: "answer" must be one of {", ".join(ANSWERS)}')
+    if data.get("shape") not in (None, "", *SHAPES):
+        raise GoldFileError(f'{where}: "shape" must be one of {", ".join(SHAPES)}')
     return GoldCase(data["q"], data["db"], tuple(parsed), answer, str(data.get("note") or ""),
                     str(data.get("shape") or ""), where)
 
@@ -140,7 +145,8 @@ def infer_answer(sql: str) -> str:
 
 
 def infer_shape(case: GoldCase) -> str:
-    """A label for the figures per shape, from the first gold statement."""
+    """A label for the figures per shape: the case's tag, else one guessed from the first gold statement (some
+    guesses are coarser than the tags: "change or share", "average or ratio")."""
     if case.shape:
         return case.shape
     sql = case.readings[0].sql.upper()
@@ -431,7 +437,10 @@ def report_text(report: GoldReport) -> str:
     if report.results:
         lines.append(row("all", report.scores()["all"]))
     lines.append("")
-    lines.append("per shape")
+    tagged = sum(bool(r.case.shape) for r in report.results)
+    lines.append("per shape" + ("" if tagged == len(report.results) else
+                                f" ({tagged} of {len(report.results)} cases tagged; the others' shape is "
+                                "guessed from their SQL)"))
     for name, scores in sorted(report.scores(lambda r: infer_shape(r.case)).items()):
         lines.append(row(name, scores))
     missed = [r for r in report.results if not r.all_found]
