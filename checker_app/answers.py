@@ -6,12 +6,15 @@
   GBP 12,059.82");
 * series: rows over time buckets (days, weeks, months, hours, fiscal periods): the range it covers, with
   its total and its peak;
+* a change (the columns before, after, change, relative_change) whose earlier period holds nothing says so:
+  its relative change is empty, not 0 %;
 * empty (no rows) and none (nothing answered).
 
 The page's headline, the verdict's bullets, the CLI and the Markdown summary all say the same thing.
 """
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 from collections.abc import Sequence
@@ -27,6 +30,7 @@ _BUCKET_NAMES = {"period", "date", "day", "week", "month", "quarter", "year", "h
 _BUCKET_VALUE = re.compile(r"^(\d{4}(-(W?\d{1,2}|Q[1-4])(-\d{1,2})?)?([ T]\d{1,2}:\d{2}(:\d{2})?)?|\d{1,2}:\d{2}"
                            r"|FY\d{2,4}\b.*)$")
 BREAKDOWN_SHOWN = 3
+_CHANGE_COLUMNS = ("before", "after", "change", "relative_change")
 _WEEKDAY = re.compile(r"^(?:\d\s+)?((?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day)$")
 
 
@@ -80,6 +84,31 @@ def answer_of(result: RunResult | None, currency: str | None = None) -> Answer:
     columns, rows = list(result.columns), [list(r) for r in result.rows]
     if not rows:
         return Answer("empty", "no rows")
+    if tuple(columns[-len(_CHANGE_COLUMNS):]) == _CHANGE_COLUMNS:
+        return _change(columns, rows, currency)
+    return _shaped(columns, rows, currency)
+
+
+def _change(columns: list[str], rows: list[list[Any]], currency: str | None) -> Answer:
+    """A change between two periods, said as usual unless its earlier period holds nothing (a sum of 0 or no
+    rows): then the relative change is empty, and a bare 'before = 0' would read as a figure."""
+    before = len(columns) - len(_CHANGE_COLUMNS)
+    empty = sum(1 for r in rows if not _value(r[before]))
+    if not empty:
+        return _shaped(columns, rows, currency)
+    if before == 0:
+        cells = fmt.row_cells(columns, rows[0], currency)
+        return Answer("scalar", "nothing in the earlier period, so no relative change",
+                      f"before = {cells[0]}, after = {cells[1]}")
+    if empty == len(rows):
+        return Answer("ranking", "nothing in the earlier period for any of them, so no relative change",
+                      f"{fmt.number(len(rows))} row{'' if len(rows) == 1 else 's'}")
+    answer = _shaped(columns, rows, currency)
+    said = f"{fmt.number(empty)} of {fmt.number(len(rows))} with nothing in the earlier period (no relative change)"
+    return dataclasses.replace(answer, detail=f"{answer.detail}; {said}" if answer.detail else said)
+
+
+def _shaped(columns: list[str], rows: list[list[Any]], currency: str | None) -> Answer:
     measures = _numeric_at(columns, rows)
     labels = [i for i in range(len(columns)) if i not in measures]
     money = fmt.row_currency(columns, rows[0], currency) if len(rows) == 1 else currency

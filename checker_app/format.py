@@ -25,7 +25,7 @@ _CODE = re.compile(r"(?<![A-Za-z])([A-Z]{3})(?![A-Za-z])")
 _CODE_TOKEN = re.compile(r"(?:^|_)([a-z]{3})(?:_|$)")
 # words of a column that counts things (never money, even when the reading knows its currency)
 _COUNT_WORDS = {"count", "counts", "units", "unit", "quantity", "qty", "orders", "number", "num", "n", "items",
-                "customers", "products", "share", "pct", "percent", "ratio", "rank", "id", "year", "month",
+                "customers", "products", "share", "pct", "percent", "ratio", "relative", "rank", "id", "year", "month",
                 "day", "week", "hour", "days", "rows"}
 # ISO 4217 codes worth recognising inside a choice value such as "only_usd" (a label's upper-case code is
 # taken as it is)
