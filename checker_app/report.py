@@ -21,13 +21,14 @@ from pydantic import (
     SerializerFunctionWrapHandler,
     computed_field,
     field_serializer,
+    field_validator,
     model_serializer,
 )
 from pydantic_core import core_schema as cs
 
 from adapters import RunResult
 from adapters.errors import ERROR_KINDS
-from checker_app.clarify import ChoiceQuestion, QueryChoiceQuestion, Question
+from checker_app.clarify import Answer, ChoiceQuestion, QueryChoiceQuestion, Question
 from checker_app.verdict import Verdict, judge
 
 Source = Literal["rules", "model", "pasted"]
@@ -74,6 +75,20 @@ class RepairCandidate(Wire):
     error: ErrorInfo | None = None
 
 
+class RepairReference(Wire):
+    """One ambiguous reference the repair pass looked at, and what it decided (adapters.repair.statement)."""
+
+    column: str
+    scope: str
+    clause: str
+    kind: str
+    position: int | None
+    candidates: list[str]
+    rule: str
+    chosen: str | None
+    proof: list[str]
+
+
 class RepairEntry(Wire):
     """One repair log entry (adapters.repair.log.RepairLog)."""
 
@@ -86,9 +101,9 @@ class RepairEntry(Wire):
     sql: str | None
     candidates: list[RepairCandidate]
     agree: bool | None
-    clarification: dict[str, Any] | None
+    clarification: ChoiceQuestion | None              # which table's column is meant (the clarify contract)
     problem: str | None
-    references: list[dict[str, Any]]
+    references: list[RepairReference]
     note: str
 
 
@@ -226,6 +241,13 @@ class EngineInfo(Wire):
 
 # -- model mode ---------------------------------------------------------------------------------------
 
+class Placeholder(Wire):
+    """A placeholder the model left in its SQL, and the literal it was replaced by (None: not known)."""
+
+    placeholder: str
+    replaced_with: str | None = None
+
+
 class ModelReading(Wire):
     """One reading the model wrote, after the safety check and lint (checker_app.llm owns further keys)."""
 
@@ -233,8 +255,78 @@ class ModelReading(Wire):
     id: str
     label: str
     sql: str
-    placeholders: list[dict[str, Any]]
+    placeholders: list[Placeholder]
     error: str | None
+
+
+class ModelSettingsInfo(Wire):
+    """The model settings a check ran with, as the report may show them (never the key)."""
+
+    model: str
+    base_url: str                      # without credentials
+    timeout_s: float
+    max_retries: int
+    enabled: bool
+    max_tokens: dict[str, int]         # step -> tokens
+    temperature: float | None
+    stream: bool
+
+
+class DroppedAsk(Wire):
+    """A question the model asked that was dropped (its quote is not in the user's question, ...)."""
+
+    index: int
+    question: str
+    quote: str
+    reason: str
+
+
+class RecoveryAction(Wire):
+    action: Literal["retry", "skip", "answer_text"]
+    label: str
+
+
+class ToolCall(Wire):
+    """What came of the model's chance to ask (checker_app.llm.tool.ToolCallResult)."""
+
+    status: Literal["asked", "dropped", "malformed", "none"]
+    questions: list[Question] = Field(default_factory=list)
+    dropped: list[DroppedAsk] = Field(default_factory=list)
+    tool_call_id: str | None = None
+    text: str | None = None                  # what the model wrote instead of (or next to) a call
+    written_as_text: str | None = None       # the call came in the message text: tagged | question | bare | named
+    error: str | None = None                 # malformed only, with raw_input and recovery
+    raw_input: Any = None
+    recovery: list[RecoveryAction] = Field(default_factory=list)
+
+    @model_serializer(mode="wrap")
+    def _present_keys(self, handler: SerializerFunctionWrapHandler):  # unannotated: the schema stays the model's
+        data = handler(self)
+        for key in ("tool_call_id", "text", "written_as_text"):
+            if data.get(key) is None:
+                data.pop(key, None)
+        if self.status != "malformed":
+            for key in ("error", "raw_input", "recovery"):
+                data.pop(key, None)
+        return data
+
+
+class ToolOutput(Wire):
+    """The answers the model was given as its tool's output; memoryHint only for user-authored text."""
+
+    answers: list[Answer]
+    memoryHint: str | None = None  # noqa: N815 - the wire name
+
+    @model_serializer(mode="wrap")
+    def _present_keys(self, handler: SerializerFunctionWrapHandler):  # unannotated: the schema stays the model's
+        data = handler(self)
+        data["answers"] = [{k: v for k, v in a.items() if v is not None} for a in data["answers"]]
+        if data.get("memoryHint") is None:
+            data.pop("memoryHint", None)
+        return data
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.model_dump(mode="json")
 
 
 class ModelFailureInfo(Wire):
@@ -302,11 +394,11 @@ class ModelReport(Wire):
     off: str | None
     failure: ModelFailureInfo | None
     failures: list[ModelFailureInfo]
-    settings: dict[str, Any]
+    settings: ModelSettingsInfo | None                                 # None: model mode is off
     archetypes: list[Detection]
-    clarification: dict[str, Any] | None      # the tool call: status, questions, dropped, ...
+    clarification: ToolCall | None
     answered: bool
-    tool_output: dict[str, Any] | None
+    tool_output: ToolOutput | None
     readings: list[ModelReading]
     model_errors: list[ModelError] = Field(default_factory=list)       # unknown archetype ids, invalid readings
     structured_output: str | None = None                               # the mode the readings came in
@@ -314,6 +406,11 @@ class ModelReport(Wire):
     capped: bool
     usage: ModelUsage
     elapsed_ms: float
+
+    @field_validator("settings", mode="before")
+    @classmethod
+    def _no_settings(cls, value: Any) -> Any:
+        return value or None  # a part that never read its settings has an empty dict
 
     @classmethod
     def from_part(cls, part: Any) -> ModelReport:

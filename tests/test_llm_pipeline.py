@@ -113,8 +113,8 @@ def test_a_chosen_value_is_embedded_as_a_literal_on_every_engine(llm, demo_dbs) 
         assert reading.results[backend].ok, reading.results[backend].error
         assert reading.results[backend].rows[0][0] == "Acme Corp"
     assert reading.engines_agree is True
-    assert report.model is not None and report.model.readings[0].placeholders == [{"placeholder": "$1",
-                                                                     "replaced_with": "'Acme Corp'"}]
+    assert report.model is not None and report.to_dict()["model"]["readings"][0]["placeholders"] == [
+        {"placeholder": "$1", "replaced_with": "'Acme Corp'"}]
 
 
 # -- commands -------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from adapters import ConfigError
 from checker_app.clarify import Answer
 from checker_app.pipeline import CheckOptions
 from checker_app.readout import pretty_sql
-from checker_app.report import ENGINES, Detection, ModelReport, ReadingResult, Report
+from checker_app.report import ENGINES, Detection, ModelReport, ReadingResult, Report, ToolCall
 from checker_app.ui.display import format_number
 
 ENGINE_LABELS = {"rules": "Rules", "model": "Model", "both": "Both (compare)"}
@@ -202,7 +202,7 @@ def model_panel(report: Report) -> ModelPanel | None:
     status = model.status
     readings = len(_model_readings(report))
     usage = usage_view(model.usage)
-    clarification = model.clarification or {}
+    clarification = model.clarification
     failures = []
     for entry in model.failures:
         if entry.get("step") == "clarify" and entry.get("kind") == "malformed":
@@ -211,9 +211,9 @@ def model_panel(report: Report) -> ModelPanel | None:
         failures.append(Failure(str(entry.get("step", "model")), str(entry.get("kind", "?")),
                                 str(entry.get("message", "")), None if raw is None else raw_text(raw)[0]))
     malformed = None
-    if clarification.get("status") == "malformed":
-        text, language = raw_text(clarification.get("raw_input"))
-        malformed = Malformed(str(clarification.get("error") or "malformed tool call"), text, language)
+    if clarification is not None and clarification.status == "malformed":
+        text, language = raw_text(clarification.raw_input)
+        malformed = Malformed(clarification.error or "malformed tool call", text, language)
 
     rules_stand = ("the rules' readings are shown instead" if engine == "model"
                    else "the rules' readings stand, with nothing to compare them to")
@@ -238,12 +238,12 @@ def model_panel(report: Report) -> ModelPanel | None:
         detail = "Its readings are in the grid below, marked “model”."
     return ModelPanel(
         engine=engine, status=status, box=box, headline=headline, detail=detail,
-        model=str(settings.get("model", "?")), base_url=str(settings.get("base_url", "?")), failures=failures,
-        malformed=malformed, asks=[_ask_line(q) for q in clarification.get("questions") or []],
-        dropped=[f"“{d.get('question', '')}” (quote “{d.get('quote', '')}”): {d.get('reason', '')}"
-                 for d in clarification.get("dropped") or []],
-        said=clarification.get("text") if clarification.get("status") == "none" else None,
-        answered=model.answered, tool_output=model.tool_output,
+        model=settings.model if settings else "?", base_url=settings.base_url if settings else "?", failures=failures,
+        malformed=malformed, asks=[_ask_line(q) for q in _questions(clarification)],
+        dropped=[f"“{d.question}” (quote “{d.quote}”): {d.reason}"
+                 for d in (clarification.dropped if clarification else [])],
+        said=clarification.text if clarification and clarification.status == "none" else None,
+        answered=model.answered, tool_output=model.tool_output.to_dict() if model.tool_output else None,
         archetypes=list(model.archetypes), readings=readings, usage=usage, elapsed_ms=model.elapsed_ms,
         model_errors=_model_errors(model), notes=_notes(model))
 
@@ -257,10 +257,15 @@ def _model_errors(model: ModelReport) -> list[str]:
     return lines
 
 
+def _questions(clarification: ToolCall | None) -> list[dict[str, Any]]:
+    """The model's asks as the plain dicts the wizard validates per step."""
+    return [q.model_dump(mode="json", exclude_none=True) for q in (clarification.questions if clarification else [])]
+
+
 def _notes(model: ModelReport) -> list[str]:
     lines = [f"The server refused {f.get('mode')} and {f.get('next')} was used (remembered for this server): "
              f"{f.get('reason')}" for f in model.fallbacks]
-    written = (model.clarification or {}).get("written_as_text")
+    written = model.clarification.written_as_text if model.clarification else None
     if written:
         lines.append(f"The model wrote its clarification call as text ({written}), not as a tool call; it was "
                      "read through the same contract.")
@@ -280,8 +285,8 @@ def reading_captions(report: Report) -> dict[str, list[str]]:
     """Per model reading: placeholders replaced by literals, and why it was not run."""
     captions: dict[str, list[str]] = {}
     for entry in report.model.readings if report.model is not None else []:
-        lines = [f"placeholder {p['placeholder']} replaced by {p['replaced_with']}"
-                 for p in entry.placeholders if p.get("replaced_with")]
+        lines = [f"placeholder {p.placeholder} replaced by {p.replaced_with}"
+                 for p in entry.placeholders if p.replaced_with]
         if entry.error:
             lines.append(f"not run: {entry.error}")
         if lines:
@@ -385,11 +390,11 @@ def model_steps(report: Report, covered: set[str]) -> tuple[list[dict[str, Any]]
     """The model's asks as wizard steps (source "model"), leaving out archetypes the rules already ask
     about; returns (steps, the covered archetypes the model asked about too)."""
     model = report.model
-    clarification = (model.clarification if model is not None else None) or {}
-    if model is None or model.answered or clarification.get("status") != "asked":
+    clarification = model.clarification if model is not None else None
+    if model is None or model.answered or clarification is None or clarification.status != "asked":
         return [], set()
     steps, shared = [], set()
-    for question in clarification.get("questions") or []:
+    for question in _questions(clarification):
         archetype = question.get("archetype")
         if archetype and archetype in covered:
             shared.add(archetype)
