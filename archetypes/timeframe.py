@@ -72,7 +72,7 @@ def _date_column(ctx: Context) -> Detection | None:
     from dataclasses import replace
 
     from archetypes.naming import phrase, slug, words
-    from archetypes.profile import _time_column
+    from archetypes.profile.facts import time_column
     from archetypes.values import lemma
 
     fact = ctx.base.fact
@@ -87,7 +87,7 @@ def _date_column(ctx: Context) -> Detection | None:
         hit = next((asked[lemma(w)] for w in event if lemma(w) in asked and len(w) > 2), None)
         if hit is None:
             continue
-        other = replace(fact, time=_time_column(table, column))
+        other = replace(fact, time=time_column(table, column))
         default = fact.time.column
         readings = [Reading(f"by_{slug(phrase(default))}", f"Dated by {phrase(default)}", None),
                     Reading(f"by_{slug(phrase(column.name))}", f"Dated by {phrase(column.name)}", _use_fact(other))]

@@ -1,0 +1,41 @@
+"""Entity tables: the things a question names and ranks, found by a column that holds their names."""
+from __future__ import annotations
+
+from adapters.schema import TableInfo
+from archetypes.naming import phrase, singular, words
+from archetypes.profile.keys import is_key
+from archetypes.profile.model import Entity
+
+_NAME_WORDS = ("name", "title", "label")
+_NAME_PREFIXES = {"company", "full", "display", "business", "brand", "trade", "legal", "short", "common"}
+
+
+def find_entities(tables: dict[str, TableInfo], skip: set[str | None]) -> dict[str, Entity]:
+    """{table: entity} for every table (but `skip`) with a name column."""
+    return {name: found for name, table in tables.items() if name not in skip and (found := entity(table))}
+
+
+def entity(table: TableInfo) -> Entity | None:
+    """The table as a thing questions name, when a column holds its names (or first and last names)."""
+    text = [c for c in table.columns if c.family == "text" and not is_key(table, c)]
+    head = words(table.name)
+    noun = phrase(table.name)
+    chosen: tuple[str, ...] = ()
+    own = set(head) | {singular(w) for w in head}
+    first = next((c.name for c in text if words(c.name)[:2] in (("first", "name"),)), None)
+    last = next((c.name for c in text if words(c.name)[:2] in (("last", "name"),)), None)
+    for column in text:
+        parts = words(column.name)
+        if parts and parts[-1] in _NAME_WORDS and (len(parts) == 1 or set(parts[:-1]) <= own | _NAME_PREFIXES):
+            # prefer 'name', then '<table>_name' / 'company_name'; a person's title is a job, not a name
+            if parts[-1] != "name" and first and last:
+                continue
+            chosen = (column.name,)
+            if parts[-1] == "name":
+                break
+    if not chosen and first and last:
+        chosen = (first, last)
+    if not chosen:
+        return None
+    return Entity(table=table.name, name_columns=chosen, noun=noun, key=tuple(table.primary_key),
+                  row_count=table.row_count)

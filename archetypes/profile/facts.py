@@ -1,0 +1,135 @@
+"""Fact tables: the rows questions count and sum, their time column and their measures.
+
+A fact is a table with a foreign key and a time, its own or its header's (line rows dated by their
+header). Its measures come from its numeric columns' names (price x quantity is revenue; a rate, a code
+or a year is never summed), one count of its rows, and distinct counts of the headers it points at.
+"""
+from __future__ import annotations
+
+from adapters.column_types import has_zone, is_date_only
+from adapters.schema import ColumnInfo, TableInfo
+from archetypes.naming import phrase, plural, singular, slug, words
+from archetypes.profile.keys import is_key
+from archetypes.profile.model import Edge, Fact, Measure, TimeColumn
+
+_PRICE = {"price", "cost"}
+_DISCOUNT = {"discount"}
+_QTY = {"quantity", "qty", "units"}
+_MONEY = {"price", "amount", "total", "revenue", "cost", "sales", "freight", "subtotal", "tax", "fee", "charge",
+          "paid", "payment", "spend", "value", "gross", "net", "balance", "income", "profit"}
+_NOT_SUMMABLE = {"discount", "rate", "percent", "pct", "ratio", "lat", "lng", "latitude", "longitude", "number",
+                 "no", "year", "month", "day", "week", "quarter", "age", "level", "rank", "order", "sort", "position",
+                 "code", "zip", "phone", "version", "milliseconds", "bytes", "size", "period", "id", "reorder",
+                 "stock", "list", "per", "unit"}
+_TIME_GOOD = {"created", "ordered", "placed", "date", "at", "time", "timestamp", "occurred", "purchased", "sold",
+              "invoice", "order", "transaction", "booked", "paid"}
+_TIME_BAD = {"birth", "updated", "modified", "deleted", "required", "shipped", "expires", "expiry", "due", "end",
+             "start", "hire"}
+
+
+def time_columns(table: TableInfo) -> list[ColumnInfo]:
+    return [c for c in table.columns if c.family == "temporal"]
+
+
+def _choose_time(table: TableInfo) -> ColumnInfo | None:
+    candidates = time_columns(table)
+    if not candidates:
+        return None
+    head = set(words(table.name)) | {singular(w) for w in words(table.name)}
+
+    def score(column: ColumnInfo) -> int:
+        parts = set(words(column.name))
+        value = 2 * len(parts & head) + len(parts & _TIME_GOOD) - 3 * len(parts & _TIME_BAD)
+        return value + (0 if is_date_only(column.type) else 1)  # a moment beats a day
+
+    return max(candidates, key=score)
+
+
+def time_column(table: TableInfo, column: ColumnInfo) -> TimeColumn:
+    """`column` as a fact's time, with its grain and zone read from its type (the data may tell more)."""
+    return TimeColumn(table=table.name, column=column.name, date_only=is_date_only(column.type),
+                      with_zone=has_zone(column.type))
+
+
+def find_facts(tables: dict[str, TableInfo], edges: dict[str, list[Edge]], skip: set[str | None]) -> dict[str, Fact]:
+    """{table: fact}: tables with a foreign key and a time (their own, or their header's), with measures."""
+    own_time = {name: column for name, t in tables.items()
+                if name not in skip and (column := _choose_time(t)) is not None}
+    candidates: dict[str, Fact] = {}
+    for name, table in tables.items():
+        if name in skip or not edges.get(name):
+            continue
+        column = own_time.get(name)
+        if column is not None and _choose_score_ok(table, column):
+            fact = Fact(table=name, measures=[], time=time_column(table, column), row_count=table.row_count)
+        else:
+            parent = next((e for e in edges[name]
+                           if e.ref_table in own_time and e.ref_table not in skip
+                           and edges.get(e.ref_table)
+                           and _choose_score_ok(tables[e.ref_table], own_time[e.ref_table])), None)
+            if parent is None:
+                continue
+            ref = tables[parent.ref_table]
+            fact = Fact(table=name, measures=[], time=time_column(ref, own_time[parent.ref_table]),
+                        time_path=(parent,), row_count=table.row_count)
+        candidates[name] = fact
+    for fact in candidates.values():
+        for edge in edges[fact.table]:
+            if edge.ref_table in candidates and candidates[edge.ref_table].time_path == ():
+                candidates[edge.ref_table].header = True
+    for fact in candidates.values():
+        fact.measures = _measures(tables[fact.table], fact, candidates, edges)
+    return candidates
+
+
+def _choose_score_ok(table: TableInfo, column: ColumnInfo) -> bool:
+    parts = set(words(column.name))
+    return not (parts & {"birth", "hire", "updated", "modified", "deleted", "expires"}) or len(time_columns(table)) == 0
+
+
+def _measures(table: TableInfo, fact: Fact, facts: dict[str, Fact], edges: dict[str, list[Edge]]) -> list[Measure]:
+    found: list[Measure] = []
+    numeric = [c for c in table.columns if c.family == "numeric" and not is_key(table, c)]
+    summable = [c for c in numeric if not (set(words(c.name)) & _NOT_SUMMABLE) or set(words(c.name)) & _QTY
+                or set(words(c.name)) & _PRICE]
+    price = next((c for c in summable if set(words(c.name)) & _PRICE), None)
+    qty = next((c for c in summable if set(words(c.name)) & _QTY), None)
+    used: set[str] = set()
+    if price and qty:
+        found.append(Measure("revenue", f"Revenue ({phrase(price.name)} x {phrase(qty.name)})", "product",
+                             table.name, (price.name, qty.name), money=True,
+                             words=("revenue", "sales amount", "turnover", "income", "gross", "grossing",
+                                    "earnings", "money", "spend", "spent", "dollars")))
+        used |= {price.name, qty.name}
+        discount = next((c for c in numeric if set(words(c.name)) & _DISCOUNT), None)
+        if discount is not None:  # a line discount: revenue before it and after it are both 'sales'
+            found.append(Measure("revenue_net", f"Revenue net of {phrase(discount.name)} ({phrase(price.name)} x "
+                                 f"{phrase(qty.name)} x (1 - {phrase(discount.name)}))", "product", table.name,
+                                 (price.name, qty.name, discount.name), money=True, words=("net revenue", "net sales")))
+            used.add(discount.name)
+    if qty:
+        found.append(Measure("units", f"Units (sum of {phrase(qty.name)})", "sum", table.name, (qty.name,),
+                             words=("units", "unit", "quantity", "quantities", "qty", "volume", "items sold",
+                                    "copies")))
+        used.add(qty.name)
+    for column in summable:
+        if column.name in used or (set(words(column.name)) & _PRICE and price is not column):
+            continue
+        if set(words(column.name)) & _NOT_SUMMABLE:
+            continue
+        value = slug(" ".join(words(column.name)))
+        money = bool(set(words(column.name)) & _MONEY)
+        found.append(Measure(value, f"Sum of {' '.join(words(column.name))}", "sum", table.name, (column.name,),
+                             money=money, words=(" ".join(words(column.name)),)))
+    for edge in edges[table.name]:
+        parent = facts.get(edge.ref_table)
+        if parent is not None and parent.time_path == () and len(edge.columns) == 1:
+            noun = plural(phrase(edge.ref_table).split()[-1]) if phrase(edge.ref_table) else "parents"
+            found.append(Measure(slug(noun), f"Distinct {noun} (count of distinct {phrase(edge.columns[0])})",
+                                 "count_distinct", table.name, edge.columns, words=(noun,)))
+    if fact.time_path == () or not edges[table.name]:
+        noun_words = phrase(table.name).split()
+        noun = plural(noun_words[-1]) if noun_words else "rows"
+        key = tuple(table.primary_key[:1])
+        found.append(Measure(slug(noun), f"Number of {noun}", "count", table.name, key, words=(noun,)))
+    return found
