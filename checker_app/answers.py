@@ -6,15 +6,14 @@
   GBP 12,059.82");
 * series: rows over time buckets (days, weeks, months, hours, fiscal periods): the range it covers, with
   its total and its peak;
-* a change (the columns before, after, change, relative_change) whose earlier period holds nothing says so:
-  its relative change is empty, not 0 %;
+* change: the columns before, after, change, relative_change; per group, the first row (ranked by the change)
+  with its change; an earlier period that holds nothing says so (its relative change is empty, not 0 %);
 * empty (no rows) and none (nothing answered).
 
 The page's headline, the verdict's bullets, the CLI and the Markdown summary all say the same thing.
 """
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import re
 from collections.abc import Sequence
@@ -90,22 +89,34 @@ def answer_of(result: RunResult | None, currency: str | None = None) -> Answer:
 
 
 def _change(columns: list[str], rows: list[list[Any]], currency: str | None) -> Answer:
-    """A change between two periods, said as usual unless its earlier period holds nothing (a sum of 0 or no
-    rows): then the relative change is empty, and a bare 'before = 0' would read as a figure."""
+    """A change between two periods. Per group the rows come ranked by the change the reading asked for, so the
+    first row is the answer (the group with the largest earlier figure is not). An earlier period that holds
+    nothing (a sum of 0 or no rows) says so: its relative change is empty, and a bare 'before = 0' would read as a
+    figure."""
     before = len(columns) - len(_CHANGE_COLUMNS)
     empty = sum(1 for r in rows if not _value(r[before]))
-    if not empty:
-        return _shaped(columns, rows, currency)
+    n = fmt.number(len(rows))
     if before == 0:
+        if not empty:
+            return _shaped(columns, rows, currency)
         cells = fmt.row_cells(columns, rows[0], currency)
         return Answer("scalar", "nothing in the earlier period, so no relative change",
                       f"before = {cells[0]}, after = {cells[1]}")
     if empty == len(rows):
         return Answer("ranking", "nothing in the earlier period for any of them, so no relative change",
-                      f"{fmt.number(len(rows))} row{'' if len(rows) == 1 else 's'}")
-    answer = _shaped(columns, rows, currency)
-    said = f"{fmt.number(empty)} of {fmt.number(len(rows))} with nothing in the earlier period (no relative change)"
-    return dataclasses.replace(answer, detail=f"{answer.detail}; {said}" if answer.detail else said)
+                      f"{n} row{'' if len(rows) == 1 else 's'}")
+    first = rows[0]
+    money = fmt.row_currency(columns, first, currency)
+    relative = first[before + 3]
+    said = [f"change = {fmt.cell(first[before + 2], 'change', money)}",
+            "no relative change (nothing before)" if relative is None else
+            f"relative_change = {fmt.cell(relative, 'relative_change', money)}"]
+    if len(rows) > 1:
+        said.append(f"first of {n} rows")
+    detail = ", ".join(said)
+    if empty:
+        detail += f"; {fmt.number(empty)} of {n} with nothing in the earlier period (no relative change)"
+    return Answer("ranking", _label(columns, first, set(range(before, len(columns)))), detail)
 
 
 def _shaped(columns: list[str], rows: list[list[Any]], currency: str | None) -> Answer:

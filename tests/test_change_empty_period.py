@@ -21,6 +21,14 @@ def result(columns: list[str], rows: list[list]) -> RunResult:
                      row_count=len(rows))
 
 
+def test_a_ranking_of_changes_answers_with_its_first_row() -> None:
+    """The rows come ranked by the change: the winner is the first row, not the group with most before."""
+    rows = [["Los Angeles", 195937.55, 247667.66, 51730.11, 0.264], ["New York", 244711.54, 278078.59, 33367.05, 0.136]]
+    answer = answer_of(result(["store", *CHANGE], rows), "USD")
+    assert answer.headline == "Los Angeles", answer.text
+    assert answer.detail == "change = USD 51,730.11, relative_change = 0.264, first of 2 rows"
+
+
 def test_one_change_with_an_empty_earlier_period() -> None:
     answer = answer_of(result(CHANGE, [[0, 120.5, 120.5, None]]), "USD")
     assert answer.text == f"{EMPTY}, so no relative change (before = USD 0.00, after = USD 120.50)"
@@ -32,6 +40,8 @@ def test_a_ranking_of_changes_counts_its_groups_with_an_empty_earlier_period() -
     columns = ["store", *CHANGE]
     some = answer_of(result(columns, [["Berlin", 10, 50, 40, 4.0], ["Tokyo", None, 30, 30, None]]))
     assert some.headline == "Berlin" and some.detail.endswith(f"1 of 2 with {EMPTY} (no relative change)")
+    new_store = answer_of(result(columns, [["Tokyo", 0, 90, 90, None], ["Berlin", 10, 50, 40, 4.0]]))
+    assert new_store.headline == "Tokyo" and "no relative change (nothing before)" in new_store.detail
     every = answer_of(result(columns, [["Berlin", 0, 50, 50, None], ["Tokyo", 0, 30, 30, None]]))
     assert every.text == f"{EMPTY} for any of them, so no relative change (2 rows)"
 
