@@ -3,11 +3,18 @@
 Works on any schema the engine reports (the demo database, Chinook, Northwind, anything else).
 Bounded on large tables: a table the engine's statistics put above ``LARGE_TABLE_ROWS`` keeps that
 estimate as its row count (no ``COUNT(*)``), and its text values are sampled from about
-``SAMPLE_ROWS`` rows (PostgreSQL ``TABLESAMPLE SYSTEM``, elsewhere the first rows in storage order)
-instead of a scan per column. Smaller tables are counted and sampled exactly, as before.
+``SAMPLE_ROWS`` rows instead of a scan per column. Smaller tables are counted and sampled exactly.
+
+The sample is the same rows on every engine holding the same data: ``SAMPLE_WINDOWS`` runs of consecutive
+keys at evenly spaced points of a one-column integer key's range (an index range each), else the first
+rows in key order; its values are counted and ordered in Python (by count, then by code point), never by
+an engine's collation. A block sample (PostgreSQL ``TABLESAMPLE``) or storage order gave each engine other
+values, so the same question could fire an archetype on one engine and not on another (two currency
+codes seen on one, one on the other).
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +29,7 @@ SAMPLE_VALUES = 50          # distinct values kept per text column
 SAMPLE_MAX_LENGTH = 80      # longer texts are descriptions, not names: not sampled
 LARGE_TABLE_ROWS = 50_000   # above this estimate: no COUNT(*), sampled text values
 SAMPLE_ROWS = 20_000        # rows read for a large table's text values
+SAMPLE_WINDOWS = 20         # runs of consecutive keys the sampled rows come in
 
 
 def type_family(type_text: str, dialect: str | None = None) -> str:
@@ -152,11 +160,12 @@ def _count_and_sample(conn: sa.Connection, table: TableInfo, limit: int, schema:
         table.row_count = int(conn.execute(sa.select(sa.func.count()).select_from(sa_table)).scalar() or 0)
     if limit <= 0 or table.row_count == 0:
         return
-    for column in table.columns:
-        if column.family != "text":
-            continue
-        source = _sample_source(conn, sa_table, column.name, table.row_count) if table.estimated else sa_table
-        col = source.c[column.name]
+    texts = [c for c in table.columns if c.family == "text"]
+    if table.estimated and texts:
+        _sample_large(conn, sa_table, table, texts, limit)
+        return
+    for column in texts:
+        col = sa_table.c[column.name]
         query = (sa.select(col).where(col.is_not(None)).group_by(col)
                  .order_by(sa.func.count().desc(), col).limit(limit + 1))
         values = [str(v) for (v,) in conn.execute(query)]
@@ -165,9 +174,35 @@ def _count_and_sample(conn: sa.Connection, table: TableInfo, limit: int, schema:
         column.samples = values[:limit]
 
 
-def _sample_source(conn: sa.Connection, sa_table: sa.TableClause, column: str, rows: int) -> sa.FromClause:
-    """About SAMPLE_ROWS rows of a large table: a block sample on PostgreSQL, the first rows elsewhere."""
-    if conn.dialect.name == "postgresql":
-        percent = max(0.01, min(100.0, 100.0 * SAMPLE_ROWS / max(rows, 1)))
-        return sa.tablesample(sa_table, sa.func.system(round(percent, 4)), name="sampled")
-    return sa.select(sa_table.c[column]).limit(SAMPLE_ROWS).subquery("sampled")
+def _sample_large(conn: sa.Connection, sa_table: sa.TableClause, table: TableInfo, texts: list[ColumnInfo],
+                  limit: int) -> None:
+    """Every text column's most frequent values among the sampled rows (one read of the table)."""
+    counts: list[Counter[str]] = [Counter() for _ in texts]
+    for row in conn.execute(_sample_query(conn, sa_table, table, texts)):
+        for counter, value in zip(counts, row):
+            if value is not None:
+                counter[str(value)] += 1
+    for column, counter in zip(texts, counts):
+        values = [v for v, _ in sorted(counter.items(), key=lambda item: (-item[1], item[0]))[: limit + 1]]
+        if values and not any(len(v) > SAMPLE_MAX_LENGTH for v in values):
+            column.samples = values[:limit]
+
+
+def _sample_query(conn: sa.Connection, sa_table: sa.TableClause, table: TableInfo,
+                  texts: list[ColumnInfo]) -> sa.Select[Any]:
+    """About SAMPLE_ROWS rows, the same on every engine: key windows spread over the key's range, else the
+    first rows in key order."""
+    columns = [sa_table.c[c.name] for c in texts]
+    key_info = table.column(table.primary_key[0]) if len(table.primary_key) == 1 else None
+    if key_info is not None and key_info.family == "numeric" and "INT" in key_info.type.upper():
+        key = sa_table.c[key_info.name]
+        low, high = conn.execute(sa.select(sa.func.min(key), sa.func.max(key))).one()
+        if low is not None and high is not None:
+            low, high = int(low), int(high)
+            width = max(1, SAMPLE_ROWS // SAMPLE_WINDOWS)
+            step = max(width, (high - low + 1) // SAMPLE_WINDOWS)
+            windows = [sa.select(*columns).where(key >= start, key < start + width)
+                       for start in range(low, high + 1, step)][:SAMPLE_WINDOWS]
+            return sa.union_all(*windows) if len(windows) > 1 else windows[0]  # type: ignore[return-value]
+    order = [sa_table.c[name] for name in table.primary_key] or columns
+    return sa.select(*columns).order_by(*order).limit(SAMPLE_ROWS)

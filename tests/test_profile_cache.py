@@ -152,6 +152,25 @@ def test_a_large_table_is_estimated_and_sampled_not_scanned(history_urls, backen
     assert not schema.table("plans").estimated and schema.table("plans").row_count == 6
 
 
+def test_a_large_tables_sample_is_the_same_values_on_every_engine(history_urls):
+    """Every table claimed large, so every text column is sampled: the same rows and the same order on the
+    three engines (a block sample or storage order gave PostgreSQL other values, and other detections)."""
+    found = {}
+    for backend in BACKENDS:
+        engine = sa.create_engine(history_urls[backend])
+        with engine.connect() as conn:
+            real = snapshot(conn)
+        claimed = dict.fromkeys(real.rows, LARGE_TABLE_ROWS + 50_000)
+        schema = introspect(engine, catalog=CatalogSnapshot(real.structure, claimed, real.versions))
+        engine.dispose()
+        assert all(t.estimated for t in schema.tables if t.name in claimed)
+        found[backend] = {(t.name, c.name): c.samples for t in schema.tables for c in t.columns if c.family == "text"}
+    first = found[BACKENDS[0]]
+    assert first[("invoices", "status")] and first[("plans", "name")], first
+    for backend in BACKENDS[1:]:
+        assert found[backend] == first, backend
+
+
 def test_the_sidebar_says_how_old_the_profile_is(servers):
     from checker_app.ui.sidebar import profile_age_text
 
