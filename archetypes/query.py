@@ -156,10 +156,11 @@ def render(query: exp.Query, dialect: str) -> str:
     from archetypes.shapes import PART_FUNCTIONS, render_parts
 
     dialect = sqlglot_dialect(dialect)
-    markers = set(PART_FUNCTIONS.values())
+    markers = set(PART_FUNCTIONS.values()) | period_key.MARKERS
     own = False  # whether `query` is a copy made here (then the generator need not copy it again)
     if any(str(node.this).upper() in markers for node in query.find_all(exp.Anonymous)):
         query, own = render_parts(query.copy(), dialect), True
+        period_key.render_markers(query, dialect)
     if dialect == "sqlite":
         if not own:
             query, own = query.copy(), True
@@ -167,6 +168,19 @@ def render(query: exp.Query, dialect: str) -> str:
             if isinstance(cast.this, exp.Literal) and cast.this.is_string:
                 cast.replace(cast.this)
     return query.sql(dialect=dialect, copy=not own)
+
+
+def lookup_sql(query: exp.Query, dialect: str) -> str:
+    """The text of a lookup the rules run while reading the question (a latest timestamp, the money codes of
+    the rows asked about): its engine-specific markers (``period_key``, time parts) written for `dialect`,
+    the rest as sqlglot writes it, as lookups always were."""
+    from archetypes.shapes import PART_FUNCTIONS, render_parts
+
+    markers = set(PART_FUNCTIONS.values()) | period_key.MARKERS
+    if any(str(node.this).upper() in markers for node in query.find_all(exp.Anonymous)):
+        written = sqlglot_dialect(dialect)
+        query = period_key.render_markers(render_parts(query.copy(), written), written)
+    return query.sql(dialect=dialect)
 
 
 # -- building ----------------------------------------------------------------------------------
@@ -190,12 +204,18 @@ def literal(value: str) -> exp.Literal:
     return exp.Literal.string(str(value))
 
 
+_TYPES = {name: exp.DataType.build(name) for name in ("DATE", "TIMESTAMPTZ", "TIMESTAMP")}
+
+
 def time_literal(moment: dt.datetime, column: TimeColumn) -> exp.Expr:
+    # the types are built once: building one from its name parses it, and a series writes hundreds
     if column.date_only:
-        return exp.cast(literal(moment.date().isoformat()), "DATE")
-    if column.with_zone:
-        return exp.cast(literal(moment.strftime("%Y-%m-%d %H:%M:%S+00:00")), "TIMESTAMPTZ")
-    return exp.cast(literal(moment.strftime("%Y-%m-%d %H:%M:%S")), "TIMESTAMP")
+        text, kind = moment.date().isoformat(), "DATE"
+    elif column.with_zone:
+        text, kind = moment.strftime("%Y-%m-%d %H:%M:%S+00:00"), "TIMESTAMPTZ"
+    else:
+        text, kind = moment.strftime("%Y-%m-%d %H:%M:%S"), "TIMESTAMP"
+    return exp.Cast(this=literal(text), to=_TYPES[kind].copy())
 
 
 def name_expression(entity: Entity, alias: str) -> exp.Expr:
@@ -337,6 +357,11 @@ def prepare(spec: QuerySpec, profile: SchemaProfile, need_time: bool = False,
 def build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp.Query | None:
     """The candidate query for `spec`, or None when there is nothing to compute (notes say why)."""
     query = _build(spec, profile, as_of)
+    if query is not None and spec.fact is not None and spec.fact.time is not None:
+        table = profile.tables.get(spec.fact.table)
+        covered = {spec.fact.time.column, *(table.primary_key if table is not None and len(table.primary_key) == 1
+                                            else ())}
+        period_key.index_when_covered(query, "t0", covered)
     if query is not None and spec.count_groups and spec.group is not None and spec.having is not None:
         # 'how many clients have exactly one order': the groups that pass the condition, counted
         inner = query.copy()
@@ -619,8 +644,17 @@ def _aggregate(measure: Measure, value: exp.Expr) -> exp.Expr:
 def _range(expr: exp.Expr, start: dt.date, end: dt.date, zone: str, column: TimeColumn) -> exp.Expr:
     low = calendar.utc_instant(start, None if column.date_only else zone)
     high = calendar.utc_instant(end, None if column.date_only else zone)
-    return exp.and_(exp.GTE(this=expr.copy(), expression=time_literal(low, column)),
-                    exp.LT(this=expr.copy(), expression=time_literal(high, column)))
+    compared = period_key.scan(expr.copy()) if _wide(low, high, column) else expr
+    return exp.and_(exp.GTE(this=compared.copy(), expression=time_literal(low, column)),
+                    exp.LT(this=compared.copy(), expression=time_literal(high, column)))
+
+
+def _wide(low: dt.datetime, high: dt.datetime, column: TimeColumn) -> bool:
+    """Whether [low, high) covers more than ``period_key.WIDE_RANGE`` of the column's time span."""
+    if column.earliest is None or column.latest is None or column.latest <= column.earliest:
+        return False
+    covered = min(high, column.latest) - max(low, column.earliest)
+    return covered > (column.latest - column.earliest) * period_key.WIDE_RANGE
 
 
 def _local_range(expr: exp.Expr, zone_expr: exp.Expr, zones: list[str], start: dt.date,
@@ -645,6 +679,22 @@ def _data_span(spec: QuerySpec, fact: Fact, as_of: dt.date | None) -> calendar.W
     return calendar.Window(start, end, "all time")
 
 
+def _native_grain(grain: str | None, periods: list[calendar.Period], zone: str, zone_expr: exp.Expr | None,
+                  column: TimeColumn) -> str | None:
+    """The grain when the engine's own truncation gives each row the period the UTC boundaries would: a day,
+    month or year (labelled as ``calendar.periods`` labels them), boundaries at UTC midnights (no zone to
+    convert, or a date-only column), a timestamp without zone (PostgreSQL would truncate a timestamptz in
+    the session's zone)."""
+    if grain not in period_key.NATIVE_GRAINS or zone_expr is not None or column.with_zone:
+        return None
+    if not column.date_only and zone not in ("UTC", "Etc/UTC"):
+        return None
+    labels = [p.label for p in periods]
+    if not periods or periods[0].start.year < 1000:  # '999' is no engine's four-digit year
+        return None
+    return grain if len(set(labels)) == len(labels) else None
+
+
 def _periods_query(source: _From, where: list[exp.Expr], value: exp.Expr, measure: Measure,
                    metric_name: str, time_expr: exp.Expr, periods: list[calendar.Period], zone: str,
                    zone_expr: exp.Expr | None, zones: list[str], column: TimeColumn,
@@ -661,15 +711,20 @@ def _periods_query(source: _From, where: list[exp.Expr], value: exp.Expr, measur
     for row in rows[1:]:
         union = exp.Union(this=union, expression=row, distinct=False)  # left-deep, no copies
 
-    trees = {z: period_key.index_tree(time_expr, calendar.segments(periods, None if column.date_only else z,
-                                                                   column.date_only),
-                                      lambda moment: time_literal(moment, column))
-             for z in (zones if zone_expr is not None else [zone])}
+    native = _native_grain(spec.grain, periods, zone, zone_expr, column)
+    if native is not None:
+        key = period_key.native_key(native, time_expr)
+    else:
+        trees = {z: period_key.index_tree(time_expr, calendar.segments(periods, None if column.date_only else z,
+                                                                       column.date_only),
+                                          lambda moment: time_literal(moment, column))
+                 for z in (zones if zone_expr is not None else [zone])}
+        key = period_key.zoned_index(time_expr, zone_expr, trees)
     # builders with copy=False: the CASE trees are large and every copying step would deep-copy them
-    inner = source.select.copy().select(exp.alias_(period_key.zoned_index(time_expr, zone_expr, trees),
-                                                   "period_index", quoted=True),
+    key_name = "period_key" if native is not None else "period_index"
+    inner = source.select.copy().select(exp.alias_(key, key_name, quoted=True),
                                         exp.alias_(value, "v", quoted=True), copy=False)
-    carried = ["period_index"]
+    carried = [key_name]
     for expression, name in ((group_expr, "grp"), (group_key, "grp_key"), (currency_expr, "currency")):
         if expression is not None:
             inner = inner.select(exp.alias_(expression.copy(), name, quoted=True), copy=False)
@@ -682,8 +737,10 @@ def _periods_query(source: _From, where: list[exp.Expr], value: exp.Expr, measur
     else:
         inner = inner.where(_range(time_expr, first, last, zone, column), copy=False)
 
-    totals = (exp.select(*[col(name, "r") for name in carried],
-                         exp.alias_(_aggregate(measure, col("v", "r")), metric_name, quoted=True))
+    # a native key is labelled once per group, and joined to the calendar by its label
+    labelled = [exp.alias_(period_key.native_label(native, col(key_name, "r")), "period", quoted=True)
+                if native is not None and name == key_name else col(name, "r") for name in carried]
+    totals = (exp.select(*labelled, exp.alias_(_aggregate(measure, col("v", "r")), metric_name, quoted=True))
               .from_(exp.Subquery(this=inner, alias=exp.TableAlias(this=ident("r"))), copy=False)
               .group_by(*[col(name, "r") for name in carried], copy=False))
     outputs: list[exp.Expr] = [exp.alias_(col("period", "p"), "period", quoted=True)]
@@ -696,7 +753,8 @@ def _periods_query(source: _From, where: list[exp.Expr], value: exp.Expr, measur
     return (exp.select(*outputs, exp.alias_(metric, metric_name, quoted=True))
             .from_(table_ref("periods", "p"), copy=False)
             .join(exp.Subquery(this=totals, alias=exp.TableAlias(this=ident("s"))),
-                  on=exp.EQ(this=col("period_index", "s"), expression=col("period_index", "p")), join_type="left",
+                  on=exp.EQ(this=col("period" if native is not None else "period_index", "s"),
+                            expression=col("period" if native is not None else "period_index", "p")), join_type="left",
                   copy=False)
             .order_by(col("period_index", "p"), *[col(name, "s") for name in carried[1:]], copy=False)
             .with_(ident("periods"), as_=union, copy=False))

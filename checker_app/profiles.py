@@ -37,9 +37,10 @@ class LookupFailed(CheckerError):
 
 def lookup_for(db: Database) -> Callable[[exp.Query], list[tuple[Any, ...]]]:
     """Run an archetype's query on `db` (rendered in its dialect, read-only, time-limited)."""
+    from archetypes.query import lookup_sql
 
     def lookup(query: exp.Query) -> list[tuple[Any, ...]]:
-        result = db.run(query.sql(dialect=db.dialect))
+        result = db.run(lookup_sql(query, db.dialect))
         if not result.ok:
             message = result.error.message if result.error else result.status
             raise LookupFailed(f"{db.name}: {message}")

@@ -18,6 +18,7 @@ import sqlalchemy as sa
 
 import adapters
 from archetypes import Analysis, Interpretation, SchemaProfile, analyse, build_profile
+from archetypes.query import lookup_sql
 
 if TYPE_CHECKING:
     from streamlit.testing.v1 import AppTest
@@ -203,7 +204,7 @@ class Connected:
         return self.db.dialect
 
     def lookup(self, query) -> list[tuple]:
-        result = self.db.run(query.sql(dialect=self.db.dialect))
+        result = self.db.run(lookup_sql(query, self.db.dialect))
         if not result.ok:
             raise RuntimeError(result.error.message if result.error else result.status)
         return [tuple(row) for row in result.rows]

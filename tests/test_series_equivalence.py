@@ -45,6 +45,7 @@ SERIES: list[tuple[str, str, dict[str, str]]] = [
     ("hour in local time", "Sales per hour yesterday", {"timezone": "local"}),
     ("trend windows (day and month series)", "How are sales trending?", {}),
     ("series by store", "Monthly revenue by store in 2024", {}),
+    ("year (the engine's own truncation where the boundaries are UTC)", "Revenue by year", {}),
 ]
 
 
@@ -52,6 +53,8 @@ SERIES: list[tuple[str, str, dict[str, str]]] = [
 DATE_ONLY_SERIES: list[tuple[str, str, dict[str, str]]] = [
     ("month on a date column", "How many orders per month?", {}),
     ("weekday on a date column", "Orders by day of the week in 1997", {}),
+    ("day on a date column", "Orders per day in July 1997", {}),
+    ("year on a date column", "How many orders per year?", {}),
 ]
 
 

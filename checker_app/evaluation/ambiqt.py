@@ -210,7 +210,9 @@ class _Runner:
         return tuple(sorted(result.answer(), key=repr)) if result.ok else None
 
     def lookup(self, query: Any) -> list[tuple]:
-        result = self.db.run(query.sql(dialect="sqlite"))
+        from archetypes.query import lookup_sql
+
+        result = self.db.run(lookup_sql(query, "sqlite"))
         if not result.ok:
             raise RuntimeError(f"profile lookup failed: {result.error}")
         return [tuple(row) for row in result.rows]
