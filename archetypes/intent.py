@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 
 from archetypes import calendar, lexicon
-from archetypes.naming import phrase, singular, words
+from archetypes.naming import WORD, phrase, singular, word_spans, words
 from archetypes.profile import Entity, Measure, SchemaProfile
 
 _MONTHS = {m: i + 1 for i, m in enumerate(
@@ -20,7 +20,6 @@ _MONTHS["sept"] = 9
 _MONTH_RE = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 _YEAR_RE = r"((?:19|20)\d{2})"
 
-RE_TOKEN = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
 RE_RANKING = re.compile(
     r"\b(top(?:[- ]selling|[- ]performing|[- ]earning)?(?:\s+\d+)?|best(?:[- ]selling|[- ]performing)?|"
     r"worst(?:[- ]selling|[- ]performing)?|most[- ]popular|most[- ]active|most[- ]valuable|"
@@ -295,7 +294,7 @@ def vocabulary(profile: SchemaProfile) -> Vocabulary:
 def read(question: str, profile: SchemaProfile, as_of: dt.date | None) -> Intent:
     text = question  # at most adapters.safety.MAX_QUESTION_BYTES: every word is read
     lower = text.lower().replace("’", "'")
-    tokens = [(m.group(0), m.start(), m.end()) for m in RE_TOKEN.finditer(lower)]
+    tokens = word_spans(lower)
     intent = Intent(question=text, lower=lower, tokens=tokens)
     vocab = vocabulary(profile)
     _schema_words(intent, vocab)
@@ -383,7 +382,7 @@ def _ranking(intent: Intent, vocab: Vocabulary) -> None:
                 return
     # 'most albums', 'by number of tracks': a count of the rows of another table
     for criterion in RE_CHILD_COUNT.finditer(lower):
-        parts = [singular(w) for w in RE_TOKEN.findall(criterion.group(1))][:3]
+        parts = [singular(w) for w in WORD.findall(criterion.group(1))][:3]
         for size in range(len(parts), 0, -1):
             table = vocab.tables.get(tuple(parts[:size]))
             if table is not None:
@@ -552,7 +551,7 @@ def _money(intent: Intent) -> None:
 
 def _resolve(words_text: str, vocab: Vocabulary) -> tuple[list[Entity], int] | None:
     """Targets named at the start of `words_text` (longest phrase first) and how many words matched."""
-    parts = [singular(w) for w in RE_TOKEN.findall(words_text)]
+    parts = [singular(w) for w in WORD.findall(words_text)]
     for size in range(min(vocab.longest, len(parts)), 0, -1):
         key = tuple(parts[:size])
         if key in vocab.phrases:
@@ -566,7 +565,7 @@ _SKIP = {"the", "our", "all", "distinct", "unique", "different", "active", "new"
 
 def _subject_word(text: str) -> tuple[str, int] | None:
     """The first content word of `text` and its offset (skipping articles, numbers and adjectives)."""
-    for m in RE_TOKEN.finditer(text):
+    for m in WORD.finditer(text):
         word = m.group(0)
         if word in _SKIP or word.isdigit():
             continue
@@ -589,7 +588,7 @@ def _how_many(intent: Intent, vocab: Vocabulary) -> None:
         intent.how_many = (resolved[0][0].table, span)
         return
     key = (singular(word),)
-    parts = [singular(w) for w in RE_TOKEN.findall(intent.lower[start:])][:3]
+    parts = [singular(w) for w in WORD.findall(intent.lower[start:])][:3]
     for size in range(len(parts), 0, -1):
         table = vocab.tables.get(tuple(parts[:size]))
         if table is not None:

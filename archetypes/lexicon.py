@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from archetypes.naming import WORD
+
 # grammar and request words: reading them changes nothing in the SQL
 FUNCTION_WORDS = frozenset("""
 a an the of for to in on at by with from and or is are was were be been being am do does did done have has had
@@ -123,4 +125,4 @@ ATTRIBUTE_COLUMNS: dict[str, tuple[str, ...]] = {
             "started", "date", "at"),
 }
 
-TOKEN = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?|%|[$€£¥]|#\d+")
+TOKEN = re.compile(WORD.pattern + r"|%|[$€£¥]|#\d+")

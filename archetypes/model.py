@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 from sqlglot import exp
 
+from adapters.dialects import ENGINE_DIALECTS
+
 if TYPE_CHECKING:
     from archetypes.query import QuerySpec
 
@@ -117,7 +119,7 @@ class Interpretation:
 
         return render(self.query, dialect)
 
-    def to_dict(self, dialects: tuple[str, ...] = ("sqlite", "postgres", "mysql")) -> dict[str, Any]:
+    def to_dict(self, dialects: tuple[str, ...] = ENGINE_DIALECTS) -> dict[str, Any]:
         return {"id": self.id, "label": self.label, "choices": dict(self.choices),
                 "explanation": self.explanation, "sql": {d: self.sql(d) for d in dialects}}
 

@@ -6,7 +6,9 @@ import unicodedata
 from functools import lru_cache
 
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
-_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+# The one word tokeniser of question text (lower-cased): "don't" and "customer’s" are one word each. The
+# grounding's tokens (archetypes.lexicon.TOKEN) are these words plus %, currency signs and '#12'.
+WORD = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
 _IRREGULAR = {"people": "person", "children": "child", "men": "man", "women": "woman", "data": "data",
               "series": "series", "news": "news", "status": "status", "analysis": "analysis",
               "address": "address", "business": "business", "class": "class", "sales": "sale"}
@@ -58,5 +60,6 @@ def phrase(identifier: str) -> str:
     return " ".join(parts)
 
 
-def question_words(text: str) -> list[str]:
-    return _WORD.findall(text.lower())
+def word_spans(lower: str) -> list[tuple[str, int, int]]:
+    """The words of lower-cased text with their offsets."""
+    return [(m.group(0), m.start(), m.end()) for m in WORD.finditer(lower)]

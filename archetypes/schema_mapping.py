@@ -57,7 +57,6 @@ _AGGREGATE_WORDS = [
 _AGGREGATE = [(f, re.compile(r"\b(?:" + p + r")\b")) for f, p in _AGGREGATE_WORDS]
 _WEAK_SUM = re.compile(r"\b(?:how many|how much|number of)\b")  # a sum only when nothing else is asked
 _NEGATED = re.compile(r"(?:\bnot|n't|\bexcept|\bother than|\bexcluding|!=|<>)\s*(?:in\s+|equal to\s+|the\s+)?[\"'“]?$")
-_TOKEN = re.compile(r"[a-z0-9]+")
 _GROUP = re.compile(r"\b(?:for each|for every|each|per|by|grouped by|different)\s+(?:the\s+)?(?!all\b)"
                     r"([a-z][a-z ]{0,40})")
 
@@ -75,7 +74,7 @@ class Mention:
 
 
 def _tokens(ctx: Context) -> list[tuple[str, int, int]]:
-    return [(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(ctx.intent.lower)]
+    return ctx.intent.tokens
 
 
 # Both are pure functions of short strings, called for every (column word, question token) pair of a

@@ -7,21 +7,19 @@ near miss ("labtops", "Brasil") is only ever a suggestion, never a filter.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 
 import simplemma
 from rapidfuzz import fuzz, process
 
-from archetypes.naming import words
+from archetypes.naming import WORD, words
 from archetypes.profile import Entity, SchemaProfile
 
 MAX_VALUE_WORDS = 5            # longer texts are descriptions, not values anyone types
 NEAR_MISS_SCORE = 80           # rapidfuzz ratio for a suggestion ('labtops' -> 'laptops' scores 86)
 _NOT_VALUE_COLUMNS = {"email", "phone", "fax", "address", "street", "zip", "postal", "url", "password", "hash",
                       "description", "comment", "comments", "note", "notes", "composer", "bytes", "token"}
-_TOKEN = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
 
 
 @lru_cache(maxsize=16384)
@@ -35,7 +33,7 @@ def lemma(word: str) -> str:
 
 def value_key(text: str) -> tuple[str, ...]:
     """The lemma tuple a value or a question phrase is matched by."""
-    return tuple(lemma(w) for w in _TOKEN.findall(text.lower().replace("’", "'")))
+    return tuple(lemma(w) for w in WORD.findall(text.lower().replace("’", "'")))
 
 
 @dataclass(frozen=True)
@@ -94,7 +92,7 @@ def value_vocabulary(profile: SchemaProfile) -> ValueVocabulary:
                 bucket = by_key.setdefault(key, [])
                 if ref not in bucket:
                     bucket.append(ref)
-                for word in _TOKEN.findall(value.lower()):
+                for word in WORD.findall(value.lower()):
                     if len(word) > 3:
                         spelling_values.setdefault(word, value)
     vocab = ValueVocabulary({k: tuple(v) for k, v in by_key.items()}, max([len(k) for k in by_key] + [1]),

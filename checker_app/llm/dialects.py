@@ -21,7 +21,9 @@ import sqlglot
 from sqlglot import exp
 from sqlglot.tokens import TokenType
 
-DIALECTS = ("sqlite", "postgres", "mysql")
+from adapters.dialects import ENGINE_DIALECTS
+
+DIALECTS = ENGINE_DIALECTS
 _MYSQL_FUNCS = {"CURDATE", "CURTIME", "DATE_FORMAT", "DATEDIFF", "UNIX_TIMESTAMP", "FROM_UNIXTIME", "SYSDATE",
                 "STR_TO_DATE", "LAST_DAY", "WEEKOFYEAR"}
 _SQLITE_FUNCS = {"STRFTIME", "JULIANDAY", "DATETIME"}

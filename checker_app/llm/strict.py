@@ -15,11 +15,13 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from adapters import CheckerError
+
 _DROP = ("default", "title", "discriminator")
 _LENGTHS = ("minLength", "maxLength")
 
 
-class StrictSchemaError(ValueError):
+class StrictSchemaError(CheckerError, ValueError):
     """A constraint of the pydantic schema that the strict subset cannot carry."""
 
 
