@@ -27,7 +27,7 @@ from __future__ import annotations
 import itertools
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,7 +43,7 @@ from checker_app.evaluation.table import share as _share
 from checker_app.evaluation.table import text_table as _table
 
 __all__ = ["AmbiqtError", "AmbiqtReport", "CategoryScore", "ModelScore", "Outcome", "evaluate_examples",
-           "evaluate_example", "load_path", "report_text"]
+           "evaluate_example", "load_path", "report_text", "selected"]
 
 CATEGORIES = {"P": "precomputed aggregate table (tbl-agg)", "J": "column split into its own table (tbl-split)",
               "C": "column synonyms (built from P/J + two_col_synonyms)",
@@ -390,19 +390,28 @@ def control_questions(example: Example, pool: Sequence[Example], limit: int = 2)
     for other in pool:
         if len(found) >= limit:
             break
-        if (other.db_id != example.db_id or other.question == example.question or other.question in found
-                or other.reads(table, column)):
+        if (other.problem or not other.question.strip() or other.db_id != example.db_id
+                or other.question == example.question or other.question in found or other.reads(table, column)):
             continue
         found.append(other.question)
     return found
 
 
+def selected(example: Example, only: Collection[str] | None) -> bool:
+    """Whether `only` (items `J` for a category, `J:43` for one record; None for all) names the example."""
+    if only is None:
+        return True
+    return any(item.upper() == example.category or item.upper() == f"{example.category}:{example.index}"
+               for item in only)
+
+
 def evaluate_examples(examples: Sequence[Example], progress: Callable[[int], None] | None = None,
-                      controls: int = 2) -> AmbiqtReport:
+                      controls: int = 2, only: Collection[str] | None = None) -> AmbiqtReport:
+    """Every example (or those `only` names, `selected`), control questions drawn from all of them."""
     started = time.perf_counter()
     report = AmbiqtReport({}, [])
     with tempfile.TemporaryDirectory(prefix="ambiqt_") as workdir:
-        for n, example in enumerate(examples, 1):
+        for n, example in enumerate((e for e in examples if selected(e, only)), 1):
             outcome = evaluate_example(example, workdir, control_questions(example, examples, controls))
             Path(workdir, f"{example.category}_{example.index}.sqlite").unlink(missing_ok=True)
             report.outcomes.append(outcome)

@@ -12,8 +12,15 @@ base table's key values, each paired with the listed value of the next row, so b
 key and the two readings differ only in which value goes with which key. The listed key samples are drawn
 independently of the base table's (they match as a set in 10 of the 144 even validation records), so as
 listed the join also drops rows, and a statement that takes the largest row before the join and one that
-takes it after look like different readings when the schema says they are the same (`listed_keys=True`
-builds the tables as listed).
+takes it after look like different readings when the schema says they are the same.
+
+The base key lists each value once (a key listed twice made the join repeat rows, so the readings differed
+by the repeat). And every record's keys named after their table are made whole (`whole_keys`): a column
+`template_id` in `templates` or `template_type_code` in `ref_template_types` is that table's key, and a value
+of the same column in another table is one of the key's values, as a foreign key guarantees on the real
+database. As listed, a join to a lookup table dropped rows at random, so a statement that joins it to read
+nothing from it answered one reading's rows and its right rewrite a third answer (AmbiQT J 43).
+`listed_keys=True` builds the tables as listed.
 
 A record that cannot be read (schema text the parser refuses, a missing field) is kept as an example with
 its `problem`, so a run counts and reports it instead of stopping. Model outputs
@@ -22,9 +29,10 @@ to the examples they were written for, matched on question and query1.
 """
 from __future__ import annotations
 
+import itertools
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -67,9 +75,10 @@ def load_json(path: Path) -> Any:
         raise AmbiqtError(f"{path}: cannot read: {err}") from None
 
 
-def load_records(path: str | Path) -> list[dict]:
+def load_records(path: str | Path) -> list[Any]:
+    """The file's records; an entry that is not a JSON object is kept, to be counted where it stands."""
     data = load_json(Path(path))
-    if not isinstance(data, list) or not all(isinstance(r, dict) for r in data):
+    if not isinstance(data, list):
         raise AmbiqtError(f"{path}: expected a JSON array of records")
     return data
 
@@ -83,9 +92,13 @@ def category_of(record: dict, path: str | Path = "") -> str:
     return "P" if "agg" in str(path) else "J"
 
 
-def example_of(record: dict, index: int, path: str | Path = "", listed_keys: bool = False) -> Example:
-    """One record as an example; a record that cannot be read carries its problem. A J record's split-off
-    table is a vertical split of its base table (`vertical_split`) unless `listed_keys`."""
+def example_of(record: Any, index: int, path: str | Path = "", listed_keys: bool = False) -> Example:
+    """One record as an example; a record that cannot be read carries its problem. Unless `listed_keys`, keys
+    named after their table are whole (`whole_keys`) and a J record's split-off table is a vertical split of its
+    base table (`vertical_split`)."""
+    if not isinstance(record, dict):
+        return Example("P" if "agg" in str(path) else "J", index, "", "", "", [], source=str(path),
+                       problem=f"record is a JSON {type(record).__name__}, not an object")
     text = {k: str(record.get(k) or "") for k in ("question", "query1", "query2", "db_id")}
     example = Example(category_of(record, path), index, text["question"], text["query1"], text["query2"], [],
                       text["db_id"], str(path), _mapped(record), str(record.get("orig_query") or text["query1"]))
@@ -95,14 +108,18 @@ def example_of(record: dict, index: int, path: str | Path = "", listed_keys: boo
         return example
     try:
         example.tables = parse_schema(record["schema_with_content"])
+        if not listed_keys:
+            example.tables = whole_keys(example.tables, _added(record))
         if example.category == "J" and not listed_keys:
             example.tables = vertical_split(example.tables, record)
     except AmbiqtError as err:
         example.problem = str(err)
+    except Exception as err:  # noqa: BLE001 - a record of a shape not seen yet is a counted error, not the end of the run
+        example.problem = f"record not understood: {type(err).__name__}: {err}"
     return example
 
 
-def examples_from(records: Sequence[dict], path: str | Path = "", listed_keys: bool = False) -> list[Example]:
+def examples_from(records: Sequence[Any], path: str | Path = "", listed_keys: bool = False) -> list[Example]:
     return [example_of(record, index, path, listed_keys) for index, record in enumerate(records)]
 
 
@@ -110,11 +127,12 @@ def vertical_split(tables: list[Table], record: dict) -> list[Table]:
     """`tables` with each split-off table (`split_map` {base: column}, key from `primary_key`) rebuilt as a
     vertical split of its base table: its key column holds the base table's key values, turned by one row
     (row i pairs the key of base row i+1 with the listed value i), so every key has one row in both tables
-    and the split-off value of a key is its base row's neighbour's. A record without that shape is left as it is."""
+    and the split-off value of a key is its base row's neighbour's. The base key lists each value once (`_unique`).
+    A record without that shape is left as it is."""
     by_name = {t.name.lower(): t for t in tables}
     keys = record.get("primary_key") if isinstance(record.get("primary_key"), dict) else {}
     replaced: dict[str, Table] = {}
-    for base, column in (record.get("split_map") or {}).items():
+    for base, column in _split_map(record).items():
         key = keys.get(base)
         source, split = by_name.get(str(base).lower()), by_name.get(f"{base}_{column}".lower())
         if not isinstance(column, str) or not key or source is None or split is None:
@@ -122,10 +140,114 @@ def vertical_split(tables: list[Table], record: dict) -> list[Table]:
         base_key, split_key = source.column(key), split.column(key)
         if base_key is None or split_key is None or not base_key.values:
             continue
-        turned = base_key.values[1:] + base_key.values[:1]
+        unique = _unique(base_key.values)
+        if unique != base_key.values:
+            source = replaced[source.name] = Table(source.name, [
+                Column(c.name, unique, c.quoted) if c is base_key else c for c in source.columns])
+        turned = unique[1:] + unique[:1]
         replaced[split.name] = Table(split.name, [
             Column(c.name, list(turned), base_key.quoted) if c is split_key else c for c in split.columns])
     return [replaced.get(t.name, t) for t in tables]
+
+
+def _unique(values: list[Any]) -> list[Any]:
+    """A key's values with each repeat replaced by the smallest positive number it does not hold (of the repeated
+    value's type): the samples are drawn with replacement, and a key listed twice made both readings' join repeat
+    rows, so the readings differed by the repeat, not by the column."""
+    seen: set[str] = set()
+    unique = []
+    for value in values:
+        if value is not None and str(value) in seen:
+            fresh = next(n for n in itertools.count(1) if str(type(value)(n)) not in seen)
+            value = type(value)(fresh)
+        if value is not None:
+            seen.add(str(value))
+        unique.append(value)
+    return unique
+
+
+_KEY_ENDINGS = ("_id", "_code", "id", "code")
+
+
+def table_stem(name: str) -> str:
+    """The thing a table holds one row of, as its key columns name it: `ref_template_types` -> `template_type`,
+    `countries` -> `country`, `addresses` -> `address`, `people` -> `people`."""
+    stem = name.lower().removeprefix("ref_")
+    if stem.endswith("ies"):
+        return stem[:-3] + "y"
+    if stem.endswith(("sses", "xes", "ches", "shes")):
+        return stem[:-2]
+    return stem[:-1] if stem.endswith("s") and not stem.endswith("ss") else stem
+
+
+def whole_keys(tables: list[Table], skip: Collection[str] = ()) -> list[Table]:
+    """`tables` with every key referenced by name made whole, as a foreign key guarantees on the real database.
+
+    A column named `<stem>_id` / `_code` (`id`, `code`) in the table whose stem it is (`table_stem`) is that
+    table's key, and the same column in another table refers to it. A referring value the key lacks (compared as
+    text: SQLite joins '10' to 10) takes the place of a repeated key value first (the samples are drawn with
+    replacement, so a key may list a value twice), and where none is left it is replaced in the referring
+    column by a key value, those it does not hold yet first, the same one for each occurrence. Every table keeps
+    its rows (a row of NULLs added instead would sort first and answer 'the youngest'), and a join to the key's
+    table drops none. Tables named in `skip` (the record's added table, built by AmbiQT from its base) are left
+    as they are."""
+    by_name = {t.name: list(t.columns) for t in tables}
+    for table in tables:
+        if table.name.lower() in skip:
+            continue
+        names = {table_stem(table.name) + ending for ending in _KEY_ENDINGS}
+        for k, key in enumerate(by_name[table.name]):
+            if key.name.lower() not in names or all(v is None for v in key.values):
+                continue
+            referring = [(other.name, i) for other in tables if other is not table and other.name.lower() not in skip
+                         for i, c in enumerate(by_name[other.name]) if c.name.lower() == key.name.lower()]
+            if not referring:
+                continue
+            orphans = list(dict.fromkeys(str(v) for name, i in referring for v in by_name[name][i].values
+                                         if v is not None and str(v) not in {str(x) for x in key.values}))
+            originals = {str(v): v for name, i in referring for v in by_name[name][i].values if v is not None}
+            values, seen = list(key.values), set()
+            for j, value in enumerate(values):
+                if value is not None and str(value) in seen and orphans:
+                    values[j] = originals[orphans.pop(0)]
+                seen.add(str(value))
+            by_name[table.name][k] = key = Column(key.name, values, key.quoted)
+            for name, i in referring:
+                column = by_name[name][i]
+                by_name[name][i] = Column(column.name, _referring(column.values, key.values), column.quoted)
+    return [Table(t.name, by_name[t.name]) if by_name[t.name] != t.columns else t for t in tables]
+
+
+def _referring(values: list[Any], key: list[Any]) -> list[Any]:
+    """`values` with each non-NULL value `key` lacks replaced by a value of `key`, the ones `values` does not hold
+    first, the same replacement for each occurrence."""
+    held = {str(v) for v in key if v is not None}
+    if all(v is None or str(v) in held for v in values):
+        return values
+    present = {str(v) for v in values if v is not None}
+    distinct = list(dict.fromkeys(v for v in key if v is not None))
+    spare = [v for v in distinct if str(v) not in present] + [v for v in distinct if str(v) in present]
+    replaced: dict[str, Any] = {}
+    for value in values:
+        if value is not None and str(value) not in held and str(value) not in replaced:
+            replaced[str(value)] = spare[len(replaced) % len(spare)]
+    return [replaced.get(str(v), v) if v is not None else None for v in values]
+
+
+def _added(record: dict) -> set[str]:
+    """The names of the tables AmbiQT added to the record's schema (split-off or precomputed)."""
+    added = set()
+    for base, what in _split_map(record).items():
+        if isinstance(what, list):
+            added.update(f"{base}_{str(w).split('_', 1)[1]}".lower() for w in what[:1] if "_" in str(w))
+        else:
+            added.add(f"{base}_{what}".lower())
+    return added
+
+
+def _split_map(record: dict) -> dict:
+    split = record.get("split_map")
+    return split if isinstance(split, dict) else {}
 
 
 def _mapped(record: dict) -> tuple[str, str] | None:
@@ -141,38 +263,36 @@ def _mapped(record: dict) -> tuple[str, str] | None:
 def _base_tables(record: dict) -> list[Table]:
     """The record's schema without the table AmbiQT added (the split-off or aggregate table)."""
     tables = parse_schema(record["schema_with_content"])
-    added = set()
-    for base, what in (record.get("split_map") or {}).items():
-        if isinstance(what, list):
-            added.add(f"{base}_{what[0].split('_', 1)[1]}".lower())
-        else:
-            added.add(f"{base}_{what}".lower())
+    added = _added(record)
     return [t for t in tables if t.name.lower() not in added]
 
 
-def synonym_examples(records: Sequence[dict], synonyms: dict, kind: str, limit: int | None = None) -> list[Example]:
-    """C (kind 'column') or T (kind 'table') variants of P/J records, built as the module docstring says."""
+def synonym_examples(records: Sequence[Any], synonyms: dict, kind: str, limit: int | None = None) -> list[Example]:
+    """C (kind 'column') or T (kind 'table') variants of P/J records, built as the module docstring says; a
+    record or synonym entry of another shape gives no variant (the P/J run counts the record itself)."""
     found: list[Example] = []
     seen: set[tuple[str, str]] = set()
     for index, record in enumerate(records):
         if limit is not None and len(found) >= limit:
             break
-        db = synonyms.get(record.get("db_id", ""), {})
+        if not isinstance(record, dict):
+            continue
+        db = synonyms.get(str(record.get("db_id", "")), {})
         sql = record.get("orig_query") or record.get("query1")
-        if not db or not sql or (record.get("db_id"), sql) in seen:
+        if not isinstance(db, dict) or not db or not isinstance(sql, str) or (record.get("db_id"), sql) in seen:
             continue
         try:
             tree = sqlglot.parse_one(sql, read="mysql")
             tables = _base_tables(record)
-        except (sqlglot.errors.SqlglotError, AmbiqtError, KeyError, TypeError):
-            continue  # a record whose SQL or schema cannot be read gives no variant
-        variant = _variant(tree, tables, {k.lower(): v for k, v in db.items()}, kind)
+            variant = _variant(tree, tables, {str(k).lower(): v for k, v in db.items()}, kind)
+        except (sqlglot.errors.SqlglotError, AmbiqtError, KeyError, TypeError, AttributeError, ValueError):
+            continue  # a record whose SQL, schema or synonyms cannot be read gives no variant
         if variant is None:
             continue
         name, target, tables_of, query1, query2 = variant
         seen.add((record.get("db_id"), sql))
-        found.append(Example("T" if kind == "table" else "C", index, record["question"], query1, query2, tables_of,
-                             str(record.get("db_id", "")), mapped=(name, target), original=sql))
+        found.append(Example("T" if kind == "table" else "C", index, str(record.get("question") or ""), query1,
+                             query2, tables_of, str(record.get("db_id", "")), mapped=(name, target), original=sql))
     return found
 
 
@@ -245,7 +365,7 @@ def load_examples(path: str | Path, limit: int | None = None, synonyms_dir: str 
         if not isinstance(synonyms, dict):
             raise AmbiqtError(f"{path}: expected a JSON object db_id -> table -> synonyms")
         root = Path(synonyms_dir) if synonyms_dir else path.parent.parent
-        records: list[dict] = []
+        records: list[Any] = []
         for name in KNOWN_FILES[:2]:
             if (root / name).exists():
                 records.extend(load_records(root / name))
@@ -268,7 +388,7 @@ def attach_outputs(examples: Sequence[Example], folder: str | Path) -> list[str]
         records = load_records(file)
         attached = 0
         taken: dict[tuple[str, str], int] = {}
-        for record in records:
+        for record in (r for r in records if isinstance(r, dict)):
             key = (str(record.get("question")), str(record.get("query1")))
             same = by_key.get(key, [])
             example = same[taken.get(key, 0)] if taken.get(key, 0) < len(same) else None
