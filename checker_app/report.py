@@ -249,14 +249,20 @@ class Placeholder(Wire):
 
 
 class ModelReading(Wire):
-    """One reading the model wrote, after the safety check and lint (checker_app.llm owns further keys)."""
+    """One reading the model wrote, after the safety check and lint (checker_app.llm.model_sql.ModelSQL)."""
 
-    model_config = ConfigDict(extra="allow")
     id: str
     label: str
     sql: str
     placeholders: list[Placeholder]
     error: str | None
+    written_in: str | None = None                                   # the dialect the model wrote it in
+    transpiled: bool = False                                         # rewritten for each engine's dialect
+    unknown_columns: list[str] = Field(default_factory=list)         # "t.c (t has: ...)"
+    ambiguous_columns: list[str] = Field(default_factory=list)       # for the repair pass
+    clock: list[str] = Field(default_factory=list)                   # how it reads the clock, when it does
+    as_of: dt.date | None = None                                     # set when the clock is past the data
+    anchored_from: str | None = None                                 # the reading this one re-anchors
 
 
 class ModelSettingsInfo(Wire):
@@ -353,8 +359,7 @@ class ModelFallback(Wire):
 class ModelError(Wire):
     """Something the model wrote that the checker could not use: an unknown archetype id, an invalid reading."""
 
-    model_config = ConfigDict(extra="allow")
-    kind: str
+    kind: Literal["unknown_archetype", "invalid_reading"]
     where: str
     message: str
     value: Any = None
@@ -387,9 +392,8 @@ class ModelUsage(TokenUsage):
 
 
 class ModelReport(Wire):
-    """What model mode contributed (checker_app.llm.part.ModelPart; it may add keys of its own)."""
+    """What model mode contributed (checker_app.llm.part.ModelPart)."""
 
-    model_config = ConfigDict(extra="allow")
     status: Literal["ok", "partial", "failed", "off"]
     off: str | None
     failure: ModelFailureInfo | None
