@@ -532,13 +532,6 @@ class Report(Wire):
                      distinct=self.distinct_answers, answered=self.answered, understood=self.understood,
                      archetypes=[a.id for a in self.archetypes])
 
-    @property
-    def extra(self) -> dict[str, Any]:
-        """The model-mode parts and `understood` as plain JSON values: a read-only view for page code that
-        still reads dicts (read the typed fields in new code)."""
-        return self.model_dump(mode="json", include={"engine", "model", "comparison", "rules_archetypes",
-                                                     "understood"}, exclude_none=True)
-
     def to_dict(self) -> dict[str, Any]:
         """The JSON report (plain values only)."""
         return self.model_dump(mode="json")

@@ -284,6 +284,9 @@ def test_the_model_panel_of_an_off_and_a_malformed_part() -> None:
     view = model_view.model_panel(off)
     assert view.box == "info" and "OPENAI_API_KEY is not set" in view.headline and not view.offers_recovery
     assert model_view.model_note(off) == off.notes[0]
+    from checker_app.ui import exports
+
+    assert "Model (? at ?): off: model mode is off" in exports.markdown_summary(off)  # no settings read: none shown
     settings = {"model": "m", "base_url": "u", "timeout_s": 30.0, "max_retries": 0, "enabled": True, "max_tokens": {},
                 "temperature": None, "stream": False}
     malformed = report({"status": "failed", "settings": settings,

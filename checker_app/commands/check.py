@@ -60,10 +60,7 @@ def answer_values(archetype: dict) -> list[str]:
 
 
 def _ignored_items(report: Report) -> list[dict]:
-    understood = getattr(report, "understood", None) or report.extra.get("understood") or {}
-    if hasattr(understood, "model_dump"):
-        understood = understood.model_dump()
-    return [i for i in (understood.get("ignored") or []) if isinstance(i, dict)]
+    return [i.model_dump() for i in report.understood.ignored]
 
 
 def _ignored(report: Report) -> list[str]:
@@ -157,7 +154,7 @@ def report_text(report: Report) -> str:
     if report.model is not None:
         from checker_app.llm.text import model_lines
 
-        lines.extend(model_lines(report.extra))
+        lines.extend(model_lines(report.model_dump(mode="json", include={"model", "comparison"}, exclude_none=True)))
     return "\n".join(lines)
 
 

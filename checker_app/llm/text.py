@@ -9,8 +9,8 @@ def model_lines(extra: dict[str, Any]) -> list[str]:
     model = extra.get("model")
     if not model:
         return []
-    settings = model.get("settings", {})
-    usage = model.get("usage", {})
+    settings = model.get("settings") or {}   # None: model mode was off before it read any settings
+    usage = model.get("usage") or {}
     lines = [f"\nModel ({settings.get('model', '?')} at {settings.get('base_url', '?')}): {model['status']}"
              + (f": {model['off']}" if model.get("off") else "")]
     if model.get("failure"):

@@ -239,14 +239,7 @@ def verdict(view: display.VerdictView, items: Sequence[ReadingResult] = (), key:
 
 
 def _understood(report: Report) -> dict[str, Any]:
-    understood = getattr(report, "understood", None)
-    if understood is None:
-        understood = report.extra.get("understood")
-    if hasattr(understood, "model_dump"):
-        understood = understood.model_dump()
-    elif hasattr(understood, "to_dict"):
-        understood = understood.to_dict()
-    return understood if isinstance(understood, dict) else {}
+    return report.understood.model_dump()
 
 
 def archetypes(report: Report, key: str = "main", with_ignored: bool = True) -> None:
@@ -493,7 +486,7 @@ def report_header(ctx: Context, report: Report, pending: bool = False) -> None:
     archetypes(report, with_ignored=view.kind != "partial")
     notes(ctx, report)
     read_by = {"model": " · read by the model", "both": " · read by the rules and the model"}.get(
-        str(report.extra.get("engine")), "")
+        str(report.engine), "")
     st.caption(f"As of {report.as_of or '-'} · checked in {report.elapsed_ms:,.0f} ms on "
                f"{', '.join(e['name'] for e in report.engines)}{read_by}")
     failed, runs = display.unanswered(report.interpretations)
