@@ -39,6 +39,8 @@ def result(columns: list[str], rows: list[list]) -> RunResult:
 @pytest.mark.parametrize("answer, gold, got, same", [
     ("top", [["MacBook Pro", 10.0]], [["MacBook Pro", 99.0], ["x", 1]], True),
     ("top", [["MacBook Pro", 10.0]], [["iPhone", 99.0]], False),
+    ("top", [["Margaret", "Park", 6]], [["Margaret Park", 6]], True),   # a name split in two columns
+    ("top", [["Margaret", "Park", 6]], [["Margaret Smith", 6]], False),
     ("value", [[0.25]], [[5, 20, 0.25, 25.0]], True),        # a share as a fraction or a percent
     ("value", [[0.25]], [[25.0]], True),
     ("value", [[12.5]], [[12.6]], False),

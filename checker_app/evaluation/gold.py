@@ -247,7 +247,9 @@ def matches(gold: RunResult, got: RunResult, answer: str) -> bool:
         if labels:
             # the winner is the first label (a name); later text columns are details (an email, a date)
             have = {_label(v) for v in other}
-            return labels[0] in have or _month_name(labels[0]) in have
+            # a name split in two columns (first, last) on one side is the same winner as the full name
+            joined = " ".join(labels[:2]) if len(labels) > 1 else None
+            return labels[0] in have or _month_name(labels[0]) in have or joined in have
         numbers = [n for n in (_number(v) for v in other) if n is not None]
         return all(any(_close(float(g), n) for n in numbers) for g in first if _number(g) is not None)
     return _same_rows(gold.rows, got.rows)
