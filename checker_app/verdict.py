@@ -1,9 +1,10 @@
 """The verdict, once: do the readings (or pasted statements) give different answers, and what ran?
 
 Used by the check report, the compare page, `run` and `repair`. Answers are compared at the precision of
-their types (adapters.results.same_value). Readings that measure different things (revenue vs units) are
+their types (adapters.results.same_value). Rankings that measure different things (revenue vs units) are
 compared on who comes out on top, not on the numbers, which always differ; readings of the same measure
-(one window vs another) are compared on every value.
+(one window vs another), scalars and series (rows by period) are compared on every value: two series of
+different measures are two answers to "how are sales trending?".
 
 A reading that returned no rows, or did not finish (error, timeout), never counts as agreeing: the
 answers are "the same" only when every reading answered, and the verdict text says what was empty and
@@ -11,6 +12,8 @@ what did not finish. Refused statements (a model's unsafe SQL) are not runs: the
 """
 from __future__ import annotations
 
+import datetime as dt
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -40,6 +43,21 @@ def identity(result: RunResult) -> tuple[Any, ...]:
     return labels or first
 
 
+_PERIOD = re.compile(r"^(?:\d{4}(?:-\d{2}(?:-\d{2})?)?(?:[ T]\d{2}(?::\d{2}){0,2})?|\d{4}-?(?:Q|W)\d{1,2}|Q\d \d{4})$")
+
+
+def is_series(result: RunResult) -> bool:
+    """Rows labelled by period (a date, a year-month, a quarter): a series, whose first row is the earliest
+    period every reading shares, not a winner."""
+    if len(result.rows) < 2:
+        return False
+    column = next((i for i, v in enumerate(result.rows[0]) if not _numeric(v)), None)
+    if column is None:
+        return False
+    return all(isinstance(r[column], dt.date) or isinstance(r[column], str) and _PERIOD.match(r[column].strip())
+               for r in result.rows)
+
+
 def _clusters(items: Sequence[Any], same: Callable[[Any, Any], bool]) -> int:
     """How many different answers: items grouped with the first of a group they match."""
     leaders: list[Any] = []
@@ -61,7 +79,7 @@ def readings_divergent(results: Sequence[RunResult]) -> tuple[bool | None, int]:
         return distinct > 1, distinct
     measures = {tuple(c.lower() for c, v in zip(r.columns, r.rows[0] if r.rows else ()) if _numeric(v))
                 for r in answered}
-    if len(measures) > 1:
+    if len(measures) > 1 and not any(is_series(r) for r in answered):
         distinct = _clusters([identity(r) for r in answered], same_row)
     else:
         distinct = _clusters(answered, lambda a, b: same_rows(a.rows, b.rows))

@@ -139,3 +139,29 @@ def test_readings_that_return_no_rows_say_so(demo_db) -> None:
     assert all(not r.first_ok().rows for r in report.interpretations if r.first_ok() is not None)
     assert report.verdict == "unanswered" and "returned no rows" in report.verdict_text
     assert report.divergent is None
+
+
+def _measured(measure: str, rows: list[list]) -> RunResult:
+    return RunResult(engine="demo", dialect="sqlite", sql="SELECT 1", status="ok", columns=["period", measure],
+                     rows=rows, row_count=len(rows))
+
+
+# (rows of a revenue reading, rows of a units reading, different answers?): rankings of different measures
+# name the same answer when the same row comes out on top; series (rows by period) are compared on every
+# value, since their first row is the earliest period, which every reading shares
+MEASURED = [
+    ([["2025-01", 10.0], ["2025-02", 50.0]], [["2025-01", 10.0], ["2025-02", 50.0]], False),
+    ([["2025-01", 10.0], ["2025-02", 50.0], ["2025-03", 20.0]], [["2025-01", 3], ["2025-02", 9], ["2025-03", 1]],
+     True),
+    ([["1997-01", 61258.07], ["1997-02", 38483.63]], [["1997-01", 66692.8], ["1997-02", 41207.2]], True),
+    ([["Rock", 90.0], ["Jazz", 50.0], ["Metal", 20.0]], [["Rock", 300], ["Metal", 200], ["Jazz", 10]], False),
+    ([["Rock", 90.0], ["Jazz", 50.0], ["Metal", 20.0]], [["Jazz", 300], ["Rock", 200], ["Metal", 10]], True),
+]
+
+
+@pytest.mark.parametrize(("revenue", "units", "different"), MEASURED)
+def test_readings_of_different_measures_compare_who_comes_out_on_top(revenue, units, different: bool) -> None:
+    from checker_app.verdict import readings_divergent
+
+    divergent, distinct = readings_divergent([_measured("revenue", revenue), _measured("units", units)])
+    assert divergent is different and distinct == (2 if different else 1)
