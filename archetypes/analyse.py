@@ -12,6 +12,7 @@ from adapters.errors import InputError
 from adapters.safety import MAX_QUESTION_BYTES, decode_input
 from archetypes import lexicon
 from archetypes.archetype import Context
+from archetypes.counted import rows_counted
 from archetypes.errors import UnknownAnswerError
 from archetypes.expand import apply_mappings
 from archetypes.explain import explain
@@ -76,7 +77,10 @@ def analyse(question: str, profile: SchemaProfile, lookup: Lookup | None = None,
     candidates = _candidates(ctx, axes, total)
     analysis.total_readings = len(candidates)
     seen_notes = set(analysis.notes)
-    built = _build_covering(candidates, cap, profile, anchor)
+    from archetypes.unit import codes_in_scope
+
+    scope = codes_in_scope(ctx)  # the rows asked about hold one currency code: no mixed sum to note
+    built = _build_covering(candidates, cap, profile, anchor, one_currency=scope is not None and len(scope) <= 1)
     analysis.capped = len(candidates) > len(built) and len(built) >= cap
     if analysis.capped:
         analysis.notes.append(f"{len(candidates)} readings; showing {cap}, at least one for every value of every "
@@ -146,8 +150,8 @@ def _matters(base: QuerySpec, combo: tuple[Reading, ...], index: int, readings: 
     return len(seen) > 1
 
 
-def _build_covering(candidates: list[_Candidate], cap: int, profile: SchemaProfile,
-                    anchor: dt.date) -> list[tuple[list[tuple[str, Reading]], QuerySpec, exp.Query, list[str]]]:
+def _build_covering(candidates: list[_Candidate], cap: int, profile: SchemaProfile, anchor: dt.date,
+                    one_currency: bool = False) -> list[tuple[list[tuple[str, Reading]], QuerySpec, exp.Query, list[str]]]:
     """Up to `cap` readings built, coverage first: every value of every archetype once when the cap allows,
     then the rest in order. Only the readings shown are built."""
     order: list[int] = []
@@ -168,7 +172,7 @@ def _build_covering(candidates: list[_Candidate], cap: int, profile: SchemaProfi
         query = build(spec, profile, anchor)
         if query is not None and spec.mappings:
             query = apply_mappings(query, spec.mappings, profile.tables) or query
-        money = mixed_note(spec, profile)
+        money = None if one_currency else mixed_note(spec, profile)
         if money:
             spec.notes.append(money)
         if query is None:
@@ -195,11 +199,18 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
     for interpretation in analysis.interpretations:
         for node in interpretation.query.find_all(exp.Table, exp.Column):
             used.update(singular(w) for w in words(node.name))
+    if ctx.intent.window_span is not None and not any(
+            _DATE_LITERAL.match(str(node.this)) for i in analysis.interpretations
+            for node in i.query.find_all(exp.Literal) if node.is_string):
+        # a window no reading applies: the rows counted carry no date the window could bound
+        out_window = [(ctx.intent.window_span, "no date of the rows read bounds this window")]
+    else:
+        out_window = []
     measured = [s for _, s in ctx.intent.measures]
     vocab = vocabulary(ctx.profile)
     identifiers = {singular(w) for name, table in ctx.profile.tables.items()
                    for ident in [name] + [c.name for c in table.columns] for w in words(ident)}
-    out: list[tuple[Span, str]] = []
+    out: list[tuple[Span, str]] = list(out_window)
     read_tables = {t.name for i in analysis.interpretations for t in i.query.find_all(exp.Table)}
     for target in ctx.intent.targets:
         table_words = {singular(w) for w in words(target.entity.table)}
@@ -225,6 +236,7 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
     return out
 
 
+_DATE_LITERAL = re.compile(r"^(?:19|20)\d{2}-\d{2}-\d{2}")
 _COLUMN_ONLY_WORDS = frozenset({"status", "state", "email", "phone", "address", "code"})
 
 
@@ -440,8 +452,16 @@ def _distinct_actors(intent: Intent, profile: SchemaProfile, table: str) -> tupl
     """'how many different clients ordered in 1997': the distinct rows the events point at, not every row."""
     if not any(t[0] in lexicon.FACT_WORDS and t[0] not in lexicon.FACT_NOUNS for t in intent.tokens):
         return None
+    return _actors(profile, table)
+
+
+def _actors(profile: SchemaProfile, table: str, reaching: str | None = None) -> tuple[Fact, Measure] | None:
+    """The distinct rows of `table` that a fact's rows point at (one edge away), counted on a fact that also
+    reaches the `reaching` table when one is given."""
     for fact in profile.fact_list():
         edges = profile.path(fact.table, table) if fact.table != table else None
+        if reaching is not None and fact.table != reaching and profile.path(fact.table, reaching) is None:
+            continue
         if edges is not None and len(edges) == 1 and len(edges[0].columns) == 1:
             noun = plural(phrase(table).split()[-1]) if phrase(table) else "rows"
             return fact, Measure(f"distinct_{slug(noun)}", f"Distinct {noun} with {plural(phrase(fact.table))}",
@@ -460,7 +480,15 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
     if intent.how_many is not None and not (intent.group is not None and intent.explicit_measure):
         table = intent.how_many[0]
         actors = _distinct_actors(intent, profile, table) if table in profile.entities else None
-        if actors is not None:  # 'how many clients bought': who did it, not when the rows were made
+        named = next((m for m, span in intent.measures if span == intent.how_many[1] and m.kind == "sum"), None)
+        apart = spec.group is not None and not spec.group.column_only and spec.group.table != table and \
+            table in profile.tables and profile.path(table, spec.group.table) is None
+        through = _actors(profile, table, spec.group.table) if apart and spec.group is not None else None
+        if named is not None and named.table in profile.facts:  # 'how many units': the units, not the lines
+            spec.fact, spec.measure = profile.facts[named.table], named
+        elif through is not None:  # 'how many clients per branch': only the events join the two
+            spec.fact, spec.measure = through
+        elif actors is not None:  # 'how many clients bought': who did it, not when the rows were made
             spec.fact, spec.measure = actors
         elif table in profile.facts:
             fact = profile.facts[table]
@@ -471,6 +499,10 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
             sold = _units_sold(intent, profile, table) or _distinct_actors(intent, profile, table)
             if sold is not None:
                 spec.fact, spec.measure = sold
+            elif spec.group is not None and table in profile.tables and (
+                    spec.group.table == table or profile.path(table, spec.group.table) is not None):
+                # 'number of tracks per genre': the rows counted per group, through the path to the group
+                spec.fact, spec.measure = rows_counted(table, profile)
             else:
                 spec.count_table = table
     explicit = intent.explicit_measure or ""
@@ -481,11 +513,7 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
             if counted is not None:
                 spec.fact, spec.measure = profile.facts[table], counted
         if spec.measure is None and table in profile.tables:
-            info = profile.tables[table]
-            spec.fact = Fact(table=table, measures=[], row_count=info.row_count)
-            noun = phrase(table).split()[-1] if phrase(table) else "rows"
-            spec.measure = Measure(slug(plural(noun)), f"Number of {plural(noun)}", "count", table,
-                                   tuple(info.primary_key[:1]))
+            spec.fact, spec.measure = rows_counted(table, profile)
     if spec.measure is None and spec.count_table is None:
         wanted = intent.explicit_measure or next(
             (m.value for m, _ in intent.measures if m.kind in ("product", "sum", "expression")), None) or next(

@@ -13,6 +13,7 @@ from archetypes.intent import Span
 from archetypes.model import Detection, Reading
 from archetypes.profile import Entity, SchemaProfile
 from archetypes.query import EntityFilter, QuerySpec, col, literal, name_expression, table_ref
+from archetypes.values import lemma
 
 ID = "entity"
 HEADER = "Which one"
@@ -280,7 +281,11 @@ def _one_word_pool(pool: list[Match], term: str) -> list[Match]:
     begins = re.compile(r"^" + re.escape(term) + r"(?!\w)")
     starting = [m for m in pool if begins.search(m.name.lower().replace("’", "'"))]
     exact = [m for m in pool if m.name.lower().replace("’", "'") == term]
-    return exact or (starting if len(starting) == len(pool) <= MAX_ONE_WORD_MATCHES else [])
+    if exact:
+        return exact
+    if lemma(term) != term:
+        return []  # an inflected word ('wrote', 'sold') begins a title ('Wrote A Song For Everyone'), names nothing
+    return starting if len(starting) == len(pool) <= MAX_ONE_WORD_MATCHES else []
 
 
 def _names_in_run(run: list[tuple[str, int, int]], intent, profile: SchemaProfile, lookup) -> list[Span]:

@@ -51,6 +51,8 @@ UNSUPPORTED = {
 
 # verbs of selling: 'how many X did we sell' counts units
 SOLD_VERBS = frozenset("sell sells sold selling buy buys bought purchase purchased ship shipped".split())
+# words that say something was sold without saying whether it is counted in money or in units
+SALES_WORDS = frozenset("sales sale sell sells sold selling".split())
 # fact nouns that name no actor: 'how many clients ordered' counts clients, 'sales' does not say who
 FACT_NOUNS = frozenset("sales sale revenue revenues money business turnover income".split())
 # words of a column that holds a row's state
@@ -72,19 +74,22 @@ OPERATORS: dict[str, str] = {
     **dict.fromkeys(["total", "totals", "sum", "overall", "combined", "altogether", "aggregate"], "total"),
     **dict.fromkeys(["count", "counts", "number", "how many", "many"], "count"),
     **dict.fromkeys(["distinct", "unique", "different"], "distinct"),
-    **dict.fromkeys(["share", "percentage", "percent", "proportion", "fraction", "portion", "%"], "share"),
+    **dict.fromkeys(["share", "percentage", "percent", "pct", "proportion", "fraction", "portion", "%"],
+                    "share"),
     **dict.fromkeys(["ratio", "rate", "rates"], "rate"),
     **dict.fromkeys(["per", "each", "every", "by", "for each", "for every", "across", "broken down by",
                      "split by", "grouped by"], "per"),
     **dict.fromkeys(["never", "no", "not", "without", "nobody", "none", "zero", "haven't", "hasn't", "didn't",
-                     "don't", "doesn't", "nothing", "no one"], "negation"),
+                     "don't", "doesn't", "nothing", "no one", "weren't", "wasn't", "aren't", "isn't", "hasnt", "havent",
+                     "didnt", "never been"], "negation"),
     **dict.fromkeys(["more than", "over", "above", "greater than", "at least", "exceeding", "exceeded", "beyond",
                      "less than", "fewer than", "under", "below", "at most", "up to", "exactly"], "compare"),
     **dict.fromkeys(["grew", "grow", "grows", "growing", "growth", "increase", "increased", "increases", "rise",
                      "rose", "risen", "drop", "dropped", "drops", "decline", "declined", "declines", "declining",
                      "decrease", "decreased", "fall", "fell", "fallen", "change", "changed", "changes", "up",
                      "down", "compared", "compare", "versus", "vs", "between", "difference", "gain", "gained",
-                     "lost", "loss", "improve", "improved", "shrank", "shrunk"], "change"),
+                     "lost", "loss", "improve", "improved", "shrank", "shrunk", "yoy", "year over year",
+                     "year-over-year"], "change"),
     **dict.fromkeys(["busiest", "busy", "quietest", "quiet", "slowest", "peak", "peaks"], "distribution"),
     **dict.fromkeys(["cheapest", "priciest", "expensive", "cheap", "oldest", "newest", "youngest", "longest",
                      "shortest", "earliest", "latest", "heaviest", "lightest", "first", "last"], "attribute"),
@@ -111,8 +116,8 @@ august september october november december
 # attribute words: which end of which kind of column they want
 ATTRIBUTE_WORDS: dict[str, tuple[str, str]] = {
     "cheapest": ("price", "min"), "cheap": ("price", "min"), "priciest": ("price", "max"),
-    "expensive": ("price", "max"), "oldest": ("age", "min"), "earliest": ("age", "min"),
-    "newest": ("age", "max"), "latest": ("age", "max"), "youngest": ("age", "max"),
+    "expensive": ("price", "max"), "oldest": ("age", "min"), "earliest": ("recency", "min"),
+    "newest": ("recency", "max"), "latest": ("recency", "max"), "youngest": ("age", "max"),
     "longest": ("length", "max"), "shortest": ("length", "min"), "heaviest": ("weight", "max"),
     "lightest": ("weight", "min"),
 }
@@ -123,6 +128,10 @@ ATTRIBUTE_COLUMNS: dict[str, tuple[str, ...]] = {
     "weight": ("weight", "kg", "grams", "mass"),
     "age": ("created", "joined", "signup", "registered", "since", "birth", "born", "hire", "hired", "start",
             "started", "date", "at"),
+    # newest / earliest: when a row began (a hire, a sign-up), never when a person was born
+    "recency": ("created", "joined", "signup", "registered", "since", "hire", "hired", "start", "started", "date",
+                "at"),
 }
+BIRTH_WORDS = frozenset({"birth", "born", "dob"})
 
 TOKEN = re.compile(WORD.pattern + r"|%|[$€£¥]|#\d+")

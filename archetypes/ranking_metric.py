@@ -20,7 +20,7 @@ REASON = ("Each measure is a defensible reading of 'top' and they often name dif
 def detect(ctx: Context) -> Detection | None:
     intent = ctx.intent
     if intent.ranking is None or intent.explicit_measure or intent.group is None:
-        return gross_or_net(ctx) or unnamed_figure(ctx)
+        return gross_or_net(ctx) or sold_figure(ctx) or unnamed_figure(ctx)
     entity = intent.group.entity
     filters = tuple(f.entity.table for f in ctx.base.filters)
     options = ctx.profile.measures_reaching(entity.table, via=filters)
@@ -47,6 +47,32 @@ def gross_or_net(ctx: Context) -> Detection | None:
         span = Span(0, len(ctx.question), ctx.question)
     readings = [Reading(m.value, m.label, _apply(base.fact, m)) for m in siblings]
     return ARCHETYPE.detection(span, readings, question="Before or after the discount?")
+
+
+def sold_figure(ctx: Context) -> Detection | None:
+    """'Iron maiden sales last year', 'how much did we sell': what was sold is counted in money or in units, and
+    the two name different winners and totals. Only a money word, a unit word or a count settles it."""
+    from archetypes import lexicon
+
+    base, intent = ctx.base, ctx.intent
+    if base.fact is None or base.measure is None or not base.measure.money or base.shape != "aggregate":
+        return None
+    # 'how much' asks for an amount, which units sold also are
+    money_named = intent.money is not None and intent.money.text.lower() != "how much"
+    if intent.explicit_measure or intent.measures or money_named or intent.how_many:
+        return None
+    if not any(t[0] in lexicon.SALES_WORDS for t in intent.tokens):
+        return None
+    units = next((m for m in base.fact.measures if m.kind == "sum" and not m.money), None)
+    if units is None:
+        return None
+    from archetypes.intent import Span
+
+    span = next(Span(start, end, ctx.question[start:end]) for word, start, end in intent.tokens
+                if word in lexicon.SALES_WORDS)
+    readings = [Reading(base.measure.value, base.measure.label, _apply(base.fact, base.measure)),
+                Reading(units.value, units.label, _apply(base.fact, units))]
+    return ARCHETYPE.detection(span, readings, question="Sales in money or in units?")
 
 
 def unnamed_figure(ctx: Context) -> Detection | None:

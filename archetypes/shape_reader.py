@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from archetypes import calendar, lexicon
+from archetypes.counted import rows_counted
 from archetypes.grounding import OperatorMention
 from archetypes.intent import RE_YEAR, Intent, Span, Target
 from archetypes.model import Detection, Reading
@@ -67,7 +68,8 @@ def read_shape(intent: Intent, ops: list[OperatorMention], profile: SchemaProfil
     words_used = {m.word for m in ops}
     if words_used & _ASCENDING:
         spec.ascending = True
-    for reader in (_absence, _share, _change, _distribution, _attribute, _average, _having, _listing):
+    for reader in (_absence, _share, _change, _distribution, _largest_event, _attribute, _average, _having,
+                   _listing):
         reader(intent, ops, kinds, profile, spec, as_of, out)
     return out
 
@@ -118,9 +120,7 @@ def _nearest_fact(profile: SchemaProfile, table: str) -> Fact | None:
 # -- absence -----------------------------------------------------------------------------------------
 
 def _absence(intent, ops, kinds, profile, spec, as_of, out) -> None:
-    negation = [m for m in ops if m.category == "negation" and m.word in (
-        "never", "no", "not", "without", "nobody", "none", "haven't", "hasn't", "didn't", "don't", "doesn't",
-        "no one", "zero")]
+    negation = [m for m in ops if m.category == "negation" and m.word not in ("nothing",)]
     if not negation:
         return
     target = _main_target(intent)
@@ -183,7 +183,7 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
 
 def _counts_rows(intent: Intent) -> bool:
     """'what share of <rows>': a share of a count, not of money (a table noun follows 'of')."""
-    m = re.search(r"\b(?:of|share of|percentage of|proportion of|fraction of)\s+(?:all\s+|our\s+|the\s+)?([a-z]+)",
+    m = re.search(r"\b(?:of|share of|percentage of|pct of|proportion of|fraction of)\s+(?:all\s+|our\s+|the\s+)?([a-z]+)",
                   intent.lower)
     if m is None or intent.money:
         return False
@@ -195,7 +195,7 @@ def _counted_table(intent: Intent, profile: SchemaProfile):
     """'what share of our clients are in the usa': the rows of the table named after 'of' are counted,
     not the events that reach it."""
 
-    m = re.search(r"\b(?:share|percentage|proportion|fraction|percent)\s+of\s+(?:all\s+|our\s+|the\s+)?([a-z]+)",
+    m = re.search(r"\b(?:share|percentage|pct|proportion|fraction|percent)\s+of\s+(?:all\s+|our\s+|the\s+)?([a-z]+)",
                   intent.lower)
     if m is None:
         return None
@@ -293,6 +293,9 @@ _THE_ONE_BEFORE = re.compile(r"\b(?:the|a)\s+(week|month|quarter|year)\s+before\
                              r"\b(?:the\s+)?(?:previous|prior|preceding)\s+(week|month|quarter|year)\b")
 
 
+_YEAR_OVER_YEAR = re.compile(r"\b(?:yoy|y/y|year[- ]over[- ]year)\b")
+
+
 def _named_periods(intent: Intent, as_of: dt.date) -> tuple[calendar.Window, calendar.Window, Span] | None:
     lower = intent.lower
     if (m := _TWO_YEARS.search(lower)) is not None:
@@ -301,6 +304,18 @@ def _named_periods(intent: Intent, as_of: dt.date) -> tuple[calendar.Window, cal
         after = calendar.Window(dt.date(b, 1, 1), dt.date(b + 1, 1, 1), str(b))
         return before, after, _span(intent, m.start(), m.end())
     window, span = intent.window, intent.window_span
+    if (yoy := _YEAR_OVER_YEAR.search(lower)) is not None:
+        # 'yoy growth for june', 'is revenue up yoy': the period (this year when none is named) against the
+        # same period a year before
+        if window is None or span is None or window.end - window.start > dt.timedelta(days=366):
+            after = calendar.Window(dt.date(as_of.year, 1, 1), dt.date(as_of.year + 1, 1, 1), str(as_of.year))
+            span = _span(intent, yoy.start(), yoy.end())
+        else:
+            after = window
+        label = re.sub(r"\b(?:19|20)\d{2}\b", lambda y: str(int(y.group(0)) - 1), after.label)
+        before = calendar.Window(calendar.add_months(after.start, -12), calendar.add_months(after.end, -12),
+                                 label if label != after.label else f"{after.label} a year before")
+        return before, after, span
     if window is None or span is None:
         return None
     length = window.end - window.start
@@ -487,6 +502,8 @@ def _attribute(intent, ops, kinds, profile, spec, as_of, out) -> None:
         return
     spec.shape, spec.attribute, spec.group = "attribute", attribute, entity
     spec.limit = intent.top_n
+    if mention.word == "oldest" and (either := _age_or_tenure(profile, entity, attribute, mention.span)) is not None:
+        out.detections.append(either)
     asked = next((t for t in intent.targets if t.span.end <= mention.span.start and t.entity is not entity and
                   not t.entity.column_only), None)
     if asked is not None and profile.path(entity.table, asked.entity.table):
@@ -526,16 +543,16 @@ def _attribute_columns(profile: SchemaProfile, table: str, kind: str) -> list[st
     info = profile.tables[table]
     keys = set(info.primary_key) | {c for fk in info.foreign_keys for c in fk.columns}
     wanted = lexicon.ATTRIBUTE_COLUMNS[kind]
-    family = "temporal" if kind == "age" else "numeric"
+    family = "temporal" if kind in ("age", "recency") else "numeric"
     found = []
     for column in info.columns:
         if column.name in keys or column.family != family:
             continue
         parts = set(words(column.name))
-        if parts & set(wanted):
+        if parts & set(wanted) and not (kind == "recency" and parts & lexicon.BIRTH_WORDS):
             found.append(column.name)
     if kind == "age":
-        found.sort(key=lambda c: 0 if {"birth", "born"} & set(words(c)) else 1)
+        found.sort(key=lambda c: 0 if lexicon.BIRTH_WORDS & set(words(c)) else 1)
     return found
 
 
@@ -543,9 +560,29 @@ def _own_attribute(profile: SchemaProfile, entity: Entity, kind: str, direction:
     columns = _attribute_columns(profile, entity.table, kind)
     if not columns:
         return None
-    if kind == "age" and {"birth", "born"} & set(words(columns[0])):
-        direction = "min" if direction == "min" else "max"
     return Attribute(entity.table, columns[0], direction)
+
+
+def _age_or_tenure(profile: SchemaProfile, entity: Entity, attribute: Attribute, span: Span) -> Detection | None:
+    """'Who is our oldest employee?': the earliest born, or the longest here (the earliest hired or started):
+    two people, when the rows carry both dates."""
+    from archetypes.ranking_metric import ARCHETYPE
+
+    if attribute.through or not lexicon.BIRTH_WORDS & set(words(attribute.column)):
+        return None
+    other = next(iter(_attribute_columns(profile, entity.table, "recency")), None)
+    if other is None:
+        return None
+    readings = [Reading("by_birth", f"By {phrase(attribute.column)} (age)", _set_attribute(attribute)),
+                Reading("by_tenure", f"By {phrase(other)} (time with us)",
+                        _set_attribute(Attribute(entity.table, other, attribute.direction)))]
+    return ARCHETYPE.detection(span, readings, question="Oldest by age, or by time with us?")
+
+
+def _set_attribute(attribute: Attribute):
+    def apply(spec: QuerySpec) -> None:
+        spec.attribute = attribute
+    return apply
 
 
 def _child_attribute(profile: SchemaProfile, entity: Entity, kind: str, direction: str) -> Attribute | None:
@@ -568,6 +605,64 @@ def _child_attribute(profile: SchemaProfile, entity: Entity, kind: str, directio
                 return Attribute(edge.ref_table, held[0], direction, through=(up,), child=table,
                                  child_path=(edge,))
     return None
+
+
+# -- the largest single event ----------------------------------------------------------------------------
+
+_TOTAL_WORDS = frozenset({"total", "amount", "value", "subtotal", "grand"})
+_LARGEST = re.compile(r"\b(largest|biggest|highest|smallest|lowest)\s+(?:single\s+|one\s+)?$")
+
+
+def _largest_event(intent, ops, kinds, profile, spec, as_of, out) -> None:
+    """'What was the biggest invoice in 2024?': the one event with the highest value, not a count of them.
+    Its value is its money, or the units on it: both are shown. Per owner ('which client had the largest
+    single visit') is a maximum of per-event sums, not computed yet: said so."""
+    if spec.shape != "aggregate" or intent.ranking is None:
+        return
+    counted = next(((m, s) for m, s in intent.measures if m.kind in ("count", "count_distinct") and
+                    _LARGEST.search(intent.lower[:s.start])), None)
+    if counted is None:
+        return
+    measure, span = counted
+    # the table whose rows are counted: the measure's own, or the one its distinct key points at
+    counted_table = measure.table if measure.kind == "count" else next(
+        (e.ref_table for e in profile.edges.get(measure.table, ()) if tuple(e.columns) == tuple(measure.columns)),
+        None)
+    header = profile.facts.get(counted_table) if counted_table else None
+    word = _LARGEST.search(intent.lower[:span.start])
+    assert word is not None
+    if header is None or not header.header:
+        return
+    if intent.group is not None:
+        out.unread.append((_span(intent, word.start(), span.end),
+                           f"the largest single {phrase(header.table)} per {intent.group.entity.noun} is not "
+                           "computed yet"))
+        return
+    info = profile.tables[header.table]
+    if not info.primary_key:
+        return
+    key = tuple(info.primary_key[:1])
+    # named by its key ('order id'): the event has no name of its own
+    entity = Entity(header.table, key, f"{phrase(header.table) or header.table} id", key=key)
+    # its value: the money of its lines, or a column of its own that totals it (not a freight or a tax)
+    values = [(f, m) for f, m in profile.measures_reaching(header.table) if m.money and (
+        m.kind == "product" or m.kind == "sum" and set(words(" ".join(m.columns))) & _TOTAL_WORDS)]
+    values += [(f, m) for f, m in profile.measures_reaching(header.table) if m.value == "units"]
+    if not values:
+        return
+    from archetypes.ranking_metric import ARCHETYPE
+
+    spec.fact, spec.measure = values[0]
+    spec.group, spec.limit, spec.count_table = entity, intent.top_n or 1, None
+    spec.ascending = word.group(1) in ("smallest", "lowest")
+    out.read.append(_span(intent, word.start(), span.end))
+    out.consumed |= {"ranking"}
+    out.replaces |= {"ranking_metric"}
+    if len(values) > 1:
+        readings = [Reading(m.value, f"By {m.label[:1].lower()}{m.label[1:]}", _set_measure(f, m))
+                    for f, m in values[:4]]
+        out.detections.append(ARCHETYPE.detection(_span(intent, word.start(), span.end), readings,
+                                                  question=f"The {word.group(1)} {phrase(header.table)} by what?"))
 
 
 # -- averages and ratios ---------------------------------------------------------------------------------
@@ -593,14 +688,14 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
             out.replaces.add("ranking_metric")
             readings[0].apply(spec)  # type: ignore[misc]
             out.consumed |= {"average"}
-            _group_by_mention(intent, spec)
+            _group_by_mention(intent, spec, profile=profile)
             return
     if (basket is not None or _ORDER_VALUE.search(lower)) and header is not None:
         money = next((m for m in fact.measures if m.money), None)
         if money is not None and (basket is not None or "value" in lower or "aov" in lower):
             spec.measure, spec.per_table, spec.agg = money, header, None
             out.consumed |= {"average"}
-            _group_by_mention(intent, spec)
+            _group_by_mention(intent, spec, profile=profile)
             out.replaces.add("ranking_metric")
             return
     if average is not None:
@@ -614,31 +709,51 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
             spec.measure = Measure(slug(" ".join(words(name))), f"{' '.join(words(name))}", "sum", table, (name,))
             spec.agg = "avg"
             out.consumed |= {"average"}
-            _group_by_mention(intent, spec)
+            _group_by_mention(intent, spec, profile=profile)
             out.replaces |= {"ranking_metric", "unit"}
             return
     if per is not None:
         denominator = _table_named(profile, per.group(1), intent)
         if denominator is not None and denominator != spec.fact.table:
-            ratio = average is not None or _BY.search(lower) is not None or _ASKS_FIGURE.search(lower)
-            if not ratio and not _BARE.match(lower):
+            # 'how many tracks per album': each album's count, or the average count per album
+            how_many_per = average is None and re.match(r"^\s*how many\b", lower) is not None
+            ratio = average is not None or _BY.search(lower) is not None or (
+                _ASKS_FIGURE.search(lower) is not None and not how_many_per)
+            if not ratio and not _BARE.match(lower) and not how_many_per:
                 return  # 'units sold per product': one figure per product (grouped by the reader)
             if not ratio:
                 out.detections.append(_per_readings(intent, per, profile, spec, denominator))
                 out.replaces.add("aggregation_level")
                 out.consumed |= {"average"}
                 return
+            counted_per_line = spec.measure is not None and spec.measure.kind == "count_distinct" and \
+                spec.measure.table == fact.table  # 'items per visit': the lines of each visit
+            if (_counts_table(profile, spec.measure, denominator) or counted_per_line) and \
+                    _header_of(profile, fact) == denominator:
+                # 'average number of items per invoice': the lines (or units) of each, not invoices per invoice
+                from archetypes.ranking_metric import ARCHETYPE
+
+                readings = [r for r in _basket_readings(profile, fact, denominator) if "lines" in r.value or
+                            "units" in r.value]
+                out.detections.append(ARCHETYPE.detection(_span(intent, per.start(), per.end()), readings,
+                                                          question=f"Counted how, per {phrase(denominator)}?"))
+                readings[0].apply(spec)  # type: ignore[misc]
+                out.replaces.add("ranking_metric")
+                out.consumed |= {"average"}
+                out.read.append(_span(intent, per.start(), per.end()))
+                _group_by_mention(intent, spec, skip=denominator, profile=profile)
+                return
             spec.per_table = denominator
             out.consumed |= {"average"}
             out.read.append(_span(intent, per.start(), per.end()))
-            _group_by_mention(intent, spec, skip=denominator)
+            _group_by_mention(intent, spec, skip=denominator, profile=profile)
             out.replaces.add("ranking_metric")
             return
     if average is not None:
         if header is not None and spec.measure is not None and spec.measure.kind in ("product", "sum", "expression"):
             spec.per_table = header
             out.consumed |= {"average"}
-            _group_by_mention(intent, spec)
+            _group_by_mention(intent, spec, profile=profile)
             out.replaces.add("ranking_metric")
 
 
@@ -667,14 +782,34 @@ def _set_per(table: str | None, group: Entity | None):
     return apply
 
 
-def _group_by_mention(intent: Intent, spec: QuerySpec, skip: str | None = None) -> None:
+def _group_by_mention(intent: Intent, spec: QuerySpec, skip: str | None = None,
+                      profile: SchemaProfile | None = None) -> None:
     by = re.search(r"\b(?:by|for each|per|in each|across)\s+([a-z][a-z ]{1,30})", intent.lower)
+    if by is None and (intent.superlative is not None or intent.ranking is not None) and spec.fact is not None:
+        # 'which category has the highest average list price': the groups ranked by the average
+        fact_table = spec.fact.table
+        ranked = next((t for t in intent.targets if t.entity.table != skip and (
+            t.entity.column_only and t.entity.table == fact_table or t.entity.table != fact_table and
+            profile is not None and profile.path(fact_table, t.entity.table) is not None)), None)
+        if ranked is not None:
+            spec.group, spec.limit = ranked.entity, intent.top_n or 10
+            return
     if by is None:
         spec.group = None if spec.limit is None else spec.group
         return
     target = next((t for t in intent.targets if t.span.start >= by.start(1) and t.entity.table != skip), None)
     spec.group = target.entity if target is not None else None
     spec.limit = None
+
+
+def _counts_table(profile: SchemaProfile, measure: Measure | None, table: str) -> bool:
+    """The measure counts the rows of `table` (its own, or the distinct keys pointing at it)."""
+    if measure is None or measure.kind not in ("count", "count_distinct"):
+        return False
+    if measure.kind == "count":
+        return measure.table == table
+    return any(e.ref_table == table and tuple(e.columns) == tuple(measure.columns)
+               for e in profile.edges.get(measure.table, ()))
 
 
 def _header_of(profile: SchemaProfile, fact: Fact) -> str | None:
@@ -732,7 +867,8 @@ def _numeric_mentioned(intent: Intent, profile: SchemaProfile, spec: QuerySpec) 
                 continue
             parts = [singular(w) for w in words(column.name)]
             hits = sum(1 for p in parts if p in tokens)
-            if not hits or (len(parts) > 1 and hits < len(parts) and parts[-1] not in tokens):
+            if not hits or (len(parts) > 1 and hits < len(parts) and parts[-1] not in tokens) or \
+                    len(parts) > 2 and hits < 2:  # 'order' alone does not name 'units on order'
                 continue
             score = hits * 10 + (5 if name in preferred else 0) + (3 if name in profile.facts else 0)
             if best is None or score > best[0]:
@@ -759,14 +895,22 @@ def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
     measure = None
     for fact in profile.fact_list():
         for candidate in fact.measures:
-            if any(re.match(r"\s*" + re.escape(w) + r"\b", rest) or re.match(r"\s*" + re.escape(singular(w)) + r"\b",
-                                                                             rest) for w in candidate.words):
+            # the measure's word after the number, past up to two words ('15 completed visits')
+            if any(re.match(r"\s*(?:[\w'-]+\s+){0,2}?" + re.escape(w) + r"\b", rest) or
+                   re.match(r"\s*(?:[\w'-]+\s+){0,2}?" + re.escape(singular(w)) + r"\b", rest)
+                   for w in candidate.words):
                 if profile.path(fact.table, target.entity.table) is not None and not profile._counts(
                         candidate, target.entity.table):
                     measure = (fact, candidate)
                     break
         if measure:
             break
+    if measure is None:  # 'artists with over 50 songs': the rows of a table that points at the grouped one
+        counted = next((t.entity.table for t in intent.targets if m.end() <= t.span.start <= m.end() + 30 and
+                        t.entity.table != target.entity.table and not t.entity.column_only and
+                        profile.path(t.entity.table, target.entity.table) is not None), None)
+        if counted is not None:
+            measure = rows_counted(counted, profile)
     if measure is None and "$" in intent.lower[m.start():m.end()]:
         measure = next(((f, x) for f, x in profile.measures_reaching(target.entity.table) if x.money), None)
     if measure is None:

@@ -47,7 +47,7 @@ def detect(ctx: Context) -> Detection | None:
     if found is None or len(found[0].codes) < 2:
         return None
     codes = found[0].codes
-    present = _currencies_in_scope(ctx)
+    present = codes_in_scope(ctx)
     if present is not None and len(present) <= 1:
         # the rows asked about are in one currency: ambiguous only if another currency is asked for
         if not present or intent.currency_named in (None, present[0]):
@@ -64,7 +64,7 @@ def detect(ctx: Context) -> Detection | None:
     return ARCHETYPE.detection(span, readings, question=f"Amounts are in {len(codes)} currency codes: which treatment?")
 
 
-def _currencies_in_scope(ctx: Context) -> list[str] | None:
+def codes_in_scope(ctx: Context) -> list[str] | None:
     """The currency codes of the rows the question is restricted to (a store, a customer), via one cached
     lookup; None when the question is not restricted or no lookup is available."""
     base = ctx.base

@@ -44,6 +44,7 @@ class ValueRef:
     column: str
     value: str
     name_column: bool          # the column names the rows of an entity table (an item's name)
+    initials: bool = False     # matched by the initials of its words ('ny' for New York), not by its words
 
     def target(self, profile: SchemaProfile) -> Entity:
         """The entity the filter goes through: the table's own entity when this is its name column, else the
@@ -62,6 +63,19 @@ class ValueVocabulary:
     longest: int
     spellings: tuple[str, ...]          # every value word, for near-miss suggestions
     spelling_values: dict[str, str]     # value word -> a value holding it
+
+
+# names of at most this many rows (branches, cities, regions) are also found by their initials ('la', 'ny');
+# longer name lists would make every pair of letters somebody's initials
+MAX_ABBREVIATED = 60
+
+
+def _initials(value: str) -> str | None:
+    """'New York' -> 'ny', 'Los Angeles' -> 'la': a name of two or three words, each starting with a letter."""
+    parts = value.split()
+    if not 2 <= len(parts) <= 3 or not all(p[:1].isalpha() and p[:1].isupper() for p in parts):
+        return None
+    return "".join(p[0] for p in parts).lower()
 
 
 def value_vocabulary(profile: SchemaProfile) -> ValueVocabulary:
@@ -95,6 +109,11 @@ def value_vocabulary(profile: SchemaProfile) -> ValueVocabulary:
                 for word in WORD.findall(value.lower()):
                     if len(word) > 3:
                         spelling_values.setdefault(word, value)
+                short = _initials(value) if is_name and len(column.samples) <= MAX_ABBREVIATED else None
+                if short is not None:
+                    abbreviated = ValueRef(name, column.name, value, is_name, initials=True)
+                    if abbreviated not in by_key.setdefault((short,), []):
+                        by_key[(short,)].append(abbreviated)
     vocab = ValueVocabulary({k: tuple(v) for k, v in by_key.items()}, max([len(k) for k in by_key] + [1]),
                             tuple(spelling_values), spelling_values)
     profile.cache["value_vocabulary"] = vocab

@@ -1,0 +1,21 @@
+"""A table that is not a fact, counted like one: 'number of tracks per genre', 'artists with over 50 songs'."""
+from __future__ import annotations
+
+from archetypes.naming import phrase, plural, slug
+from archetypes.profile import Fact, Measure, SchemaProfile
+
+
+def rows_counted(table: str, profile: SchemaProfile) -> tuple[Fact, Measure]:
+    """The table's rows as a count measure: its own fact when it is one, else a fact of its rows."""
+    if table in profile.facts:
+        counted = next((m for m in profile.facts[table].measures if m.kind == "count"), None)
+        if counted is not None:
+            return profile.facts[table], counted
+    info = profile.tables[table]
+    noun = phrase(table).split()[-1] if phrase(table) else "rows"
+    if table in profile.facts:  # a fact with no count of its own keeps its dates: a window still applies
+        fact = profile.facts[table]
+        return (Fact(table=table, measures=[], time=fact.time, time_path=fact.time_path, row_count=fact.row_count),
+                Measure(slug(plural(noun)), f"Number of {plural(noun)}", "count", table, tuple(info.primary_key[:1])))
+    return (Fact(table=table, measures=[], row_count=info.row_count),
+            Measure(slug(plural(noun)), f"Number of {plural(noun)}", "count", table, tuple(info.primary_key[:1])))
