@@ -7,7 +7,6 @@ or the driver's read timeout ends it; it can never keep the process alive).
 """
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, wait
@@ -20,14 +19,6 @@ from adapters.results import RunResult
 from adapters.threads import DaemonPool
 
 MAX_WORKERS = 8
-
-
-def default_workers(engines: int) -> int:
-    """Statements in flight at once: one per engine, and more only with more cores. On a machine whose
-    cores also run the engines, more CPU-bound statements than cores do not finish sooner together, each
-    only runs slower, and a slower statement reaches its time limit (24 statements of a series over 2.8M
-    rows on 2 cores timed out by waiting for a core)."""
-    return max(1, min(MAX_WORKERS, max(engines, os.cpu_count() or 1)))
 GRACE_S = 5.0  # connect timeout and driver overhead on top of the statement time limit
 
 
@@ -47,7 +38,7 @@ def _run_plain(database: Database, sql: str, limits: Limits) -> RunResult:
 
 
 def run_side_by_side(jobs: Sequence[Job], databases: Sequence[Database], limits: Limits | None = None,
-                     run_one: RunOne = _run_plain, max_workers: int | None = None) -> dict[str, dict[str, RunResult]]:
+                     run_one: RunOne = _run_plain, max_workers: int = MAX_WORKERS) -> dict[str, dict[str, RunResult]]:
     """{job key: {engine name: RunResult}} for every job on every database it has SQL for.
 
     `run_one` lets callers wrap a run (the repair pass reruns a statement after fixing it).
@@ -56,8 +47,6 @@ def run_side_by_side(jobs: Sequence[Job], databases: Sequence[Database], limits:
     results: dict[str, dict[str, RunResult]] = {job.key: {} for job in jobs}
     if not cells:
         return results
-    if max_workers is None:
-        max_workers = default_workers(len({db.name for _, db in cells}))
     executor = DaemonPool(max(1, min(max_workers, len(cells))), "runner")
     futures: dict[Future[RunResult], tuple[Job, Database]] = {}
     try:

@@ -9,7 +9,7 @@ same on SQLite, PostgreSQL and MariaDB, and zones (daylight saving included) sta
 
 Where the boundaries are plain UTC midnights (no zone to convert, a day, month or year grain), each row's
 period is instead the engine's own truncation of the timestamp (``native_key``: SQLite ``strftime``,
-PostgreSQL ``date_trunc``, MariaDB ``DATE_FORMAT``), which is the same bucket: a period then starts at
+PostgreSQL ``date_trunc``, MariaDB ``EXTRACT(YEAR_MONTH ...)`` as an integer), which is the same bucket: a period then starts at
 the truncated value. Its label is formatted once per group (``native_label``) and joined to the
 calendar's label. The CASE tree costs log2(periods) comparisons per row and a statement of thousands of
 characters to build, render and parse; the engine's function is one call per row and a few characters.
@@ -116,8 +116,36 @@ def _native(name: str, arg: exp.Expr, dialect: str) -> exp.Expr:
         if is_key:
             return exp.Anonymous(this="DATE_TRUNC", expressions=[exp.Literal.string(grain), arg])
         return exp.Anonymous(this="TO_CHAR", expressions=[arg, exp.Literal.string(_TO_CHAR[grain])])
-    if not is_key:
-        return arg  # the key is already the label
     if dialect == "sqlite":
+        if not is_key:
+            return arg  # the key is already the label
         return exp.Anonymous(this="STRFTIME", expressions=[exp.Literal.string(_STRFTIME[grain]), arg])
-    return exp.Anonymous(this="DATE_FORMAT", expressions=[arg, exp.Literal.string(_STRFTIME[grain])])
+    return _mysql_key(grain, arg) if is_key else _mysql_label(grain, arg)
+
+
+def _fn(name: str, *args: exp.Expr) -> exp.Expr:
+    return exp.Anonymous(this=name, expressions=list(args))
+
+
+def _mysql_key(grain: str, arg: exp.Expr) -> exp.Expr:
+    """An integer (YYYYMM, YYYYMMDD, YYYY): MariaDB groups integers twice as fast as DATE_FORMAT's text
+    (2.7 s against 5.5 s over 2.8M rows)."""
+    if grain == "year":
+        return _fn("YEAR", arg)
+    month = exp.Extract(this=exp.var("YEAR_MONTH"), expression=arg)
+    if grain == "month":
+        return month
+    return exp.Add(this=exp.Mul(this=month, expression=exp.Literal.number(100)),
+                   expression=_fn("DAYOFMONTH", arg.copy()))
+
+
+def _mysql_label(grain: str, key: exp.Expr) -> exp.Expr:
+    """'YYYY-MM-DD', 'YYYY-MM' or 'YYYY' from ``_mysql_key``'s integer (once per group)."""
+    dash = exp.Literal.string("-")
+    year = _fn("LEFT", key.copy(), exp.Literal.number(4))
+    if grain == "year":
+        return _fn("CONCAT", key)
+    if grain == "month":
+        return _fn("CONCAT", year, dash, _fn("RIGHT", key.copy(), exp.Literal.number(2)))
+    return _fn("CONCAT", year, dash, _fn("SUBSTRING", key.copy(), exp.Literal.number(5), exp.Literal.number(2)),
+               dash.copy(), _fn("RIGHT", key.copy(), exp.Literal.number(2)))
