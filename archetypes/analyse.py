@@ -43,6 +43,7 @@ class Grounded:
     operators: list[OperatorMention] = field(default_factory=list)
     shape: ShapeRead = field(default_factory=ShapeRead)
     unread: list[tuple[Span, str]] = field(default_factory=list)
+    flags: list[Span] = field(default_factory=list)      # yes/no columns named, applied as conditions
 
 
 def detect(question: str, profile: SchemaProfile, lookup: Lookup | None = None, *,
@@ -255,7 +256,7 @@ def _understood(ctx: Context, detections: list[Detection], analysis: Analysis):
     if intent.how_many is not None:
         read.append(intent.how_many[1])
     read += [t.span for t in intent.targets] + [s for _, s in intent.measures] + [s for _, _, s in intent.key_refs]
-    read += [m.span for m, _ in grounded.applied] + [m.span for m, _ in grounded.ambiguous]
+    read += [m.span for m, _ in grounded.applied] + [m.span for m, _ in grounded.ambiguous] + grounded.flags
     read += [Span(d.span[0], d.span[1], d.evidence) for d in detections
              if d.span[1] - d.span[0] < len(ctx.question)  # a whole-question span reads no word
              and d.archetype != "insufficient_info"]        # a subject the schema lacks was not read
@@ -282,6 +283,7 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
                        and not _names_several_rows(m, intent, profile, lookup)]
     base = base_spec(intent, profile)
     _apply_values(grounded, intent, profile, base)
+    _apply_flags(grounded, intent, profile, base)
     if base.fact is not None and base.filters:
         _reach_filters(base, profile, intent)
     ctx = Context(question=text, intent=intent, profile=profile, lookup=lookup, as_of=anchor, base=base)
@@ -297,8 +299,23 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
         if flt not in base.filters:
             base.filters.append(flt)
     grounded.shape = read_shape(intent, grounded.operators, profile, base, anchor or dt.date.today(),
-                                pending_values=bool(grounded.ambiguous))
+                                pending_values=bool(grounded.ambiguous), value_spans=ctx.extra["value_spans"])
     return ctx
+
+
+def _apply_flags(grounded: Grounded, intent: Intent, profile: SchemaProfile, spec: QuerySpec) -> None:
+    """'discontinued items': the yes/no column the word names, as a condition on the rows read."""
+    from archetypes.flags import flag_mentions
+
+    tables = {t for t in (spec.fact.table if spec.fact else None, spec.count_table) if t}
+    tables |= {t.entity.table for t in intent.targets if not t.entity.column_only}
+    for mention in flag_mentions(intent, profile, tables):
+        if mention.condition not in spec.conditions:
+            spec.conditions.append(mention.condition)
+        grounded.flags.append(mention.span)
+        span = mention.span  # a 'not' the flag reads is not an absence
+        grounded.operators = [m for m in grounded.operators
+                              if not (span.start <= m.span.start and m.span.end <= span.end)]
 
 
 def _apply_values(grounded: Grounded, intent: Intent, profile: SchemaProfile, spec: QuerySpec) -> None:
@@ -329,6 +346,10 @@ def _apply_values(grounded: Grounded, intent: Intent, profile: SchemaProfile, sp
         if flt not in spec.filters:
             spec.filters.append(flt)
         grounded.applied.append((mention, ref))
+        owner = profile.entities.get(ref.table)
+        if spec.group is None and owner is not None and not ref.name_column and \
+                re.search(r"\b(?:each|every|per)\s+$", intent.lower[:mention.span.start]):
+            spec.group = owner  # 'revenue of each sales agent': one figure per row holding the value
 
 
 def _inside_name(mention: ValueMention, intent: Intent) -> bool:

@@ -61,15 +61,17 @@ def sold_figure(ctx: Context) -> Detection | None:
     money_named = intent.money is not None and intent.money.text.lower() != "how much"
     if intent.explicit_measure or intent.measures or money_named or intent.how_many:
         return None
-    if not any(t[0] in lexicon.SALES_WORDS for t in intent.tokens):
+    inside = ctx.extra.get("value_spans") or []  # 'sales' of a value ('Sales Support Agent') sells nothing
+    sold = [t for t in intent.tokens if t[0] in lexicon.SALES_WORDS and
+            not any(s.start <= t[1] and t[2] <= s.end for s in inside)]
+    if not sold:
         return None
     units = next((m for m in base.fact.measures if m.kind == "sum" and not m.money), None)
     if units is None:
         return None
     from archetypes.intent import Span
 
-    span = next(Span(start, end, ctx.question[start:end]) for word, start, end in intent.tokens
-                if word in lexicon.SALES_WORDS)
+    span = Span(sold[0][1], sold[0][2], ctx.question[sold[0][1]:sold[0][2]])
     readings = [Reading(base.measure.value, base.measure.label, _apply(base.fact, base.measure)),
                 Reading(units.value, units.label, _apply(base.fact, units))]
     return ARCHETYPE.detection(span, readings, question="Sales in money or in units?")

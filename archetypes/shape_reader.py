@@ -58,12 +58,21 @@ class ShapeRead:
     detections: list[Detection] = field(default_factory=list)
     replaces: set[str] = field(default_factory=set)      # archetype ids whose own detection this replaces
     pending_values: bool = False    # a value held by several columns: the entity readings add its filter
+    value_spans: list[Span] = field(default_factory=list)   # data values named: their words are not operators
+
+
+def _without(text: str, spans: list[Span]) -> str:
+    """The text with the spans blanked (same length, so offsets still hold)."""
+    for span in spans:
+        text = text[:span.start] + " " * (span.end - span.start) + text[span.end:]
+    return text
 
 
 def read_shape(intent: Intent, ops: list[OperatorMention], profile: SchemaProfile, spec: QuerySpec,
-               as_of: dt.date, pending_values: bool = False) -> ShapeRead:
+               as_of: dt.date, pending_values: bool = False, value_spans: list[Span] | None = None) -> ShapeRead:
     out = ShapeRead()
     out.pending_values = pending_values
+    out.value_spans = list(value_spans or [])
     kinds = {m.category for m in ops}
     words_used = {m.word for m in ops}
     if words_used & _ASCENDING:
@@ -941,7 +950,7 @@ def _listing(intent, ops, kinds, profile, spec, as_of, out) -> None:
     if intent.how_many is not None or intent.money or intent.grain is not None or any(
             m.kind in ("product", "sum", "expression") for m, _ in intent.measures):
         return
-    lower = intent.lower
+    lower = _without(intent.lower, out.value_spans)  # 'sales' inside the value 'Sales Support Agent' sums nothing
     if not (_LISTING.search(lower) or _starts_with_table(intent)) or _AGGREGATING.search(lower) or \
             kinds & lexicon.SHAPE_OPERATORS:
         return
