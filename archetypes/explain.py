@@ -78,7 +78,9 @@ def _currency(spec: QuerySpec) -> str:
 def _metric(spec: QuerySpec) -> str:
     assert spec.measure is not None
     text = measure_text(spec.measure, spec.agg)
-    if spec.per_table:
+    if spec.per_table and spec.per_all and spec.group is None:
+        text += f" divided by the number of all {_rows(spec.per_table)}, with or without any"
+    elif spec.per_table:
         text += f" divided by the number of distinct {_rows(spec.per_table)}"
     return text
 

@@ -92,6 +92,7 @@ class QuerySpec:
     shape: str = "aggregate"                 # aggregate | absence | attribute | distribution | change | share
     agg: str | None = None                   # the measure's aggregation replaced: avg | min | max
     per_table: str | None = None             # ratio: the measure divided by the distinct rows of this table
+    per_all: bool = False                    # ratio: divided by every row of per_table, not those with events
     having: tuple[str, float] | None = None  # (operator, number) on the metric: HAVING
     count_groups: bool = False               # HAVING: how many groups pass, not their list
     ascending: bool = False                  # lowest first (worst, fewest, least, cheapest)
@@ -583,7 +584,17 @@ def metric_expression(spec: QuerySpec, measure: Measure, value: exp.Expr, source
         key = col(last.columns[0], alias)
     else:
         key = col(table.primary_key[0], "t0")
-    denominator = exp.Count(this=exp.Distinct(expressions=[key]))
+    denominator: exp.Expr = exp.Count(this=exp.Distinct(expressions=[key]))
+    if spec.per_all and spec.group is None:
+        # every row of the table, with its own filters ('per French customer': every French customer)
+        every = exp.select(exp.Count(this=exp.Star())).from_(table_ref(spec.per_table, "d"))
+        for flt in spec.filters:
+            if flt.entity.table == spec.per_table:
+                every = every.where(flt.condition("d"))
+        for condition in spec.conditions:
+            if condition.table == spec.per_table:
+                every = every.where(condition.expression("d"))
+        denominator = exp.Subquery(this=every)
     numerator = exp.Mul(this=aggregated, expression=exp.Literal.number("1.0"))
     return exp.Div(this=numerator, expression=exp.Nullif(this=denominator, expression=exp.Literal.number(0)))
 

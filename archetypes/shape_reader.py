@@ -757,6 +757,8 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
             out.read.append(_span(intent, per.start(), per.end()))
             _group_by_mention(intent, spec, skip=denominator, profile=profile)
             out.replaces.add("ranking_metric")
+            if spec.group is None and denominator in profile.entities and _header_of(profile, fact) != denominator:
+                out.detections.append(_per_whom(intent, per, denominator))
             return
     if average is not None:
         if header is not None and spec.measure is not None and spec.measure.kind in ("product", "sum", "expression"):
@@ -764,6 +766,24 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
             out.consumed |= {"average"}
             _group_by_mention(intent, spec, profile=profile)
             out.replaces.add("ranking_metric")
+
+
+def _per_whom(intent: Intent, per: re.Match, table: str) -> Detection:
+    """'avg spend per customer': over the ones who bought, or over every one of them (those who bought
+    nothing count as zero): two figures, and neither is the obvious one."""
+    from archetypes.ranking_metric import ARCHETYPE  # which figure: the shape replaces the metric question
+
+    noun = plural(phrase(table))
+    readings = [Reading("with_events", f"Only {noun} with any", _set_per_all(False)),
+                Reading("every_row", f"Every one of the {noun}, with or without any", _set_per_all(True))]
+    return ARCHETYPE.detection(_span(intent, per.start(), per.end()), readings,
+                               question=f"Divided by which {noun}: those with any, or all of them?")
+
+
+def _set_per_all(every: bool):
+    def apply(spec: QuerySpec) -> None:
+        spec.per_all = every
+    return apply
 
 
 def _per_readings(intent: Intent, per: re.Match, profile: SchemaProfile, spec: QuerySpec,
