@@ -343,7 +343,14 @@ def _apply_values(grounded: Grounded, intent: Intent, profile: SchemaProfile, sp
         chosen = [r for r in refs if (r.table, r.column) == columns[0]]
         ref = chosen[0]
         flt = EntityFilter(ref.target(profile), tuple(dict.fromkeys(r.value for r in chosen)), negate=mention.negated)
-        if flt not in spec.filters:
+        same = next((i for i, f in enumerate(spec.filters) if f.entity == flt.entity and f.column == flt.column
+                     and f.negate == flt.negate), None)
+        if same is not None:
+            # 'from usa or canada' (and 'usa and canada'): one row holds one value, so either of them
+            flt = EntityFilter(flt.entity, tuple(dict.fromkeys(spec.filters[same].values + flt.values)),
+                               negate=flt.negate)
+            spec.filters[same] = flt
+        elif flt not in spec.filters:
             spec.filters.append(flt)
         grounded.applied.append((mention, ref))
         owner = profile.entities.get(ref.table)

@@ -83,6 +83,8 @@ RE_ISO_DAY = re.compile(r"\b((?:19|20)\d{2})-(\d{2})-(\d{2})\b")
 RE_ON_DAY = re.compile(r"\bon\s+" + _MONTH_RE + r"\.?\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+" + _YEAR_RE + r")?\b"
                        r"|\bon\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH_RE + r"(?:,?\s+" + _YEAR_RE + r")?\b")
 RE_ALL_TIME = re.compile(r"\b(all[- ]time|of all time|ever|since the (?:start|beginning)|in total|overall|lifetime)\b")
+RE_BARE_MONTH = re.compile(r"\b(?:in|for|during|of|from|over)\s+(?:the\s+month\s+of\s+)?" + _MONTH_RE +
+                           r"\b(?![\s.,]*\d)")
 RE_SINCE = re.compile(r"\bsince\s+(?:" + _MONTH_RE + r"\s+)?" + _YEAR_RE + r"\b")
 RE_PROPER = re.compile(r"[\"“]([^\"”]{2,60})[\"”]|(?<!\w)'([^']{2,60})'(?=\s|[?.!,]|$)|"
                        r"(?<![\w'’])((?:[A-Z]|[a-z]+[A-Z])[\w’'/&.-]*(?:\s+(?:&\s+)?(?:[A-Z]|\d)[\w’'/&.-]*)*)")
@@ -486,11 +488,20 @@ def _concrete_window(lower: str, as_of: dt.date) -> tuple[calendar.Window, tuple
         month = _MONTHS.get(m.group(1)[:3], 1)
         start = dt.date(int(m.group(2)), month, 1)
         return calendar.Window(start, calendar.add_months(start, 1), m.group(0)), m.span(), False
-    if (m := RE_QUARTER.search(lower)) is not None and (m.group(3) or m.group(1)):
+    if (m := RE_QUARTER.search(lower)) is not None and (m.group(3) or m.group(1) or m.group(2)):
         number = int(m.group(1)) if m.group(1) else _ORDINAL[m.group(2)]
         year = int(m.group(3)) if m.group(3) else as_of.year
         start = dt.date(year, 3 * (number - 1) + 1, 1)
+        if not m.group(3) and start > as_of:  # 'q4' with no year: the latest one that has begun
+            start = dt.date(year - 1, start.month, 1)
         return calendar.Window(start, calendar.add_months(start, 3), m.group(0)), m.span(), False
+    if (m := RE_BARE_MONTH.search(lower)) is not None:
+        # 'revenue in march': the latest March that has begun, never every March summed or none at all
+        month = _MONTHS.get(m.group(1)[:3], 1)
+        start = dt.date(as_of.year, month, 1)
+        if start > as_of:
+            start = dt.date(as_of.year - 1, month, 1)
+        return calendar.Window(start, calendar.add_months(start, 1), m.group(1)), m.span(1), False
     if (m := RE_YEAR.search(lower)) is not None:
         year = int(m.group(1))
         return calendar.Window(dt.date(year, 1, 1), dt.date(year + 1, 1, 1), m.group(0)), m.span(), False
@@ -598,6 +609,15 @@ def _how_many(intent: Intent, vocab: Vocabulary) -> None:
     if measure is not None:
         intent.how_many = (measure.table, span)
         return
+    for later in list(WORD.finditer(intent.lower[start:]))[1:3]:
+        # 'how many jazz tracks', 'how many german clients': a value or an adjective before the table's noun
+        if later.group(0) in STOPWORDS:
+            break  # 'items per invoice': the noun after a preposition is not what is counted
+        table = vocab.tables.get((singular(later.group(0)),))
+        if table is not None:
+            at = start + later.start()
+            intent.how_many = (table, Span(at, at + len(later.group(0)), intent.question[at:at + len(later.group(0))]))
+            return
     if word not in vocab.known and singular(word) not in vocab.known and word not in STOPWORDS:
         intent.unknown_subject = span
 

@@ -6,6 +6,7 @@ import re
 
 from archetypes import calendar
 from archetypes.archetype import Archetype, Context
+from archetypes.intent import _MONTH_RE as MONTH_PATTERN
 from archetypes.intent import Span
 from archetypes.model import Detection, Reading
 from archetypes.query import QuerySpec
@@ -25,7 +26,7 @@ _TREND_WORDS = ("trend", "growth", "growing", "grown", "declin", "momentum", "ov
 def detect(ctx: Context) -> Detection | None:
     intent = ctx.intent
     if intent.window is not None and intent.window_span is not None:
-        return _date_column(ctx) or _last_period(ctx)
+        return _date_column(ctx) or _last_period(ctx) or _period_so_far(ctx)
     if intent.vague_time is None or intent.window is not None or intent.window_span is not None:
         return None
     anchor = ctx.as_of or dt.date.today()
@@ -59,6 +60,31 @@ def _last_period(ctx: Context) -> Detection | None:
         last_day = (calendar.add_months(first, 1) - calendar.DAY).day
         trailing = calendar.Window(first.replace(day=min(end.day, last_day)), end, "last 3 months")
         readings.append(Reading("last_3_months", f"The last three months, {_days(trailing)}", _set(trailing)))
+    return ARCHETYPE.detection(span, readings, question=f"Which '{span.text}'? (the latest data is "
+                                                        f"{ctx.as_of.isoformat()})")
+
+
+_NO_YEAR = re.compile(r"^(?:q[1-4]|(?:first|second|third|fourth) quarter|" + MONTH_PATTERN + r")$")
+
+
+def _period_so_far(ctx: Context) -> Detection | None:
+    """'clients who bought in q4' on 2025-12-22: this Q4 so far, or the last whole one (Q4 2024): a period
+    named without its year, still running, is either."""
+    window, span = ctx.intent.window, ctx.intent.window_span
+    assert window is not None and span is not None
+    if ctx.as_of is None or not _NO_YEAR.match(span.text.lower().strip()) or ctx.base.shape in ("change", "list"):
+        return None
+    end = ctx.as_of + calendar.DAY
+    if not window.start < end < window.end:
+        return None
+    named = span.text.strip()
+    named = named.upper() if named.lower().startswith("q") else named.capitalize()
+    so_far = calendar.Window(window.start, end, f"{named} so far")
+    before = calendar.Window(calendar.add_months(window.start, -12), calendar.add_months(window.end, -12),
+                             f"{named} {window.start.year - 1}")
+    readings = [Reading("so_far", f"{named} {window.start.year} so far, {_days(so_far)}", _set(so_far)),
+                Reading("year_before", f"The whole {named} {window.start.year - 1}, {_days(before)}",
+                        _set(before))]
     return ARCHETYPE.detection(span, readings, question=f"Which '{span.text}'? (the latest data is "
                                                         f"{ctx.as_of.isoformat()})")
 

@@ -23,6 +23,13 @@ def detect(ctx: Context) -> Detection | None:
     base = ctx.base
     if span is None and base.measure is not None and base.measure.money:
         span = intent.ranking or intent.superlative or _measure_span(ctx)
+    if span is None and base.measure is not None and base.measure.money:
+        # 'sales in may': its money reading sums the amounts, in whatever currency each was recorded
+        sold = next(((w, a, b) for w, a, b in intent.tokens if w in lexicon.SALES_WORDS), None)
+        if sold is not None:
+            from archetypes.intent import Span
+
+            span = Span(sold[1], sold[2], ctx.question[sold[1]:sold[2]])
     if span is None and base.measure is not None and base.measure.money and not lexicon.names_a_figure(intent.tokens):
         from archetypes.intent import Span
 
