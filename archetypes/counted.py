@@ -19,3 +19,12 @@ def rows_counted(table: str, profile: SchemaProfile) -> tuple[Fact, Measure]:
                 Measure(slug(plural(noun)), f"Number of {plural(noun)}", "count", table, tuple(info.primary_key[:1])))
     return (Fact(table=table, measures=[], row_count=info.row_count),
             Measure(slug(plural(noun)), f"Number of {plural(noun)}", "count", table, tuple(info.primary_key[:1])))
+
+
+def bridge_between(profile: SchemaProfile, counted: str, group: str) -> str | None:
+    """A table whose rows point at both (a playlist's tracks): counting its rows counts `counted` per `group`."""
+    for table, edges in profile.edges.items():
+        targets = {e.ref_table for e in edges}
+        if counted in targets and group in targets and table not in (counted, group):
+            return table
+    return None

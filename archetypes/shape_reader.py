@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from archetypes import calendar, lexicon
-from archetypes.counted import rows_counted
+from archetypes.counted import bridge_between, rows_counted
 from archetypes.grounding import OperatorMention
 from archetypes.intent import RE_YEAR, Intent, Span, Target
 from archetypes.model import Detection, Reading
@@ -204,7 +204,7 @@ def _counted_table(intent: Intent, profile: SchemaProfile):
     """'what share of our clients are in the usa': the rows of the table named after 'of' are counted,
     not the events that reach it."""
 
-    m = re.search(r"\b(?:share|percentage|pct|proportion|fraction|percent)\s+of\s+(?:all\s+|our\s+|the\s+)?([a-z]+)",
+    m = re.search(r"(?:\b(?:share|percentage|pct|proportion|fraction|percent)|%)\s+of\s+(?:all\s+|our\s+|the\s+)?([a-z]+)",
                   intent.lower)
     if m is None:
         return None
@@ -699,6 +699,12 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
             out.consumed |= {"average"}
             _group_by_mention(intent, spec, profile=profile)
             return
+    if _ORDER_VALUE.search(lower) and header is None and not any(m.money for m in fact.measures):
+        # 'avg order value per branch' read on the headers: the value is the money of their lines
+        lines = next((f for f in profile.fact_list() if _header_of(profile, f) == fact.table and
+                      any(m.money for m in f.measures)), None)
+        if lines is not None:
+            spec.fact, fact, header = lines, lines, fact.table
     if (basket is not None or _ORDER_VALUE.search(lower)) and header is not None:
         money = next((m for m in fact.measures if m.money), None)
         if money is not None and (basket is not None or "value" in lower or "aov" in lower):
@@ -935,10 +941,11 @@ def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
         if measure:
             break
     if measure is None:  # 'artists with over 50 songs': the rows of a table that points at the grouped one
-        counted = next((t.entity.table for t in intent.targets if m.end() <= t.span.start <= m.end() + 30 and
-                        t.entity.table != target.entity.table and not t.entity.column_only and
-                        profile.path(t.entity.table, target.entity.table) is not None), None)
-        if counted is not None:
+        named = next((t.entity.table for t in intent.targets if m.end() <= t.span.start <= m.end() + 30 and
+                      t.entity.table != target.entity.table and not t.entity.column_only), None)
+        counted = named if named is not None and profile.path(named, target.entity.table) is not None else \
+            bridge_between(profile, named, target.entity.table) if named is not None else None
+        if counted is not None:  # through a table pointing at both when need be ('playlists with 100 tracks')
             measure = rows_counted(counted, profile)
     if measure is None and "$" in intent.lower[m.start():m.end()]:
         measure = next(((f, x) for f, x in profile.measures_reaching(target.entity.table) if x.money), None)
