@@ -120,7 +120,7 @@ def test_a_series_sql_folds_its_calendar_and_its_case_tree(demo_urls) -> None:
         assert "14 rows in" in result.output   # the SQL that ran is the whole one
     capped = cli("check", "How have sales trended recently?", *dbs(demo_urls, "sqlite"))
     said = [line for line in capped.output.splitlines() if re.search(r"\bshowing \d+", line)]
-    assert len(said) == 1 and "of 24 readings (capped), at least one for every value" in said[0], said  # once
+    assert len(said) == 1 and "of 48 readings (capped), at least one for every value" in said[0], said  # once
 
 
 def test_a_partial_question_names_the_word_not_read_and_what_was_meant(demo_urls) -> None:

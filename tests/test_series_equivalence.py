@@ -42,7 +42,8 @@ SERIES: list[tuple[str, str, dict[str, str]]] = [
     ("hour, every zone reading", "Orders per hour yesterday", {}),
     # (dropped once for differing answers: they differed only in SQLite's float summation order;
     # test_local_hours_match_a_count_by_hand gives the truth)
-    ("hour in local time", "Sales per hour yesterday", {"timezone": "local"}),
+    # (one currency: a per-currency series in local time is not compared here, see the README's note)
+    ("hour in local time", "Sales per hour yesterday", {"timezone": "local", "unit": "only_usd"}),
     ("trend windows (day and month series)", "How are sales trending?", {}),
     ("series by store", "Monthly revenue by store in 2024", {}),
     ("year (the engine's own truncation where the boundaries are UTC)", "Revenue by year", {}),
@@ -186,15 +187,18 @@ def test_local_hours_match_a_count_by_hand(demo, backend):
 
     connected = demo[backend]
     # 'sales' is read as money or as units: the truth below is the money
-    analysis = connected.analyse("Sales per hour yesterday", answers={"timezone": "local", "ranking_metric": "revenue"})
+    analysis = connected.analyse("Sales per hour yesterday",
+                                 answers={"timezone": "local", "ranking_metric": "revenue", "unit": "only_usd"})
     yesterday = analysis.as_of - dt.timedelta(days=1)
     raw = connected.db.run(
-        "SELECT o.ordered_at, s.time_zone, i.unit_price * i.quantity, o.status FROM order_items i "
+        "SELECT o.ordered_at, s.time_zone, i.unit_price * i.quantity, o.status, o.currency_code FROM order_items i "
         "JOIN orders o ON o.id = i.order_id JOIN stores s ON s.id = o.store_id "
         f"WHERE o.ordered_at >= '{yesterday - dt.timedelta(days=1)}' AND o.ordered_at < '{yesterday + dt.timedelta(days=2)}'")
     assert raw.ok, raw.error
     truth: dict[str, dict[str, Decimal]] = {"all": {}, "only_completed": {}}
-    for ordered_at, zone, value, status in raw.rows:
+    for ordered_at, zone, value, status, currency in raw.rows:
+        if str(currency).strip() != "USD":
+            continue  # the reading asked for: only amounts recorded in USD
         moment = ordered_at if isinstance(ordered_at, dt.datetime) else dt.datetime.fromisoformat(str(ordered_at))
         local = moment.replace(tzinfo=dt.UTC).astimezone(ZoneInfo(zone))
         if local.date() != yesterday:
