@@ -238,6 +238,13 @@ def _change(intent, ops, kinds, profile, spec, as_of, out) -> None:
     if change.word == "between" and not _TWO_YEARS.search(intent.lower):
         return
     periods = _named_periods(intent, as_of)
+    versus = next((f for f in spec.filters if len(f.values) >= 2 and not f.negate), None)
+    if periods is None and versus is not None and change.word in _VERSUS:
+        # 'how did accessories sell compared with audio': the two side by side, not a change over time
+        spec.group, spec.limit = versus.entity, None
+        out.consumed |= {"change", "compare"}
+        out.read.append(change.span)
+        return
     spec.shape = "change"
     spec.window = None
     out.consumed |= {"change", "compare"}
@@ -269,6 +276,9 @@ def _change(intent, ops, kinds, profile, spec, as_of, out) -> None:
     if grouped:
         out.detections.append(_change_metric(intent, change, profile, spec))
         out.replaces.add("ranking_metric")
+
+
+_VERSUS = frozenset({"compared", "compare", "versus", "vs", "against"})
 
 
 def _same_days(before: calendar.Window, after: calendar.Window, end: dt.date) -> Change:
