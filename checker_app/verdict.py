@@ -35,12 +35,25 @@ def engines_agree(results: Sequence[RunResult]) -> bool | None:
 
 
 def identity(result: RunResult) -> tuple[Any, ...]:
-    """Who the first row names: its non-numeric values (or the whole row when it has none)."""
+    """Who comes out on top: the non-numeric values (or the whole row when it has none) of the first row of
+    rows ordered by their figure (a ranking), else of the row with the highest figure (a breakdown listed by
+    name, whose first row is only first in the alphabet)."""
     if not result.rows:
         return ()
-    first = tuple(result.rows[0])
-    labels = tuple(v for v in first if not _numeric(v))
-    return labels or first
+    top = tuple(result.rows[_top_row(result.rows)])
+    labels = tuple(v for v in top if not _numeric(v))
+    return labels or top
+
+
+def _top_row(rows: Sequence[Sequence[Any]]) -> int:
+    column = next((i for i, v in enumerate(rows[0]) if _numeric(v)), None)
+    if column is None or len(rows) < 2:
+        return 0
+    values = [float(r[column]) if _numeric(r[column]) else float("-inf") for r in rows]
+    pairs = list(zip(values, values[1:]))
+    if all(a >= b for a, b in pairs) or all(a <= b for a, b in pairs):
+        return 0  # ordered by the figure, either way: the first row is the winner
+    return values.index(max(values))
 
 
 _PERIOD = re.compile(r"^(?:\d{4}(?:-\d{2}(?:-\d{2})?)?(?:[ T]\d{2}(?::\d{2}){0,2})?|\d{4}-?(?:Q|W)\d{1,2}|Q\d \d{4})$")

@@ -156,6 +156,11 @@ MEASURED = [
     ([["1997-01", 61258.07], ["1997-02", 38483.63]], [["1997-01", 66692.8], ["1997-02", 41207.2]], True),
     ([["Rock", 90.0], ["Jazz", 50.0], ["Metal", 20.0]], [["Rock", 300], ["Metal", 200], ["Jazz", 10]], False),
     ([["Rock", 90.0], ["Jazz", 50.0], ["Metal", 20.0]], [["Jazz", 300], ["Rock", 200], ["Metal", 10]], True),
+    # a breakdown listed by name: its first row is first in the alphabet, the answer is its largest row
+    ([["Accessories", 50.0], ["Audio", 90.0], ["Cables", 20.0]], [["Accessories", 900], ["Audio", 200], ["Cables", 10]],
+     True),
+    ([["Accessories", 50.0], ["Audio", 90.0], ["Cables", 20.0]], [["Accessories", 20], ["Audio", 200], ["Cables", 10]],
+     False),
 ]
 
 
