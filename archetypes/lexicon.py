@@ -17,6 +17,7 @@ what which who whom whose how when where why whats what's who's how's there here
 me my mine we us our ours you your yours they them their theirs he she his her i i'm im i'd i've
 show shows showing give gives tell find get list lists display see look let lets let's can could would should will
 shall may might must please pls need want wanted like know just also only so then than as into onto about
+use uses used using
 any some all each every both either neither other others own same such very really much many more most
 one ones thing things stuff everything something anything someone anyone everyone
 data numbers number figures figure info information details detail overview summary stats statistics
