@@ -80,7 +80,12 @@ def analyse(question: str, profile: SchemaProfile, lookup: Lookup | None = None,
     seen_notes = set(analysis.notes)
     from archetypes.unit import codes_in_scope
 
-    scope = codes_in_scope(ctx)  # the rows asked about hold one currency code: no mixed sum to note
+    # the rows asked about hold one currency code: no mixed sum to note (one cached lookup, and only where
+    # money is summed over several codes: the note is about nothing else)
+    fact, measure = ctx.base.fact, ctx.base.measure
+    mixed = fact is not None and measure is not None and measure.money and \
+        (found := profile.currency_for(fact)) is not None and len(found[0].codes) > 1
+    scope = codes_in_scope(ctx) if mixed else None
     built = _build_covering(candidates, cap, profile, anchor, one_currency=scope is not None and len(scope) <= 1)
     analysis.capped = len(candidates) > len(built) and len(built) >= cap
     if analysis.capped:

@@ -13,12 +13,11 @@ def rows_counted(table: str, profile: SchemaProfile) -> tuple[Fact, Measure]:
             return profile.facts[table], counted
     info = profile.tables[table]
     noun = phrase(table).split()[-1] if phrase(table) else "rows"
-    if table in profile.facts:  # a fact with no count of its own keeps its dates: a window still applies
-        fact = profile.facts[table]
-        return (Fact(table=table, measures=[], time=fact.time, time_path=fact.time_path, row_count=fact.row_count),
-                Measure(slug(plural(noun)), f"Number of {plural(noun)}", "count", table, tuple(info.primary_key[:1])))
-    return (Fact(table=table, measures=[], row_count=info.row_count),
-            Measure(slug(plural(noun)), f"Number of {plural(noun)}", "count", table, tuple(info.primary_key[:1])))
+    measure = Measure(slug(plural(noun)), f"Number of {plural(noun)}", "count", table, tuple(info.primary_key[:1]))
+    own = profile.facts.get(table)  # a fact with no count of its own keeps its dates: a window still applies
+    if own is not None:
+        return Fact(table=table, measures=[], time=own.time, time_path=own.time_path, row_count=own.row_count), measure
+    return Fact(table=table, measures=[], row_count=info.row_count), measure
 
 
 def bridge_between(profile: SchemaProfile, counted: str, group: str) -> str | None:

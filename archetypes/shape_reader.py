@@ -638,18 +638,16 @@ def _largest_event(intent, ops, kinds, profile, spec, as_of, out) -> None:
     single visit') is a maximum of per-event sums, not computed yet: said so."""
     if spec.shape != "aggregate" or intent.ranking is None:
         return
-    counted = next(((m, s) for m, s in intent.measures if m.kind in ("count", "count_distinct") and
-                    _LARGEST.search(intent.lower[:s.start])), None)
+    counted = next(((m, s, w) for m, s in intent.measures if m.kind in ("count", "count_distinct") and
+                    (w := _LARGEST.search(intent.lower[:s.start])) is not None), None)
     if counted is None:
         return
-    measure, span = counted
+    measure, span, word = counted
     # the table whose rows are counted: the measure's own, or the one its distinct key points at
     counted_table = measure.table if measure.kind == "count" else next(
         (e.ref_table for e in profile.edges.get(measure.table, ()) if tuple(e.columns) == tuple(measure.columns)),
         None)
     header = profile.facts.get(counted_table) if counted_table else None
-    word = _LARGEST.search(intent.lower[:span.start])
-    assert word is not None
     if header is None or not header.header:
         return
     if intent.group is not None:
