@@ -24,6 +24,7 @@ import sqlglot
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from sqlglot import exp
 
+from adapters.dialects import sqlglot_dialect
 from checker_app.evaluation.gold import SHAPES
 
 GOLD = Path(__file__).parent / "fixtures" / "gold"
@@ -36,7 +37,6 @@ GOLD = Path(__file__).parent / "fixtures" / "gold"
 DBS = ("demo", "chinook", "northwind")
 SETS = {"": (25, 0.25, 0.45, DBS), "later": (10, 0.2, 0.5, DBS), "later2": (25, 0.3, 0.45, DBS),
         "later3": (25, 0.3, 0.45, DBS), "history": (30, 0.3, 0.45, ("history",))}
-DIALECT = {"sqlite": "sqlite", "postgresql": "postgres", "mysql": "mysql"}
 OTHER_ENGINES = {"demo": ("postgresql", "mysql"), "chinook": ("postgresql", "mysql"), "northwind": ("postgresql",),
                  "history": ("postgresql", "mysql")}
 # Northwind's SQLite and PostgreSQL builds are different editions (extra customers, other Discontinued
@@ -155,7 +155,7 @@ def render(sql: str, backend: str, names: dict[str, str] | None) -> str:
         tree = map_identifiers(tree, names)
     if backend == "postgresql":
         tree = adapt_postgres(tree)
-    return tree.sql(dialect=DIALECT[backend])
+    return tree.sql(dialect=sqlglot_dialect(backend))
 
 
 def fetch(url: str, sql: str) -> list[tuple[Any, ...]]:

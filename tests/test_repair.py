@@ -18,6 +18,7 @@ from click.testing import CliRunner
 
 from adapters import Database, DatabaseConfig, EngineErrorInfo, Job, Limits, parse_url, run_side_by_side
 from adapters.classify import classify_mssql_message
+from adapters.dialects import sqlglot_dialect
 from adapters.repair import (
     PASSES,
     AmbiguousReference,
@@ -37,7 +38,6 @@ from tests.support import BACKENDS, PG_ADMIN_URL
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "repair"
 CASES: list[dict[str, Any]] = yaml.safe_load((FIXTURES / "cases.yaml").read_text(encoding="utf-8"))
-DIALECT = {"sqlite": "sqlite", "postgresql": "postgres", "mysql": "mysql"}
 LIMITS = Limits(time_limit_s=10.0, row_cap=500)
 SAFE = ("equi_join_key", "using_column")
 LOG_KEYS = {"original_sql", "dialect", "error", "error_offset", "column", "rule", "sql", "candidates", "agree",
@@ -108,7 +108,7 @@ def test_fixture_file_is_big_enough_and_unique():
 def test_case(case: dict[str, Any], backend: str, request: pytest.FixtureRequest) -> None:
     c = for_engine(case, backend)
     db: Database = request.getfixturevalue("abc_dbs" if c["schema"] == "abc" else "chinook_dbs")[backend]
-    dialect = DIALECT[backend]
+    dialect = sqlglot_dialect(backend)
     schema = schema_of(db)
     sql = c["sql"]
     expect_error = not c.get("runs") and not c.get("error_kind")

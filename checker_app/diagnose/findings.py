@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from adapters import CheckerError, parse_query
+from adapters.dialects import ENGINE_DIALECTS
 from checker_app.clarify import ClarificationError, parse_tool_input
 from checker_app.diagnose.traces import Conversation, ToolCall
 from checker_app.llm.lint import lint_sql
@@ -39,7 +40,9 @@ PATTERNS: tuple[Pattern, ...] = (
 BY_CODE = {p.code: p for p in PATTERNS}
 SQL_KEYS = ("sql", "query", "statement")
 _SQL_NAME_WORDS = ("sql", "query", "database", "execute")
-LINT_DIALECTS = ("postgres", "sqlite", "mysql")
+# PostgreSQL first: it reads every placeholder style a model writes ($1, %s, %(name)s), so the others are
+# named as PostgreSQL reads them; then the remaining engines in their usual order
+LINT_DIALECTS = ("postgres", *(d for d in ENGINE_DIALECTS if d != "postgres"))
 
 # question text -> [(archetype id, evidence words)]
 Classifier = Callable[[str], list[tuple[str, str]]]

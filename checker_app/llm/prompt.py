@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from adapters.dialects import DIALECT_NAMES
 from checker_app.llm.tool import TOOL_NAME
 
-DIALECT_NAMES = {"sqlite": "SQLite", "postgres": "PostgreSQL", "mysql": "MySQL/MariaDB"}
 MAX_TABLES = 60
 MAX_ENUM_VALUES = 12  # a text column whose whole domain is this small is listed with its values
 

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from adapters.dialects import EngineDialect
 from checker_app.llm.errors import ModelFailure
 from checker_app.llm.extract import json_values
 from checker_app.llm.strict import strict_schema
@@ -34,7 +35,7 @@ class ModelReading(BaseModel):
     model_config = ConfigDict(extra="ignore")
     label: str = Field(min_length=1, description="A few words naming this reading.")
     sql: str = Field(min_length=1, description="One read-only SELECT that answers the question under this reading.")
-    dialect: Literal["sqlite", "postgres", "mysql"] | None = Field(
+    dialect: EngineDialect | None = Field(
         default=None, description="The SQL dialect the query is written in.")
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from adapters.dialects import ENGINE_DIALECTS
 from checker_app.pages import draw
 from checker_app.ui.compare import EXAMPLE_SQL, compare, expand_statements, split_statements
 from checker_app.ui.intents import UseCandidate
@@ -25,7 +26,7 @@ if isinstance(intent, UseCandidate):  # a repair candidate was chosen: it become
 st.session_state.setdefault("compare_sql", EXAMPLE_SQL)
 with st.form("compare", border=False):
     st.text_area("SQL", height=220, key="compare_sql")
-    read = st.selectbox("Written in", ["generic", "sqlite", "postgres", "mysql"], key="compare_dialect")
+    read = st.selectbox("Written in", ["generic", *ENGINE_DIALECTS], key="compare_dialect")
     expand = st.checkbox("Also run each statement through the schema's other mappings (split-off columns, "
                          "precomputed aggregate tables)", value=True, key="compare_expand")
     submitted = st.form_submit_button("Compare", type="primary")

@@ -13,6 +13,7 @@ import sqlglot
 from sqlglot.errors import SqlglotError
 
 from adapters import RunResult
+from adapters.dialects import DIALECT_NAMES, ENGINE_DIALECTS
 from adapters.results import json_value
 from checker_app import format as fmt
 from checker_app.readout import CAP_WORDS as CAP_WORDS
@@ -52,7 +53,7 @@ EXAMPLES: tuple[str, ...] = (
     "Show revenue by month",
     "What were sales yesterday?",
 )
-DIALECTS: tuple[tuple[str, str], ...] = (("sqlite", "SQLite"), ("postgres", "PostgreSQL"), ("mysql", "MySQL/MariaDB"))
+DIALECTS: tuple[tuple[str, str], ...] = tuple((d, DIALECT_NAMES[d]) for d in ENGINE_DIALECTS)  # the page's switch
 COLUMNS_BEFORE_TABS = 3
 
 
