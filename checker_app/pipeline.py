@@ -57,6 +57,41 @@ def analyse_on(db: Database, question: str, options: CheckOptions, as_of: dt.dat
             raise CheckerError(f"{db.name}: dates out of range ({err}); try --as-of YYYY-MM-DD") from None
 
 
+def _analyses(question: str, databases: Sequence[Database], options: CheckOptions, notes: list[str]) -> dict[str, Any]:
+    """{engine name: its analysis}, the primary's first. An engine whose profile reads as an earlier one's
+    (the same `reading_signature`: the same schema and data, spelled in another dialect) shares that
+    analysis, and only its rendering differs; any other is analysed on its own profile. An engine that
+    cannot be analysed is a note (an error when none can)."""
+    from archetypes.profile.signature import reading_signature
+
+    analyses: dict[str, Any] = {}
+    by_signature: dict[str, Any] = {}
+    primary = None
+    for db in databases:
+        try:
+            profile = load_profile(db, options.profile_overrides)
+            signature = reading_signature(profile)
+            shared = by_signature.get(signature)
+            if shared is not None:
+                analyses[db.name] = shared
+                continue
+            as_of = primary.as_of if primary else options.as_of
+            analysis = analyse_on(db, question, options, as_of)
+        except CheckerError as err:
+            if primary is None and db is databases[-1]:
+                raise
+            notes.append(f"{db.name}: {err}")
+            continue
+        analyses[db.name] = analysis
+        primary = primary or analysis
+        if as_of is not None or profile.as_of is not None:
+            # with no date at all the primary reads without an anchor, where the others are given the
+            # primary's (today), and some archetypes fire only with one: each is then analysed on its own
+            by_signature.setdefault(signature, analysis)
+    assert primary is not None
+    return analyses
+
+
 def check(question: str, databases: Sequence[Database], options: CheckOptions | None = None) -> Report:
     """The whole check for one question, within one overall deadline (`deadline.check_budget_s`).
     Raises CheckerError only for input that cannot be checked at all."""
@@ -71,19 +106,8 @@ def _check(question: str, databases: Sequence[Database], options: CheckOptions) 
     if not databases:
         raise CheckerError("no database configured")
     notes: list[str] = []
-    analyses: dict[str, Any] = {}
-    primary = None
-    for db in databases:
-        try:
-            analysis = analyse_on(db, question, options, primary.as_of if primary else options.as_of)
-        except CheckerError as err:
-            if primary is None and db is databases[-1]:
-                raise
-            notes.append(f"{db.name}: {err}")
-            continue
-        analyses[db.name] = analysis
-        primary = primary or analysis
-    assert primary is not None
+    analyses = _analyses(question, databases, options, notes)
+    primary = next(iter(analyses.values()))
     notes.extend(primary.notes)
     notes.extend(w for db in databases if db.name in analyses and (w := db.privilege_warning()))
 
