@@ -6,8 +6,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from adapters.clarification import Option, clarification
 from archetypes.intent import Intent, Span
-from archetypes.model import Clarification, Detection, Option, Reading
+from archetypes.model import Detection, Reading
 from archetypes.profile import Lookup, SchemaProfile
 from archetypes.query import QuerySpec
 
@@ -38,8 +39,7 @@ class Archetype:
     def detection(self, span: Span, readings: list[Reading], *, question: str | None = None,
                   kind: str = "choice", sql: str | None = None, options: list[Option] | None = None,
                   multi: bool = False) -> Detection:
-        clarification = Clarification(
-            type=kind, header=self.header, question=question or self.ask, multiSelect=multi,
-            options=options if options is not None else [Option(r.label, r.value) for r in readings], sql=sql)
+        asked = clarification(kind, header=self.header, question=question or self.ask, multi=multi, sql=sql,
+                              options=options if options is not None else [Option(r.label, r.value) for r in readings])
         return Detection(archetype=self.id, evidence=span.text, span=(span.start, span.end), when=self.when,
-                         ask=self.ask, reason=self.reason, clarification=clarification, readings=readings)
+                         ask=self.ask, reason=self.reason, clarification=asked, readings=readings)

@@ -1,4 +1,7 @@
-"""What the archetypes hand back: detections, clarifications, readings, interpretations, the analysis."""
+"""What the archetypes hand back: detections, readings, interpretations, the analysis.
+
+A detection's clarification is the one clarification model, `adapters.clarification` (re-exported here).
+"""
 from __future__ import annotations
 
 import datetime as dt
@@ -8,36 +11,15 @@ from typing import TYPE_CHECKING, Any
 
 from sqlglot import exp
 
+from adapters.clarification import ChoiceQuestion as ChoiceQuestion  # re-exported: the one clarification model
+from adapters.clarification import Clarification as Clarification
+from adapters.clarification import Option as Option
+from adapters.clarification import QueryChoiceQuestion as QueryChoiceQuestion
+from adapters.clarification import Question
 from adapters.dialects import ENGINE_DIALECTS
 
 if TYPE_CHECKING:
     from archetypes.query import QuerySpec
-
-
-@dataclass(frozen=True)
-class Option:
-    label: str
-    value: str
-
-    def to_dict(self) -> dict[str, str]:
-        return {"label": self.label, "value": self.value}
-
-
-@dataclass
-class Clarification:
-    """One question for the person, in the article's wire shape (`choice` or `query_choice`)."""
-
-    type: str
-    header: str
-    question: str
-    multiSelect: bool = False  # noqa: N815 - the wire name
-    options: list[Option] = field(default_factory=list)
-    sql: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": self.type, "header": self.header, "question": self.question,
-                "multiSelect": self.multiSelect, "options": [o.to_dict() for o in self.options],
-                "sql": self.sql}
 
 
 # A reading changes the base query spec into its own variant (None: shares the base query).
@@ -63,7 +45,7 @@ class Detection:
     when: str
     ask: str
     reason: str
-    clarification: Clarification
+    clarification: Question
     readings: list[Reading] = field(default_factory=list)
 
     def reading(self, value: str) -> Reading | None:

@@ -1,7 +1,8 @@
 """The clarification contract of the first article: questions in, answers and memoryHint out.
 
 Two question shapes, a discriminated union: `choice` (static options) and `query_choice` (a SELECT
-that fetches live options). A preprocessor infers a missing `type` (options -> choice, sql ->
+that fetches live options), the dataclasses of `adapters.clarification` (the one model of a question, shared
+with the archetypes and the repair pass), validated here with pydantic. A preprocessor infers a missing `type` (options -> choice, sql ->
 query_choice). Answers are validated the way the wizard validates them: no empty submission, no
 "Other" without text. The memoryHint is deterministic: present, verbatim, only when an answer carries
 user-authored text (custom answer or notes).
@@ -13,6 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
 from adapters import CheckerError
+from adapters.clarification import ChoiceQuestion, Option, QueryChoiceQuestion
 
 MEMORY_HINT = ("The user provided a custom answer or added notes. This may contain personal preferences, "
                "corrections, or context worth saving to memory.")
@@ -21,36 +23,6 @@ OTHER_LABEL = "Other"
 
 class ClarificationError(CheckerError):
     """A clarification question or answer that does not fit the contract."""
-
-
-class OptionModel(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-    label: str = Field(min_length=1)
-    value: str | None = None
-
-    @property
-    def resolved_value(self) -> str:
-        return self.value if self.value is not None else self.label
-
-
-class _QuestionBase(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-    header: str = Field(default="", max_length=60)
-    question: str = Field(min_length=1)
-    multiSelect: bool = False  # noqa: N815 - the wire name
-    archetype: str | None = None  # which archetype this resolves, when the rules asked it
-    quote: str = ""  # the words of the user's question this asks about (a model's ask must quote them)
-
-
-class ChoiceQuestion(_QuestionBase):
-    type: Literal["choice"] = "choice"
-    options: list[OptionModel] = Field(min_length=1)
-
-
-class QueryChoiceQuestion(_QuestionBase):
-    type: Literal["query_choice"] = "query_choice"
-    sql: str = Field(min_length=1)
-    options: list[OptionModel] = Field(default_factory=list)  # filled from the live query
 
 
 def normalize_question_type(raw: Any) -> Any:
@@ -64,7 +36,7 @@ def normalize_question_type(raw: Any) -> Any:
 
 
 Question = Annotated[ChoiceQuestion | QueryChoiceQuestion, Field(discriminator="type")]
-_QUESTION = TypeAdapter(Question)
+_QUESTION: TypeAdapter[ChoiceQuestion | QueryChoiceQuestion] = TypeAdapter(Question)
 
 
 class AskUserQuestionInput(BaseModel):
@@ -90,6 +62,11 @@ def parse_question(raw: dict[str, Any]) -> ChoiceQuestion | QueryChoiceQuestion:
         raise ClarificationError(f"malformed clarification question ({where}: {first['msg']})") from None
 
 
+def question_dict(question: ChoiceQuestion | QueryChoiceQuestion, exclude_none: bool = False) -> dict[str, Any]:
+    """A question as the contract serialises it (archetype and quote included; JSON values)."""
+    return _QUESTION.dump_python(question, mode="json", exclude_none=exclude_none)
+
+
 def parse_tool_input(raw: Any) -> AskUserQuestionInput:
     try:
         return AskUserQuestionInput.model_validate(raw)
@@ -104,7 +81,7 @@ class Answer(BaseModel):
 
     type: Literal["choice", "query_choice"]
     question: str
-    choice: OptionModel | list[OptionModel] | None = None
+    choice: Option | list[Option] | None = None
     freeText: str | None = None  # noqa: N815 - the wire name
     notes: str | None = None
     archetype: str | None = Field(default=None, exclude=True)
@@ -114,7 +91,7 @@ class Answer(BaseModel):
 
     def value(self) -> str | None:
         """The value to anchor the SQL on: the chosen option's value, else the typed text."""
-        if isinstance(self.choice, OptionModel):
+        if isinstance(self.choice, Option):
             return self.choice.resolved_value
         if isinstance(self.choice, list) and self.choice:
             return self.choice[0].resolved_value
@@ -138,7 +115,7 @@ def answer_question(question: ChoiceQuestion | QueryChoiceQuestion, selected: li
         raise ClarificationError("choose an option or type an answer")
     if len(chosen) > 1 and not question.multiSelect:
         raise ClarificationError("this question takes one answer")
-    choice: OptionModel | list[OptionModel] | None
+    choice: Option | list[Option] | None
     choice = chosen if question.multiSelect else (chosen[0] if chosen else None)
     return Answer(type=question.type, question=question.question, choice=choice or None,
                   freeText=text or None, notes=notes.strip() or None, archetype=question.archetype)

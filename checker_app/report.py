@@ -178,7 +178,8 @@ class Detection(Wire):
 
     @classmethod
     def from_rules(cls, detection: Any) -> Detection:
-        """An archetypes.model.Detection, converted once (its clarification into the clarify contract)."""
+        """An archetypes.model.Detection, converted once (its clarification, the same dataclass, checked against
+        the clarify contract with the archetype and the quoted words filled in)."""
         from checker_app.clarify import parse_question
 
         clarification = parse_question({**detection.clarification.to_dict(), "archetype": detection.archetype,

@@ -241,7 +241,7 @@ def test_availability_links_and_options() -> None:
 
 
 def test_answers_go_to_the_rules_when_they_can_and_to_the_model_in_words() -> None:
-    from checker_app.clarify import Answer, OptionModel
+    from checker_app.clarify import Answer, Option
     from checker_app.ui import model_view
 
     rules = [detection(d) for d in (
@@ -254,12 +254,12 @@ def test_answers_go_to_the_rules_when_they_can_and_to_the_model_in_words() -> No
     accept = model_view.rules_accept(model_view.rules_values(rules))
     assert accept("ranking_metric", "Units") == "units" and accept("ranking_metric", "margin") is None
     assert accept("entity", "Acme Corp") == "Acme Corp" and accept("timeframe", "2024") is None
-    answers = [Answer(type="choice", question="Rank by?", choice=OptionModel(label="Units"),
+    answers = [Answer(type="choice", question="Rank by?", choice=Option(label="Units"),
                       archetype="ranking_metric"),
-               Answer(type="choice", question="Which year?", choice=OptionModel(label="2024"), archetype="timeframe"),
+               Answer(type="choice", question="Which year?", choice=Option(label="2024"), archetype="timeframe"),
                Answer(type="choice", question="Rank by?", freeText="gross margin", archetype="ranking_metric",
                       notes="we always mean margin"),
-               Answer(type="query_choice", question="Which Acme?", choice=OptionModel(label="Acme Corp"),
+               Answer(type="query_choice", question="Which Acme?", choice=Option(label="Acme Corp"),
                       archetype="entity")]
     anchored, text = model_view.route_answers(answers, accept)
     assert anchored == {"ranking_metric": "units", "entity": "Acme Corp"}

@@ -1,15 +1,15 @@
 """checker_app.readout reads the typed report parts (no dict aliases): the subject a person chose."""
 from __future__ import annotations
 
-from checker_app.clarify import ChoiceQuestion, OptionModel
+from checker_app.clarify import ChoiceQuestion, Option
 from checker_app.readout import SUBJECT, subject_question
 from checker_app.report import Detection
 
 
 def _ask(archetype: str = SUBJECT) -> Detection:
     question = ChoiceQuestion(question="What should it run on?", options=[
-        OptionModel(label="Revenue (sum of quantity × unit price)", value="revenue"),
-        OptionModel(label="Units", value="units")])
+        Option(label="Revenue (sum of quantity × unit price)", value="revenue"),
+        Option(label="Units", value="units")])
     return Detection(id=archetype, evidence="numbers", span=(12, 19), clarification=question)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from adapters.clarification import ChoiceQuestion
 from adapters.errors import EngineErrorInfo
 from adapters.results import RunResult, json_value
 
@@ -60,7 +61,7 @@ class RepairLog:
     sql: str | None = None
     candidates: list[RepairAttempt] = field(default_factory=list)
     agree: bool | None = None
-    clarification: dict[str, Any] | None = None
+    clarification: ChoiceQuestion | None = None   # which table's column is meant (adapters.clarification.column_choice)
     problem: str | None = None
     references: list[dict[str, Any]] = field(default_factory=list)
     note: str = ""
@@ -77,25 +78,8 @@ class RepairLog:
             "sql": self.sql,
             "candidates": [c.to_dict() for c in self.candidates],
             "agree": self.agree,
-            "clarification": self.clarification,
+            "clarification": self.clarification.to_dict() if self.clarification else None,
             "problem": self.problem,
             "references": list(self.references),
             "note": self.note,
         }
-
-
-def clarification(column: str, options: list[tuple[str, str]], differ: bool | None) -> dict[str, Any]:
-    """A choice question (the seed's `choice` shape) asking which table's column is meant."""
-    names = [label for label, _ in options]
-    listed = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else "".join(names)
-    if differ:
-        why = "and the answers differ"
-    else:
-        why = "and they may give different answers"
-    return {
-        "type": "choice",
-        "header": "Column",
-        "question": f"`{column}` could be {listed}, {why}. Which one do you mean?",
-        "multiSelect": False,
-        "options": [{"label": label, "value": value} for label, value in options],
-    }

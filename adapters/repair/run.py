@@ -14,9 +14,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 from sqlglot import exp
 
+from adapters.clarification import column_choice
 from adapters.database import Database, Limits, sent_text
 from adapters.errors import CheckerError
-from adapters.repair.log import RepairLog, clarification
+from adapters.repair.log import RepairLog
 from adapters.repair.names import sqlglot_dialect
 from adapters.repair.problems import SchemaUnavailable
 from adapters.repair.recognise import original_offset, recognise
@@ -91,7 +92,7 @@ def apply_outcome(db: Database, sql: str, limits: Limits, original: RunResult, o
         chosen.repairs = [record.to_dict()]
         return chosen
     if record.agree is False:
-        record.clarification = clarification(record.subject or record.column or "", options, True)
+        record.clarification = column_choice(record.subject or record.column or "", options, True)
         record.note += "; the answers differ: the user must choose"
     else:
         failed = [a.label for a, run in zip(record.candidates, runs) if not run.ok]

@@ -11,8 +11,9 @@ from typing import Any
 
 from sqlglot import exp
 
+from adapters.clarification import column_choice
 from adapters.errors import EngineErrorInfo, InputError, UnsafeStatementError
-from adapters.repair.log import RepairAttempt, RepairLog, clarification
+from adapters.repair.log import RepairAttempt, RepairLog
 from adapters.repair.names import key, sqlglot_dialect
 from adapters.repair.passes import Choice, Decision, Group, decide
 from adapters.repair.problems import NotAmbiguous, RepairError, UnknownColumn, UnparseableSQL
@@ -181,7 +182,7 @@ def _apply(sql: str, tree: exp.Expr, dialect: str, decisions: list[Decision],
     record.candidates = [RepairAttempt(c.label, c.value, c.sql) for c in result]
     column = ", ".join(f"`{d.group.column}`" for d in open_)
     record.subject = " and ".join(d.group.column for d in open_)
-    record.clarification = clarification(record.subject, [(c.label, c.value) for c in result], None)
+    record.clarification = column_choice(record.subject, [(c.label, c.value) for c in result], None)
     record.note = (f"{column}: no join equality proves the candidates equal; one statement per candidate"
                    + (f" (capped at {MAX_CANDIDATES})" if capped else ""))
     return RepairOutcome("candidates", None, result, None, references, record)

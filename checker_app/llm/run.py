@@ -12,7 +12,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from checker_app.clarify import Answer, OptionModel, tool_output
+from checker_app.clarify import Answer, Option, tool_output
 from checker_app.llm.client import ModelClient, client_for
 from checker_app.llm.errors import ModelFailure
 from checker_app.llm.model_sql import model_sql
@@ -46,7 +46,7 @@ def clarification_answers(answers: Mapping[str, str], reply: str | None,
     """The person's answers in the tool output's shape: picked readings, plus any plain-text reply."""
     asks = {e["id"]: e["ask"] for e in archetype_entries(registry)}
     result = [Answer(type="choice", question=asks.get(archetype, archetype), archetype=archetype,
-                     choice=OptionModel(label=value)) for archetype, value in answers.items()]
+                     choice=Option(label=value)) for archetype, value in answers.items()]
     if reply and reply.strip():
         result.append(Answer(type="choice", question=asked or "Clarification", freeText=reply.strip()))
     return result

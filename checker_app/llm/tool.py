@@ -26,6 +26,7 @@ from checker_app.clarify import (
     ClarificationError,
     QueryChoiceQuestion,
     parse_question,
+    question_dict,
 )
 from checker_app.llm.strict import strict_schema
 from checker_app.llm.textcall import read_text_call
@@ -107,7 +108,7 @@ class ToolCallResult:
     def to_dict(self) -> dict[str, Any]:
         payload: dict[str, Any] = {
             "status": self.status,
-            "questions": [q.model_dump(exclude_none=True) for q in self.questions],
+            "questions": [question_dict(q, exclude_none=True) for q in self.questions],
             "dropped": [d.to_dict() for d in self.dropped],
         }
         if self.tool_call_id:

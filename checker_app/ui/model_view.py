@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from adapters import ConfigError
-from checker_app.clarify import Answer
+from checker_app.clarify import Answer, question_dict
 from checker_app.pipeline import CheckOptions
 from checker_app.readout import pretty_sql
 from checker_app.report import ENGINES, Detection, ModelReport, ReadingResult, Report, ToolCall
@@ -259,7 +259,7 @@ def _model_errors(model: ModelReport) -> list[str]:
 
 def _questions(clarification: ToolCall | None) -> list[dict[str, Any]]:
     """The model's asks as the plain dicts the wizard validates per step."""
-    return [q.model_dump(mode="json", exclude_none=True) for q in (clarification.questions if clarification else [])]
+    return [question_dict(q, exclude_none=True) for q in (clarification.questions if clarification else [])]
 
 
 def _notes(model: ModelReport) -> list[str]:

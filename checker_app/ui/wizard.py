@@ -9,7 +9,7 @@ be retried, skipped, or answered in plain text.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import sqlglot
@@ -21,7 +21,7 @@ from checker_app.clarify import (
     Answer,
     ChoiceQuestion,
     ClarificationError,
-    OptionModel,
+    Option,
     QueryChoiceQuestion,
     answer_question,
     archetype_answers,
@@ -42,7 +42,7 @@ class OptionsFetch:
     """Live options of a query_choice question."""
 
     status: str                                   # ok | empty | failed
-    options: list[OptionModel] = field(default_factory=list)
+    options: list[Option] = field(default_factory=list)
     message: str = ""
     engine: str = ""
 
@@ -65,7 +65,7 @@ def _pick(columns: list[str], names: tuple[str, ...]) -> int | None:
     return next((lowered.index(n) for n in names if n in lowered), None)
 
 
-def options_from_rows(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[OptionModel]:
+def options_from_rows(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[Option]:
     """Options from a live query: the `label` (or `name`) column names an option, `value` (else the
     label) is what the answer carries; with a `key` (or `id`) column, names that repeat are told apart
     as "name [key]", the way the entity archetype spells such readings."""
@@ -78,7 +78,7 @@ def options_from_rows(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> 
     cleaned = [[None if v is None else str(json_value(v)).strip() for v in row] for row in rows if row]
     labels = [row[label_at] for row in cleaned if len(row) > label_at and row[label_at]]
     repeated = {label for label in labels if labels.count(label) > 1}
-    options: list[OptionModel] = []
+    options: list[Option] = []
     seen: set[str] = set()
     for row in cleaned:
         label = row[label_at] if len(row) > label_at else None
@@ -89,12 +89,12 @@ def options_from_rows(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> 
             label = value = f"{label} [{row[key_at]}]"
         if label not in seen:
             seen.add(label)
-            options.append(OptionModel(label=label, value=value))
+            options.append(Option(label=label, value=value))
     return options
 
 
 def fetch_options(sql: str, databases: Sequence[Database], secrets: Sequence[str] = (),
-                  static: Sequence[OptionModel] = (), read: str | None = None) -> OptionsFetch:
+                  static: Sequence[Option] = (), read: str | None = None) -> OptionsFetch:
     """Run a query_choice SELECT on the first engine that answers (rows become options as
     `options_from_rows` says). Distinguishes a failed query from one that returned no rows. Options the
     question already lists whose values the query does not return (say "all matches combined") are
@@ -191,7 +191,7 @@ class Wizard:
         question = parse_question(self.raw)
         fetch = self.fetched.get(self.index)
         if isinstance(question, QueryChoiceQuestion) and fetch is not None:
-            question = question.model_copy(update={"options": list(fetch.options)})
+            question = replace(question, options=list(fetch.options))
         return question
 
     def needs_fetch(self) -> bool:
@@ -283,7 +283,7 @@ class Wizard:
             kind = raw.get("type") if raw.get("type") in ("choice", "query_choice") else "choice"
             label = labels.get(aid, {}).get(value, value)
             self.answers.append(Answer(type=kind, question=str(raw.get("question") or raw.get("header") or aid),
-                                       choice=OptionModel(label=label, value=value), archetype=aid))
+                                       choice=Option(label=label, value=value), archetype=aid))
             answered = True
             self._advance()
         return answered
