@@ -5,7 +5,7 @@
 Serves the page (`ambiguity-checker serve`, no --db) on a free port, types the demo question three times
 and prints, per submit, when the verdict first names every product (first results) and when every reading's
 panel shows its answer, measured by the browser's own clock. Needs Debian's chromium and playwright (the
-same as tests/test_browser.py, whose helpers it reuses); the figures are in the README.
+same as tests/test_browser.py, whose helpers in tests/support.py it reuses); the figures are in the README.
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from checker_app.ui.display import EXAMPLES  # noqa: E402
-from tests.test_browser import CHROMIUM, CHROMIUM_ARGS, TOP_PRODUCTS, TOP_SELLING, main, serving, shot  # noqa: E402
+from tests.support import CHROMIUM, CHROMIUM_ARGS, TOP_PRODUCTS, TOP_SELLING, main, serving, shot  # noqa: E402
 
 # In the page: when Enter is pressed, when the verdict first names every product (first results), and when
 # every reading's panel shows its answer, measured by the browser's own clock (no polling delay).

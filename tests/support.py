@@ -5,10 +5,18 @@ CHECKER_STRICT_TESTS=1 (CI), where the same condition fails the test.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -321,3 +329,76 @@ def choice(at: AppTest):
 
 def no_exception(at: AppTest) -> None:
     assert not at.exception, [e.value for e in at.exception]
+
+
+# -- the page in a real browser (tests/test_browser.py, benchmarks/bench_page.py) -----------------------------
+
+CHROMIUM = os.environ.get("CHECKER_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+TOP_PRODUCTS = ("MacBook Pro", "USB-C Cable", "Phone Case")   # the demo's top products, one per ranking metric
+STARTUP_S = 90
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextlib.contextmanager
+def serving(home: Path, *db_values: str, command_name: str = "serve", extra: tuple[str, ...] = (),
+            pythonpath: Path = REPO, cwd: Path = REPO) -> Iterator[str]:
+    """`ambiguity-checker serve` (as `python -m checker_app serve`, or another command such as `demo`) on a
+    free port; yields its base URL and stops the process group it started (serve and its Streamlit child)."""
+    port = free_port()
+    command = [sys.executable, "-m", "checker_app", command_name, "--port", str(port), "--address", "127.0.0.1",
+               *extra]
+    for value in db_values:
+        command += ["--db", value]
+    log_path = home / f"serve-{port}.log"
+    env = {**os.environ, "CHECKER_HOME": str(home), "PYTHONPATH": str(pythonpath)}
+    with open(log_path, "wb") as log:
+        process = subprocess.Popen(command, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                   start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    serving.log = log_path  # type: ignore[attr-defined]
+    try:
+        deadline = time.monotonic() + STARTUP_S
+        while True:
+            if process.poll() is not None:
+                pytest.fail(f"serve exited with {process.returncode}:\n{log_path.read_text(errors='replace')}")
+            try:
+                with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"serve did not answer within {STARTUP_S} s:\n{log_path.read_text(errors='replace')}")
+            time.sleep(0.3)
+        yield base
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)  # the group of the process this test started
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
+
+
+def main(page):  # the app's own content, not the toolbar
+    return page.locator('[data-testid="stMain"]')
+
+
+def settle(page) -> None:
+    """Wait until no element is still a loading placeholder, so a screenshot shows the real page."""
+    page.wait_for_function("() => !document.querySelector('[data-testid=\"stSkeleton\"]')")
+    page.wait_for_timeout(500)
+
+
+def shot(page, path: Path) -> None:
+    settle(page)
+    page.screenshot(path=str(path))

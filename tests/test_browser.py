@@ -12,82 +12,33 @@ import contextlib
 import os
 import re
 import shutil
-import signal
-import socket
-import subprocess
-import sys
-import time
 import urllib.parse
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from checker_app.ui.display import EXAMPLES
-from tests.support import BACKENDS, REPO, unavailable
+from tests.support import (
+    BACKENDS,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    REPO,
+    TOP_PRODUCTS,
+    TOP_SELLING,
+    main,
+    serving,
+    settle,
+    shot,
+    unavailable,
+)
 
-CHROMIUM = os.environ.get("CHECKER_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
-TOP_SELLING = "What is the top-selling product?"
-TOP_PRODUCTS = ("MacBook Pro", "USB-C Cable", "Phone Case")
 DEAD_PG = "pg=postgresql+psycopg://u:s3cret@127.0.0.1:1/x"
 VIEWPORT = {"width": 1500, "height": 3000}  # tall: Streamlit scrolls inside the page, not the window
 SHOT_VIEWPORT = {"width": 1400, "height": 1000}  # what the README's screenshots show
-STARTUP_S = 90
 SCREENSHOTS = os.environ.get("CHECKER_SCREENSHOTS")
 AMBIGUOUS = "SELECT id, name FROM orders JOIN customers ON customer_id = customers.id ORDER BY ordered_at DESC LIMIT 3"
 
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-@contextlib.contextmanager
-def serving(home: Path, *db_values: str, command_name: str = "serve", extra: tuple[str, ...] = (),
-            pythonpath: Path = REPO, cwd: Path = REPO) -> Iterator[str]:
-    """`ambiguity-checker serve` (as `python -m checker_app serve`, or another command such as `demo`) on a
-    free port; yields its base URL and stops the process group it started (serve and its Streamlit child)."""
-    port = free_port()
-    command = [sys.executable, "-m", "checker_app", command_name, "--port", str(port), "--address", "127.0.0.1",
-               *extra]
-    for value in db_values:
-        command += ["--db", value]
-    log_path = home / f"serve-{port}.log"
-    env = {**os.environ, "CHECKER_HOME": str(home), "PYTHONPATH": str(pythonpath)}
-    with open(log_path, "wb") as log:
-        process = subprocess.Popen(command, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT,
-                                   start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
-    serving.log = log_path  # type: ignore[attr-defined]
-    try:
-        deadline = time.monotonic() + STARTUP_S
-        while True:
-            if process.poll() is not None:
-                pytest.fail(f"serve exited with {process.returncode}:\n{log_path.read_text(errors='replace')}")
-            try:
-                with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"serve did not answer within {STARTUP_S} s:\n{log_path.read_text(errors='replace')}")
-            time.sleep(0.3)
-        yield base
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGTERM)  # the group of the process this test started
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=10)
 
 
 @pytest.fixture(scope="module")
@@ -116,27 +67,12 @@ def page(browser, tmp_path):
     context.close()
 
 
-def main(page):  # the app's own content, not the toolbar
-    return page.locator('[data-testid="stMain"]')
-
-
 def metric_values(page, n: int, scope: str = '[data-testid="stMain"]') -> list[str]:
     """The readings' headline answers (st.metric values) in `scope`, once at least `n` are drawn (elements
     after the verdict load lazily)."""
     css = f'{scope} [data-testid="stMetricValue"]'
     page.wait_for_function("([css, n]) => document.querySelectorAll(css).length >= n", arg=[css, n])
     return [t.strip() for t in page.locator(css).all_inner_texts()]
-
-
-def settle(page) -> None:
-    """Wait until no element is still a loading placeholder, so a screenshot shows the real page."""
-    page.wait_for_function("() => !document.querySelector('[data-testid=\"stSkeleton\"]')")
-    page.wait_for_timeout(500)
-
-
-def shot(page, path: Path) -> None:
-    settle(page)
-    page.screenshot(path=str(path))
 
 
 def wait_count(page, css: str, n: int) -> None:
