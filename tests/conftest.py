@@ -16,25 +16,24 @@ from tests.support import BACKENDS, ServerDatabases, assert_valid, load_chinook,
 
 @pytest.fixture(autouse=True)
 def reports_match_their_schema(monkeypatch) -> Iterator[None]:
-    """Every report a test builds through the pipeline validates against docs/report.schema.json (checked
-    after the test, so later changes to the report count too). CLI tests in subprocesses validate their
-    output with `assert_valid` themselves."""
+    """Every report a test builds (through the pipeline, a command run in-process, the page under AppTest, or
+    by hand) validates against docs/report.schema.json, checked after the test so later changes to the
+    report count too. CLI tests in subprocesses validate their output with `assert_valid` themselves."""
     import json
 
-    from checker_app import pipeline
+    from checker_app.report import Report
 
-    built: list[object] = []
-    original = pipeline.Report
+    built: list[Report] = []
+    original = Report.__init__
 
-    def recording(**fields: object) -> object:
-        report = original(**fields)
-        built.append(report)
-        return report
+    def recording(self: Report, **fields: object) -> None:
+        original(self, **fields)
+        built.append(self)
 
-    monkeypatch.setattr(pipeline, "Report", recording)
+    monkeypatch.setattr(Report, "__init__", recording)
     yield
     for report in built:
-        assert_valid(json.loads(json.dumps(report.to_dict(), default=str)))  # type: ignore[attr-defined]
+        assert_valid(json.loads(json.dumps(report.to_dict(), default=str)))
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -336,7 +336,6 @@ def no_exception(at: AppTest) -> None:
 CHROMIUM = os.environ.get("CHECKER_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync"]
-TOP_PRODUCTS = ("MacBook Pro", "USB-C Cable", "Phone Case")   # the demo's top products, one per ranking metric
 STARTUP_S = 90
 
 

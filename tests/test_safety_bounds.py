@@ -22,6 +22,7 @@ from adapters.database import cap_rows
 from adapters.fetch import CELL_LIMIT_CHARS
 from adapters.safety import parse_query
 from adapters.sessions import MAX_PER_SERVER
+from tests.support import assert_valid
 
 HANG_GUARD_S = 120  # a subprocess that outlives this is hung (a guard, not a timing goal)
 
@@ -305,6 +306,7 @@ def test_the_report_warns_once_per_engine_connected_as_superuser(demo_urls) -> N
                "--db", f"maria={demo_urls['mysql']}", "--db", f"lite={demo_urls['sqlite']}")
     assert out.returncode == 0, out.stderr
     report = json.loads(out.stdout)
+    assert_valid(report)
     warnings = {e["name"]: e.get("warning") for e in report["engines"]}
     assert warnings["pg"] and "superuser" in warnings["pg"]
     assert warnings["maria"] and "ALL PRIVILEGES" in warnings["maria"]

@@ -14,6 +14,7 @@ import pytest
 from adapters import ConfigError, parse_db_option
 from archetypes import calendar
 from archetypes.calendar import CalendarRangeError
+from tests.support import assert_valid
 
 EXTREMES = [dt.date(1, 1, 1), dt.date(1, 1, 2), dt.date(9999, 12, 30), dt.date(9999, 12, 31)]
 GRAINS = ["day", "week_iso", "week_sunday", "month", "quarter", "year", "weekday", "fy_period", "fy_quarter", "fy_year"]
@@ -82,6 +83,7 @@ def test_a_sentinel_timestamp_in_the_data_does_not_crash_the_trend(tmp_path) -> 
     out = _cli("check", "How are sales trending?", "--json", "--db", f"sqlite:///{path}")
     assert out.returncode == 0, out.stderr
     report = json.loads(out.stdout)
+    assert_valid(report)
     assert report["as_of"].startswith("9999-12-31") and report["interpretations"]
 
 
@@ -136,6 +138,8 @@ def test_batch_gives_bad_records_an_error_line_and_goes_on(tmp_path) -> None:
     out = _cli("batch", str(batch))
     assert out.returncode == 1, out.stderr
     records = [json.loads(line) for line in out.stdout.splitlines()]
+    for record in records:
+        assert_valid(record, "batch")
     assert len(records) == len(lines)
     assert [("error" in r) for r in records] == [False, True, True, True, True, False, True, False]
     assert all("\n" not in r["error"] for r in records if "error" in r)

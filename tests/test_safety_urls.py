@@ -12,6 +12,7 @@ import pytest
 import sqlalchemy as sa
 
 from adapters.urls import display_url, repair_userinfo, scrub, secrets_of
+from tests.support import assert_valid
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PG_AT = "Pw@Scrub-7391"        # an unencoded '@': SQLAlchemy alone would show "Scrub-7391" as the host
@@ -104,6 +105,10 @@ def test_check_run_repair_and_batch_never_print_a_credential(urls, tmp_path) -> 
     leaks = {name: _leaks(out) for name, out in runs.items() if _leaks(out)}
     assert not leaks, leaks
     report = json.loads(runs["check --json"].stdout)
+    assert_valid(report)  # the reports printed by these subprocesses match the published schema too
+    assert_valid(json.loads(runs["check failing"].stdout))
+    for line in runs["batch"].stdout.splitlines():
+        assert_valid(json.loads(line), "batch")
     assert report["verdict"] and all("***" in e["url"] for e in report["engines"])
     assert {e["name"] for e in report["engines"]} == {"pg", "pgq", "maria"}
     assert runs["check error port"].returncode == 2 and runs["check error port"].stderr.count("\n") == 1
