@@ -17,7 +17,7 @@ from archetypes.errors import UnknownAnswerError
 from archetypes.expand import apply_mappings
 from archetypes.explain import explain
 from archetypes.grounding import OperatorMention, ValueMention, account, operator_mentions, value_mentions
-from archetypes.intent import Intent, Span, read
+from archetypes.intent import Intent, Span, Target, read
 from archetypes.model import Analysis, Detection, Interpretation, Reading
 from archetypes.naming import phrase, plural, slug
 from archetypes.profile import Fact, Lookup, Measure, SchemaProfile
@@ -217,6 +217,9 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
     identifiers = {singular(w) for name, table in ctx.profile.tables.items()
                    for ident in [name] + [c.name for c in table.columns] for w in words(ident)}
     out: list[tuple[Span, str]] = list(out_window)
+    for grouped in _breakdowns(ctx.intent):
+        if not _grouped_by(analysis, grouped.entity):
+            out.append((grouped.span, f"asked by {grouped.entity.noun}, which no reading groups by"))
     read_tables = {t.name for i in analysis.interpretations for t in i.query.find_all(exp.Table)}
     for target in ctx.intent.targets:
         table_words = {singular(w) for w in words(target.entity.table)}
@@ -240,6 +243,32 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
         out.append((Span(start, end, ctx.question[start:end]), "names a column no reading uses"))
     del vocab
     return out
+
+
+# 'by store', 'for each category': a breakdown ('per' can also be a ratio: 'revenue per customer')
+_BREAKDOWN = re.compile(r"\b(?:by|for each|for every|each|across|broken down by|split by|grouped by)\s+$")
+
+
+def _breakdowns(intent: Intent) -> list[Target]:
+    """The targets the question asks to break the figure down by."""
+    return [t for t in intent.targets
+            if t is intent.also_group or _BREAKDOWN.search(intent.lower[max(0, t.span.start - 20):t.span.start])]
+
+
+def _grouped_by(analysis: Analysis, entity) -> bool:
+    """Some reading groups (or partitions) its rows by a column of `entity`'s table."""
+    from archetypes.naming import singular, words
+
+    wanted = {singular(w) for w in words(entity.table)} | {singular(w) for c in entity.name_columns
+                                                           for w in words(c)}
+    for interpretation in analysis.interpretations:
+        aliases = {t.alias_or_name: t.name for t in interpretation.query.find_all(exp.Table)}
+        for clause in interpretation.query.find_all(exp.Group, exp.Window):
+            for column in clause.find_all(exp.Column):
+                # the entity's own key ('t1.id', t1 its table) or a column naming it ('category_id')
+                if aliases.get(column.table) == entity.table or {singular(w) for w in words(column.name)} & wanted:
+                    return True
+    return False
 
 
 _DATE_LITERAL = re.compile(r"^(?:19|20)\d{2}-\d{2}-\d{2}")
@@ -420,10 +449,12 @@ def _detect(ctx: Context) -> list[Detection]:
     found += shape.detections
     found += _value_columns(ctx, found)
     if "ranking_metric" in shape.replaces and not any(d.archetype == "ranking_metric" for d in found):
-        from archetypes.ranking_metric import gross_or_net
+        from archetypes.ranking_metric import gross_or_net, unnamed_figure
 
-        net = gross_or_net(ctx)  # a shape of its own still sums money before or after a discount
-        found += [net] if net is not None else []
+        # a shape of its own still sums money before or after a discount, and still counts or sums the rows of
+        # a state when no figure is named ('which month had the most cancellations')
+        extra = gross_or_net(ctx) or unnamed_figure(ctx)
+        found += [extra] if extra is not None else []
     found.sort(key=lambda d: ORDER.get(d.archetype, 99))
     if any(d.archetype == "schema_mapping" for d in found):
         # a word of the question maps onto the schema (twice): there is something to run it on
@@ -507,6 +538,8 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
     spec = QuerySpec(window=intent.window)
     if intent.group is not None:
         spec.group = intent.group.entity
+        if intent.also_group is not None:
+            spec.also_by = intent.also_group.entity
     if intent.ranking is not None or (intent.explicit_measure and intent.group is not None):
         spec.limit = intent.top_n or RANKING_LIMIT
     group_table = spec.group.table if spec.group else None

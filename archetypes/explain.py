@@ -128,7 +128,11 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
             part = f"the top {spec.share_top} {plural(spec.group.noun)}"
         else:
             part = " and ".join(f.describe() for f in spec.share_filters) or "the part"
-        return f"{metric} of {part} as a share of the {metric[0].lower() + metric[1:]} of all{common}"
+        text = f"{metric} of {part} as a share of the {metric[0].lower() + metric[1:]} of all{common}"
+        if spec.group is not None and not spec.share_top:
+            order = "lowest first" if spec.ascending else "highest first"
+            text += f", per {spec.group.noun}, {order}" + (f", top {spec.limit}" if spec.limit else "")
+        return text
     if shape == "change" and spec.change is not None:
         change = spec.change
         before, after = change.before, change.after
@@ -152,6 +156,8 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
         text += f", per {spec.grain.replace('_', ' ')}"
     if spec.group is not None:
         text += f", per {spec.group.noun}"
+        if spec.also_by is not None and spec.shape == "aggregate" and not spec.grain:
+            text += f" and {spec.also_by.noun}"
     if spec.having is not None:
         op, number = spec.having
         text += (f", keeping {plural(spec.group.noun) if spec.group else 'groups'} whose figure is {_OPS[op]} "

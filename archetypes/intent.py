@@ -25,7 +25,7 @@ RE_RANKING = re.compile(
     r"worst(?:[- ]selling|[- ]performing)?|most[- ]popular|most[- ]active|most[- ]valuable|"
     r"most[- ]successful|most[- ]sold|leading|biggest|largest|strongest|weakest|"
     r"least[- ]popular|popular|highest[- ]ranked|number one|#1|ranking|rank)\b"
-    r"|\b(?:who|which \w+) (?:sells|sold|buys|bought|spends?|performs?) the most\b")
+    r"|\b(?:who|which \w+(?: and \w+)?) (?:sells|sold|buys|bought|spends?|performs?) the most\b")
 RE_EXPLICIT_METRIC = re.compile(
     r"\b(?:by|in terms of|measured by|ranked by|based on|according to|with the most|with the highest|"
     r"with the largest|most|highest|largest|fewest|least|lowest)\s+(?:total\s+|number of\s+|count of\s+)?"
@@ -146,6 +146,7 @@ class Intent:
     top_n: int | None = None
     how_many: tuple[str, Span] | None = None      # table name, span
     group: Target | None = None
+    also_group: Target | None = None              # a second breakdown: 'by category and store'
     grain: tuple[str, Span] | None = None         # day | week | month | quarter | year, span
     grain_fiscal: bool | None = None              # True fiscal named, False calendar named, None unsaid
     week_convention: bool = False
@@ -630,6 +631,7 @@ def _group(intent: Intent, vocab: Vocabulary) -> None:
         chosen = after[0] if after else (intent.targets[0] if intent.targets else None)
         if chosen is not None:
             intent.group = chosen
+            _second_breakdown(intent, chosen)
             return
         subject = _subject_word(lower[intent.ranking.end:intent.ranking.end + 40])
         if subject is not None:
@@ -642,10 +644,38 @@ def _group(intent: Intent, vocab: Vocabulary) -> None:
         target = next((t for t in intent.targets if t.span.start == m.start(1)), None)
         if target is not None:
             intent.group = target
+            _second_breakdown(intent, target)
             return
     if intent.superlative is not None and intent.explicit_measure and intent.targets:
         before = [t for t in intent.targets if t.span.end <= intent.superlative.start]
         intent.group = before[0] if before else intent.targets[0]
+        return
+    which = _WHICH_HAS.match(lower)
+    if intent.superlative is not None and which is not None and which.end() == intent.superlative.start:
+        # 'which store has the highest refund rate': the store is ranked by what follows
+        intent.group = next((t for t in intent.targets if t.span.start == which.start(1)), None)
+
+
+_WHICH_HAS = re.compile(r"(?:which|what)\s+([a-z][a-z ]{0,30}?)\s+(?:has|have|had|gets?|got|sees?|saw|shows?)\s+")
+
+
+_AND_BY = re.compile(r"\s*(?:,\s*|\s+)(?:and|&)\s+(?:by\s+|per\s+|each\s+)?")
+_AND_GRAIN = re.compile(r"(day|week|month|quarter|year)s?\b")
+
+
+def _second_breakdown(intent: Intent, first: Target) -> None:
+    """'by category and store', 'by store and month': a second dimension after the first, or a period."""
+    joiner = _AND_BY.match(intent.lower, first.span.end)
+    if joiner is None:
+        return
+    at = joiner.end()
+    second = next((t for t in intent.targets if t.span.start == at and t.entity.table != first.entity.table), None)
+    if second is not None:
+        intent.also_group = second
+        return
+    grain = _AND_GRAIN.match(intent.lower, at)
+    if grain is not None and intent.grain is None:
+        intent.grain = (grain.group(1), Span(grain.start(), grain.end(), intent.question[grain.start():grain.end()]))
 
 
 _NOT_NAMES = frozenset({"i", "what", "which", "who", "how", "show", "give", "list", "tell", "find", "build",

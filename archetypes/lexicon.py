@@ -21,7 +21,7 @@ use uses used using
 any some all each every both either neither other others own same such very really much many more most
 one ones thing things stuff everything something anything someone anyone everyone
 data numbers number figures figure info information details detail overview summary stats statistics
-value values results result breakdown break down split
+value values results result breakdown break down split pair pairs combination combinations
 yes ok okay hi hello hey thanks thank
 got make made makes making bring brought brings generate generated generates generating come comes came coming
 contain contains containing include includes including matching live lives living located based situated
@@ -136,3 +136,9 @@ ATTRIBUTE_COLUMNS: dict[str, tuple[str, ...]] = {
 BIRTH_WORDS = frozenset({"birth", "born", "dob"})
 
 TOKEN = re.compile(WORD.pattern + r"|%|[$€£¥]|#\d+")
+
+# nouns for people: 'who' asks for one of these when the rows hold no first and last name
+PEOPLE_NOUNS = frozenset("""
+customer client buyer shopper member user subscriber patient student employee staff agent rep person people
+account contact guest passenger traveller traveler owner seller vendor supplier artist author driver
+""".split())

@@ -78,6 +78,7 @@ class QuerySpec:
     measure: Measure | None = None
     count_table: str | None = None           # COUNT(*) of a table that is not a fact
     group: Entity | None = None              # ranking / "by <entity>"
+    also_by: Entity | None = None            # a second breakdown ("by category and store"), plain aggregates only
     limit: int | None = None
     window: calendar.Window | None = None    # local dates [start, end)
     grain: str | None = None                 # see calendar.periods
@@ -268,6 +269,7 @@ class Prepared:
     zone_expr: exp.Expr | None
     zones: list[str]
     value: exp.Expr
+    also: list[exp.Expr] = field(default_factory=list)  # the second breakdown: its name, then its key
 
 
 def prepare(spec: QuerySpec, profile: SchemaProfile, need_time: bool = False,
@@ -302,6 +304,18 @@ def prepare(spec: QuerySpec, profile: SchemaProfile, need_time: bool = False,
             group_expr = name_expression(spec.group, group_alias)
             if not spec.group.column_only and len(spec.group.key) == 1:
                 group_key = col(spec.group.key[0], group_alias)  # namesakes stay apart
+
+    also: list[exp.Expr] = []
+    if spec.also_by is not None and join_group:
+        second = profile.path(fact.table, spec.also_by.table)
+        if second is None:
+            spec.notes.append(f"{spec.also_by.noun} cannot be reached from {fact.table}; not grouped")
+            spec.invalid = True
+        else:
+            also_alias = source.alias_for(second)
+            also.append(name_expression(spec.also_by, also_alias))
+            if not spec.also_by.column_only and len(spec.also_by.key) == 1:
+                also.append(col(spec.also_by.key[0], also_alias))
 
     where.extend(row_filters(spec, profile, source, fact.table))
     if spec.invalid:
@@ -352,7 +366,8 @@ def prepare(spec: QuerySpec, profile: SchemaProfile, need_time: bool = False,
             where.append(_local_range(time_expr, zone_expr, zones, spec.window.start, spec.window.end, fact.time))
         else:
             where.append(_range(time_expr, spec.window.start, spec.window.end, zone, fact.time))
-    return Prepared(source, where, time_expr, group_expr, group_key, currency_expr, zone, zone_expr, zones, value)
+    return Prepared(source, where, time_expr, group_expr, group_key, currency_expr, zone, zone_expr, zones, value,
+                    also)
 
 
 def build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp.Query | None:
@@ -445,6 +460,10 @@ def _build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> ex
         groups.append(group_expr.copy())
         if group_key is not None:
             groups.append(group_key.copy())
+    if prepared.also:
+        assert spec.also_by is not None  # prepared.also is the second breakdown's name and key
+        outputs.append(exp.alias_(prepared.also[0].copy(), slug(spec.also_by.noun), quoted=True))
+        groups.extend(e.copy() for e in prepared.also)
     if spec.currency_mode == "per" and currency_expr is not None:
         outputs.append(exp.alias_(currency_expr.copy(), "currency", quoted=True))
         groups.append(currency_expr.copy())
@@ -471,7 +490,8 @@ def keyed_route(spec: QuerySpec, profile: SchemaProfile) -> tuple[Edge, ...] | N
     (the last foreign key on the way references the entity's one-column key): no series, no column-only
     group, not the fact table itself."""
     group = spec.group
-    if group is None or spec.fact is None or spec.grain or group.column_only or len(group.key) != 1:
+    if group is None or spec.fact is None or spec.grain or group.column_only or len(group.key) != 1 or \
+            spec.also_by is not None:
         return None
     route = profile.path(spec.fact.table, group.table)
     if not route or tuple(route[-1].ref_columns) != tuple(group.key):

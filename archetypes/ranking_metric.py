@@ -34,7 +34,9 @@ def detect(ctx: Context) -> Detection | None:
 def gross_or_net(ctx: Context) -> Detection | None:
     """Money summed over lines that carry a discount: before it or after it are both 'sales'."""
     base = ctx.base
-    if base.fact is None or base.measure is None or base.measure.kind != "product" or base.shape == "absence":
+    # an attribute superlative ('priciest product') ranks rows by a column: no summed money to net
+    if base.fact is None or base.measure is None or base.measure.kind != "product" or \
+            base.shape in ("absence", "attribute"):
         return None
     siblings = [m for m in base.fact.measures if m.kind == "product" and m.money]
     if len(siblings) < 2 or "net" in ctx.intent.lower.split() or "gross" in ctx.intent.lower.split():
@@ -83,7 +85,9 @@ def unnamed_figure(ctx: Context) -> Detection | None:
     from archetypes import lexicon
 
     base, intent = ctx.base, ctx.intent
-    if base.fact is None or base.measure is None or not base.measure.money or base.shape != "aggregate":
+    # 'which month had the most cancellations': a distribution of them is counted or summed the same two ways
+    if base.fact is None or base.measure is None or not base.measure.money or \
+            base.shape not in ("aggregate", "distribution"):
         return None
     if intent.measures or intent.explicit_measure or intent.how_many or intent.money or \
             lexicon.names_a_figure(intent.tokens):

@@ -20,7 +20,7 @@ from archetypes.intent import RE_YEAR, Intent, Span, Target
 from archetypes.model import Detection, Reading
 from archetypes.naming import phrase, plural, singular, slug, words
 from archetypes.profile import Edge, Entity, Fact, Measure, SchemaProfile
-from archetypes.query import Attribute, Change, QuerySpec
+from archetypes.query import RANKING_LIMIT, Attribute, Change, QuerySpec
 
 _ASCENDING = frozenset({"worst", "least", "fewest", "lowest", "bottom", "weakest", "smallest", "quietest",
                         "slowest", "drop", "dropped", "drops", "decline", "declined", "declines", "declining",
@@ -170,13 +170,21 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
         out.unread.append((share.span, "a share needs a part to divide (a value such as a category or a status)"))
         return
     spec.shape = "share"
-    spec.share_filters = list(spec.filters)
+    spec.share_filters = _share_part(intent, share, spec.filters, out.value_spans)
     if share.category == "rate" and len(spec.filters) > 1:
         # 'the refund rate for the tokyo shop': refunded is the part, the shop scopes the whole
         states = [f for f in spec.filters if f.entity.column_only and
                   lexicon.is_state_column(words(f.entity.name_columns[0]))]
         spec.share_filters = states or spec.share_filters
-    spec.group, spec.limit = None, None
+    # 'which store has the highest refund rate', 'refund rate by store': one share per group, ranked
+    per_group = intent.group is not None and spec.group is not None and \
+        not any(f.entity.table == spec.group.table for f in spec.share_filters)
+    if not per_group:
+        spec.group, spec.limit = None, None
+    elif intent.ranking is None and intent.superlative is None:
+        spec.limit = None
+    else:
+        spec.limit = intent.top_n or RANKING_LIMIT
     counted_table = _counted_table(intent, profile)
     if counted_table is not None:
         spec.fact, spec.measure = counted_table
@@ -186,8 +194,36 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
             counted = next((m for m in status_fact.measures if m.kind == "count"), None)
             if counted is not None:
                 spec.fact, spec.measure = status_fact, counted
+    if per_group and spec.group is not None and spec.fact is not None and spec.measure is not None and \
+            profile.path(spec.fact.table, spec.group.table) is None:
+        # 'which category has the highest refund rate': the orders are counted on the lines, which reach both
+        rows = _rows_of(profile, spec.measure) if spec.measure.kind.startswith("count") else None
+        spec.fact, spec.measure = next(
+            ((f, x) for f in profile.fact_list() for x in f.measures
+             if x.kind == "count_distinct" and rows is not None and _rows_of(profile, x) == rows and
+             profile.path(f.table, spec.group.table) is not None), (spec.fact, spec.measure))
     out.consumed |= {"share", "rate"}
     out.replaces.add("ranking_metric")
+
+
+def _share_part(intent: Intent, share: OperatorMention, filters: list, value_spans: list[Span]) -> list:
+    """'share of berlin orders cancelled', 'what share of cancelled orders came from berlin': values named between
+    'share of' and the rows' noun scope the whole; the ones after the noun are the part. With none after, every
+    value is the part ('share of revenue from laptops')."""
+    from archetypes.values import value_key
+
+    nouns = [t.span.start for t in intent.targets if not t.entity.column_only] + [s.start for _, s in intent.measures]
+    noun = min((n for n in nouns if n >= share.span.end), default=None)
+    if noun is None or len(filters) < 2:
+        return list(filters)
+
+    def position(f) -> int:
+        keys = {value_key(v) for v in f.values}
+        found = [s.start for s in value_spans if value_key(s.text) in keys]
+        return found[0] if found else intent.lower.find(str(f.values[0]).lower())
+
+    part = [f for f in filters if position(f) > noun]
+    return part if part and len(part) < len(filters) else list(filters)
 
 
 def _counts_rows(intent: Intent) -> bool:
@@ -930,11 +966,20 @@ def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
     if m.group(1) in ("only", "just") and m.group(2) not in _NUMBER_WORDS:
         return  # 'only 3 shops' is a limit, 'only one order' a condition
     number = float(_NUMBER_WORDS.get(m.group(2)) or m.group(2).replace(",", "")) * (1000 if m.group(3) else 1)
-    target = _main_target(intent)
-    if target is None:
-        out.unread.append((_span(intent, m.start(), m.end()), "a condition on a total needs something to group"))
-        return
     rest = intent.lower[m.end():m.end() + 40]
+    money_named = "$" in intent.lower[m.start():m.end()] or _MONEY_AFTER.match(rest) is not None
+    target = _main_target(intent)
+    counted_next = target is not None and m.end() <= target.span.start <= m.end() + 1  # 'more than 5 items'
+    if target is None or counted_next:
+        event = _event_rows(intent, profile)
+        if event is not None and _event_having(intent, m, rest, money_named, number, profile, spec, event, out):
+            return
+    if target is None:
+        buyer = _who(intent, profile) if money_named else None
+        if buyer is None:
+            out.unread.append((_span(intent, m.start(), m.end()), "a condition on a total needs something to group"))
+            return
+        target = Target(buyer, _span(intent, 0, 0))
     measure = None
     for fact in profile.fact_list():
         for candidate in fact.measures:
@@ -955,7 +1000,7 @@ def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
             bridge_between(profile, named, target.entity.table) if named is not None else None
         if counted is not None:  # through a table pointing at both when need be ('playlists with 100 tracks')
             measure = rows_counted(counted, profile)
-    if measure is None and "$" in intent.lower[m.start():m.end()]:
+    if measure is None and money_named:
         measure = next(((f, x) for f, x in profile.measures_reaching(target.entity.table) if x.money), None)
     if measure is None:
         out.unread.append((_span(intent, m.start(), m.end()), "which total the condition is on"))
@@ -968,6 +1013,99 @@ def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
     out.consumed |= {"compare"}
     out.read.append(_span(intent, m.start(), min(len(intent.lower), m.end() + len(rest.split(" ")[0]) + 1)))
     out.replaces.add("ranking_metric")
+
+
+_MONEY_AFTER = re.compile(r"\s*(?:dollars?|bucks|euros?|pounds?|yen|usd|eur|gbp|jpy|cad|in (?:value|revenue|sales)|"
+                          r"worth)\b")
+_WHO = re.compile(r"^\s*(?:who|which (?:people|persons?|ones))\b")
+_ITEM_WORDS = frozenset({"item", "items", "line", "lines", "product", "products", "unit", "units", "thing", "things",
+                         "article", "articles", "piece", "pieces"})
+
+
+def _event_rows(intent: Intent, profile: SchemaProfile) -> Entity | None:
+    """The rows the question counts or lists when they are events, not a named thing ('how many orders over
+    $1000', 'orders with more than 5 items'): each row, by its key."""
+    table = intent.how_many[0] if intent.how_many is not None else next(
+        (_rows_of(profile, m) for m, _ in intent.measures if m.kind in ("count", "count_distinct")), None)
+    if table is None or table not in profile.facts or table not in profile.tables:
+        return None
+    key = profile.tables[table].primary_key
+    if len(key) != 1:
+        return None
+    return Entity(table, (key[0],), phrase(table), (key[0],), profile.tables[table].row_count)
+
+
+def _rows_of(profile: SchemaProfile, measure: Measure) -> str:
+    """The table whose rows a count measure counts (distinct order keys on the lines count orders)."""
+    if measure.kind == "count_distinct":
+        edge = next((e for e in profile.edges.get(measure.table, ()) if tuple(e.columns) == tuple(measure.columns)),
+                    None)
+        if edge is not None:
+            return edge.ref_table
+    return measure.table
+
+
+def _event_having(intent: Intent, m: re.Match, rest: str, money_named: bool, number: float, profile: SchemaProfile,
+                  spec: QuerySpec, event: Entity, out: ShapeRead) -> bool:
+    """Each event's own total against the number: its value ('orders over $1000'), or its items, counted as
+    lines or as units ('orders with more than 5 items': two readings)."""
+    lines = next((f for f in profile.fact_list() if _header_of(profile, f) == event.table), None)
+    own = profile.facts[event.table]
+    word = re.match(r"\s*([a-z]+)", rest)
+    following = word.group(1) if word else ""
+    # the thing each line is of ('invoices with more than 10 tracks'): the lines pointing at it count it
+    line_thing = lines is not None and any(m.end() <= t.span.start <= m.end() + 1 and e.ref_table == t.entity.table
+                                           for t in intent.targets for e in profile.edges.get(lines.table, ()))
+    if money_named:
+        money = next((x for x in own.measures if x.money), None)
+        fact = own if money is not None else lines
+        money = money or (next((x for x in lines.measures if x.money), None) if lines is not None else None)
+        if fact is None or money is None:
+            return False
+        spec.fact, spec.measure = fact, money
+    elif (following in _ITEM_WORDS or line_thing) and lines is not None:
+        from archetypes.ranking_metric import ARCHETYPE
+
+        units = next((x for x in lines.measures if x.kind == "sum" and not x.money), None)
+        key = profile.tables[lines.table].primary_key
+        counted = Measure(slug(plural(phrase(lines.table).split()[-1])), f"Lines of each {event.noun}", "count",
+                          lines.table, tuple(key[:1]))
+        readings = [Reading(f"lines_per_{slug(event.noun)}", f"Line items of each {event.noun}",
+                            _set_measure(lines, counted))]
+        if units is not None:
+            readings.insert(0, Reading(f"{units.value}_per_{slug(event.noun)}",
+                                       f"{units.label.split(' (')[0]} in each {event.noun}", _set_measure(lines, units)))
+        if len(readings) > 1:
+            out.detections.append(ARCHETYPE.detection(_span(intent, m.start(), m.end() + len(following) + 1),
+                                                      readings, question=f"Items counted how, per {event.noun}?"))
+        readings[0].apply(spec)  # type: ignore[misc]
+    else:
+        return False
+    spec.count_table = None
+    spec.group, spec.limit = event, None
+    spec.having = (_OPS[m.group(1)], number)
+    spec.count_groups = intent.how_many is not None or bool(re.match(r"^\s*(?:what is the )?(?:number|count)\b",
+                                                                     intent.lower))
+    out.consumed |= {"compare"}
+    out.read.append(_span(intent, m.start(), min(len(intent.lower), m.end() + len(following) + 1)))
+    out.replaces.add("ranking_metric")
+    return True
+
+
+def _who(intent: Intent, profile: SchemaProfile) -> Entity | None:
+    """'who spent more than $20': the people the money's events point at (one edge away)."""
+    if _WHO.match(intent.lower) is None:
+        return None
+    for fact in profile.fact_list():
+        if not any(x.money for x in fact.measures):
+            continue
+        header = _header_of(profile, fact) or fact.table
+        for edge in profile.edges.get(header, ()):
+            entity = profile.entities.get(edge.ref_table)
+            if entity is not None and (len(entity.name_columns) > 1 or
+                                       singular(entity.noun.split()[-1]) in lexicon.PEOPLE_NOUNS):
+                return entity
+    return None
 
 
 # -- lists and lookups -----------------------------------------------------------------------------------

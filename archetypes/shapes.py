@@ -381,7 +381,7 @@ def _share(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
         return None
     whole = spec.copy()
     whole.filters = [f for f in spec.filters if f not in spec.share_filters]
-    whole.group = spec.group if spec.share_top else None
+    whole.group = spec.group  # the top N groups' share, or one share per group ('refund rate by store')
     whole.limit = None
     prepared = prepare(whole, profile)
     if prepared is None:
@@ -415,12 +415,23 @@ def _share(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
     whole_value = _when(spec, prepared, exp.true())
     fraction = exp.Div(this=exp.Mul(this=part_value.copy(), expression=exp.Literal.number("1.0")),
                        expression=exp.Nullif(this=whole_value.copy(), expression=_int(0)))
+    named: list[exp.Expr] = []
+    grouped: list[exp.Expr] = []
+    if spec.group is not None and prepared.group_expr is not None:
+        named = [exp.alias_(prepared.group_expr.copy(), slug(spec.group.noun), quoted=True)]
+        grouped = [prepared.group_expr.copy()] + ([prepared.group_key.copy()] if prepared.group_key is not None else [])
     select = prepared.source.select.select(
-        exp.alias_(part_value, "part", quoted=True), exp.alias_(whole_value, "total", quoted=True),
+        *named, exp.alias_(part_value, "part", quoted=True), exp.alias_(whole_value, "total", quoted=True),
         exp.alias_(fraction.copy(), "share", quoted=True),
         exp.alias_(exp.Mul(this=fraction, expression=_int(100)), "percent", quoted=True))
     for condition in prepared.where:
         select = select.where(condition)
+    if grouped:
+        select = select.group_by(*grouped).order_by(
+            exp.Ordered(this=exp.column("share", quoted=True), desc=not spec.ascending, nulls_first=False),
+            *[exp.Ordered(this=k.copy()) for k in grouped])
+        if spec.limit:
+            select = select.limit(spec.limit)
     return select
 
 

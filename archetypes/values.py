@@ -28,7 +28,15 @@ def lemma(word: str) -> str:
     word = word.lower()
     if len(word) <= 3 or word.isdigit():
         return word
-    return simplemma.lemmatize(word, lang="en").lower()
+    found = simplemma.lemmatize(word, lang="en").lower()
+    return _EVENT_NOUNS.get(found, found)
+
+
+# the noun of a state's event is the state's verb ('cancellation rate' asks about 'cancelled' rows), and the
+# lemmatiser leaves British doubled consonants ('cancelled' -> 'cancell')
+_EVENT_NOUNS = {"cancellation": "cancel", "cancelation": "cancel", "cancell": "cancel", "completion": "complete",
+                "shipment": "ship", "delivery": "deliver", "approval": "approve", "rejection": "reject",
+                "expiration": "expire", "expiry": "expire", "renewal": "renew", "suspension": "suspend"}
 
 
 def value_key(text: str) -> tuple[str, ...]:

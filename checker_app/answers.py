@@ -132,6 +132,8 @@ def _shaped(columns: list[str], rows: list[list[Any]], currency: str | None) -> 
         return Answer("ranking", ", ".join(fmt.row_cells(columns, rows[0], currency)),
                       f"first of {fmt.number(len(rows))} rows")
     measure = measures[0] if measures else None
+    if "share" in columns and columns.index("share") in measures:  # one share per group: the share is the answer
+        measure = columns.index("share")
     bucket = bucket_column(columns, rows)
     if bucket is not None and measure is not None and len(rows) > 1:
         return _series(columns, rows, bucket, measure, currency)
@@ -146,9 +148,16 @@ def _shaped(columns: list[str], rows: list[list[Any]], currency: str | None) -> 
         return Answer("breakdown", " · ".join(shown) + more, columns[measure])
     first_label = _label(columns, rows[0], set(measures))
     first_value = fmt.cell(rows[0][measure], columns[measure], money)
-    ordered = all(a >= b for a, b in zip(values, values[1:]))
+    # ordered by the figure, either way (a ranking lowest first included): the first row is the answer
+    ordered = all(a >= b for a, b in zip(values, values[1:])) or all(a <= b for a, b in zip(values, values[1:]))
     if len(rows) == 1 or ordered:
         return Answer("ranking", first_label, f"{columns[measure]} = {first_value}")
+    if len(labels) > 1 and len({str(r[labels[0]]) for r in rows}) == len(rows):
+        # one row per group ('the cheapest product in each category'): the largest row is no answer, the list is
+        shown = [f"{_label(columns, r, set(measures))} {fmt.cell(r[measure], columns[measure], currency)}"
+                 for r in rows[:BREAKDOWN_SHOWN]]
+        more = f" · {len(rows) - BREAKDOWN_SHOWN} more" if len(rows) > BREAKDOWN_SHOWN else ""
+        return Answer("breakdown", " · ".join(shown) + more, f"{columns[measure]}, one row per {columns[labels[0]]}")
     top = max(range(len(rows)), key=lambda i: values[i])
     return Answer("breakdown", _label(columns, rows[top], set(measures)),
                   f"largest of {fmt.number(len(rows))}: {columns[measure]} = "

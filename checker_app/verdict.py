@@ -40,13 +40,15 @@ def identity(result: RunResult) -> tuple[Any, ...]:
     name, whose first row is only first in the alphabet)."""
     if not result.rows:
         return ()
-    top = tuple(result.rows[_top_row(result.rows)])
+    # one share per group ('refund rate by store'): the share orders them, not the part counted first
+    figure = list(result.columns).index("share") if "share" in result.columns else None
+    top = tuple(result.rows[_top_row(result.rows, figure)])
     labels = tuple(v for v in top if not _numeric(v))
     return labels or top
 
 
-def _top_row(rows: Sequence[Sequence[Any]]) -> int:
-    column = next((i for i, v in enumerate(rows[0]) if _numeric(v)), None)
+def _top_row(rows: Sequence[Sequence[Any]], figure: int | None = None) -> int:
+    column = figure if figure is not None else next((i for i, v in enumerate(rows[0]) if _numeric(v)), None)
     if column is None or len(rows) < 2:
         return 0
     values = [float(r[column]) if _numeric(r[column]) else float("-inf") for r in rows]

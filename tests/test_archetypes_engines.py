@@ -21,6 +21,9 @@ DEMO_QUESTIONS = [
     "How many orders per week in the first half of 2025?",
     "Top product by revenue in 2025",
     "Revenue in dollars for the Toronto store in 2024",
+    "Which category has the highest refund rate?",
+    "Revenue by category and store",
+    "How many orders had more than 5 items?",
 ]
 
 
