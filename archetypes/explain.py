@@ -104,7 +104,10 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
                 f"{_filters(spec)}" + ("" if spec.absent_count else ", listed by name"))
     if shape == "attribute" and spec.attribute is not None and spec.group is not None:
         attribute = spec.attribute
-        order = "lowest" if attribute.direction == "min" else "highest"
+        held = profile.tables.get(attribute.table)
+        dated = held is not None and any(c.name == attribute.column and c.family == "temporal" for c in held.columns)
+        order = ("earliest" if dated else "lowest") if attribute.direction == "min" else \
+            ("latest" if dated else "highest")
         column = phrase(attribute.column)
         value = f"total {column} of their {_rows(attribute.table)}" if attribute.child else column
         head = f"{plural(spec.group.noun).capitalize()} by {value}, {order} first"
@@ -127,7 +130,8 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
         if spec.share_top and spec.group is not None:
             part = f"the top {spec.share_top} {plural(spec.group.noun)}"
         else:
-            part = " and ".join(f.describe() for f in spec.share_filters) or "the part"
+            part = " and ".join([f.describe() for f in spec.share_filters] +
+                                [c.label or phrase(c.column) for c in spec.share_conditions]) or "the part"
         text = f"{metric} of {part} as a share of the {metric[0].lower() + metric[1:]} of all{common}"
         if spec.group is not None and not spec.share_top:
             order = "lowest first" if spec.ascending else "highest first"

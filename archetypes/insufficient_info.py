@@ -25,6 +25,8 @@ def detect(ctx: Context) -> Detection | None:
         unknown = None  # the word names a data value ('refund' -> a status 'refunded')
     if ctx.base.shape != "aggregate" and ctx.base.fact is not None and unknown is None:
         return None  # a shape was read (a busiest weekday, a best month): it runs on the main fact
+    if ctx.base.per_table is not None and ctx.base.fact is not None and unknown is None:
+        return None  # a ratio was read ('aov in 1997'): money per order
     if values and intent.schema_hits == 0 and unknown is None:
         return None
     if unknown is not None and (intent.absent_subject or (intent.group is None

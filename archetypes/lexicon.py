@@ -71,7 +71,7 @@ def is_state_column(column_words: Iterable[str]) -> bool:
 
 # analytic operators: each must be reflected by the reading's shape, or it is reported as not read
 OPERATORS: dict[str, str] = {
-    **dict.fromkeys(["average", "avg", "mean", "typical", "typically", "averages"], "average"),
+    **dict.fromkeys(["average", "avg", "mean", "typical", "typically", "averages", "aov"], "average"),
     **dict.fromkeys(["total", "totals", "sum", "overall", "combined", "altogether", "aggregate"], "total"),
     **dict.fromkeys(["count", "counts", "number", "how many", "many"], "count"),
     **dict.fromkeys(["distinct", "unique", "different"], "distinct"),
@@ -93,7 +93,8 @@ OPERATORS: dict[str, str] = {
                      "year-over-year"], "change"),
     **dict.fromkeys(["busiest", "busy", "quietest", "quiet", "slowest", "peak", "peaks"], "distribution"),
     **dict.fromkeys(["cheapest", "priciest", "expensive", "cheap", "oldest", "newest", "youngest", "longest",
-                     "shortest", "earliest", "latest", "heaviest", "lightest", "first", "last"], "attribute"),
+                     "shortest", "earliest", "latest", "heaviest", "lightest", "first", "last", "longest tenured",
+                     "longest-tenured", "longest serving", "longest-serving"], "attribute"),
     **dict.fromkeys(["top", "bottom", "best", "worst", "highest", "lowest", "most", "least", "fewest",
                      "biggest", "largest", "smallest", "greatest", "leading", "popular", "ever", "rank",
                      "ranked", "ranking", "ranks", "sorted", "sort"], "ranking"),
@@ -101,7 +102,7 @@ OPERATORS: dict[str, str] = {
 # operators a reading must reflect; the others (totals, counts, grouping, ranking) every shape reads
 SHAPE_OPERATORS = frozenset({"average", "share", "rate", "negation", "compare", "change", "distribution",
                              "attribute"})
-MULTIWORD_OPERATORS = sorted((k for k in OPERATORS if " " in k), key=len, reverse=True)
+MULTIWORD_OPERATORS = sorted((k for k in OPERATORS if " " in k or "-" in k), key=len, reverse=True)
 
 # words that only mark time, read by the time-expression parser or by a grain
 TIME_WORDS = frozenset("""
@@ -121,6 +122,9 @@ ATTRIBUTE_WORDS: dict[str, tuple[str, str]] = {
     "newest": ("recency", "max"), "latest": ("recency", "max"), "youngest": ("age", "max"),
     "longest": ("length", "max"), "shortest": ("length", "min"), "heaviest": ("weight", "max"),
     "lightest": ("weight", "min"),
+    # with us the longest: the earliest start (a hire, a sign-up)
+    "longest tenured": ("recency", "min"), "longest-tenured": ("recency", "min"),
+    "longest serving": ("recency", "min"), "longest-serving": ("recency", "min"),
 }
 # column words that hold each attribute kind (generic English, not any schema's names)
 ATTRIBUTE_COLUMNS: dict[str, tuple[str, ...]] = {
@@ -142,3 +146,19 @@ PEOPLE_NOUNS = frozenset("""
 customer client buyer shopper member user subscriber patient student employee staff agent rep person people
 account contact guest passenger traveller traveler owner seller vendor supplier artist author driver
 """.split())
+
+# demonyms: 'british customers', 'german clients' name rows whose country is one of these (lemmatised keys)
+DEMONYMS: dict[str, tuple[str, ...]] = {
+    "american": ("usa", "united state", "united states", "us", "united states of america"),
+    "british": ("uk", "united kingdom", "great britain", "britain", "england"),
+    "english": ("england",), "scottish": ("scotland",), "welsh": ("wale", "wales"), "irish": ("ireland",),
+    "german": ("germany",), "french": ("france",), "spanish": ("spain",), "italian": ("italy",),
+    "portuguese": ("portugal",), "dutch": ("netherlands", "netherland", "holland"), "belgian": ("belgium",),
+    "swiss": ("switzerland",), "austrian": ("austria",), "swedish": ("sweden",), "norwegian": ("norway",),
+    "danish": ("denmark",), "finnish": ("finland",), "polish": ("poland",), "czech": ("czech republic", "czechia"),
+    "hungarian": ("hungary",), "greek": ("greece",), "russian": ("russia",), "canadian": ("canada",),
+    "mexican": ("mexico",), "brazilian": ("brazil",), "argentine": ("argentina",), "argentinian": ("argentina",),
+    "chilean": ("chile",), "colombian": ("colombia",), "venezuelan": ("venezuela",), "peruvian": ("peru",),
+    "japanese": ("japan",), "chinese": ("china",), "korean": ("south korea", "korea"), "indian": ("india",),
+    "australian": ("australia",), "kiwi": ("new zealand",), "puerto rican": ("puerto rico",),
+}

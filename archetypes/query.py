@@ -100,6 +100,7 @@ class QuerySpec:
     time_part: str | None = None             # distribution / best period: weekday | hour | month | month_key | year
     change: Change | None = None
     share_filters: list[EntityFilter] = field(default_factory=list)   # share: the part's filters
+    share_conditions: list[RowCondition] = field(default_factory=list)  # share: the part's yes/no conditions
     share_top: int | None = None             # share: the part is the top N groups
     attribute: Attribute | None = None
     attribute_group: Entity | None = None    # attribute superlative per group ('cheapest in each category')
@@ -112,7 +113,8 @@ class QuerySpec:
 
     def copy(self) -> QuerySpec:
         return replace(self, filters=list(self.filters), notes=list(self.notes), mappings=list(self.mappings),
-                       share_filters=list(self.share_filters), conditions=list(self.conditions))
+                       share_filters=list(self.share_filters), conditions=list(self.conditions),
+                       share_conditions=list(self.share_conditions))
 
 
 @dataclass(frozen=True)

@@ -166,7 +166,10 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
         out.read.append(_span(intent, top.start(), top.end()))
         out.replaces.add("ranking_metric")
         return
-    if not spec.filters and not out.pending_values:
+    if not spec.filters and not out.pending_values and spec.conditions:
+        # 'what pct of our products are discontinued': a yes/no column the question names is the part
+        spec.share_conditions, spec.conditions = list(spec.conditions), []
+    elif not spec.filters and not out.pending_values:
         out.unread.append((share.span, "a share needs a part to divide (a value such as a category or a status)"))
         return
     spec.shape = "share"
@@ -546,7 +549,8 @@ def _attribute(intent, ops, kinds, profile, spec, as_of, out) -> None:
         _named_superlative(intent, ops, profile, spec, out)
         return
     kind, direction = lexicon.ATTRIBUTE_WORDS[mention.word]
-    target = _target_after(intent, mention.span.start) or _main_target(intent)
+    target = _target_after(intent, mention.span.start) or _main_target(intent) or \
+        _dated_by(intent, profile, mention.span.end, kind)
     if target is None:
         out.unread.append((mention.span, "no table of things to order"))
         return
@@ -570,6 +574,23 @@ def _attribute(intent, ops, kinds, profile, spec, as_of, out) -> None:
             spec.attribute_group = grouped.entity
     out.consumed |= {"attribute", "ranking"}
     out.replaces |= {"ranking_metric", "unit"}
+
+
+def _dated_by(intent: Intent, profile: SchemaProfile, position: int, kind: str) -> Target | None:
+    """'our newest hire': the word after the superlative names a date column ('hire_date'), and the rows are
+    its table's."""
+    if kind not in ("recency", "age"):
+        return None
+    word = re.match(r"\s*([a-z]+)", intent.lower[position:])
+    if word is None:
+        return None
+    wanted = singular(word.group(1))
+    for name, entity in profile.entities.items():
+        if entity.column_only:
+            continue
+        if any(wanted in {singular(w) for w in words(c)} for c in _attribute_columns(profile, name, kind)):
+            return Target(entity, _span(intent, position + word.start(1), position + word.end(1)))
+    return None
 
 
 _HIGH = {"highest": "max", "largest": "max", "biggest": "max", "greatest": "max", "most": "max", "top": "max",
@@ -728,6 +749,12 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
     if spec.shape != "aggregate" or (average is None and basket is None and per is None):
         return
     fact = spec.fact
+    if fact is None and re.search(r"\baov\b", lower):
+        # 'aov in 1997' names no table: the order value is the money of the lines of the header they belong to
+        fact = spec.fact = next((f for f in profile.fact_list() if _header_of(profile, f) is not None and
+                                 any(m.money for m in f.measures)), None)
+        spec.measure = next((m for m in fact.measures if m.money), None) if fact is not None else None
+        spec.count_table = None
     if fact is None:
         return
     header = _header_of(profile, fact)

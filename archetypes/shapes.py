@@ -408,9 +408,11 @@ def _share(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
                            exp.alias_(fraction.copy(), "share", quoted=True),
                            exp.alias_(exp.Mul(this=fraction, expression=_int(100)), "percent", quoted=True))
                 .with_(ident("groups"), as_=per_group))
-    part_condition = exp.and_(*[f.condition(prepared.source.alias_for(profile.path(spec.fact.table, f.entity.table)
-                                                                       or ()))
-                                for f in spec.share_filters]) if spec.share_filters else exp.true()
+    parts = [f.condition(prepared.source.alias_for(profile.path(spec.fact.table, f.entity.table) or ()))
+             for f in spec.share_filters]
+    parts += [c.expression(prepared.source.alias_for(profile.path(spec.fact.table, c.table) or ()))
+              for c in spec.share_conditions]
+    part_condition = exp.and_(*parts) if parts else exp.true()
     part_value = _when(spec, prepared, part_condition)
     whole_value = _when(spec, prepared, exp.true())
     fraction = exp.Div(this=exp.Mul(this=part_value.copy(), expression=exp.Literal.number("1.0")),

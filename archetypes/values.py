@@ -53,6 +53,7 @@ class ValueRef:
     value: str
     name_column: bool          # the column names the rows of an entity table (an item's name)
     initials: bool = False     # matched by the initials of its words ('ny' for New York), not by its words
+    demonym: bool = False      # matched by its people's adjective ('german' for Germany)
 
     def target(self, profile: SchemaProfile) -> Entity:
         """The entity the filter goes through: the table's own entity when this is its name column, else the
@@ -86,6 +87,19 @@ def _initials(value: str) -> str | None:
     return "".join(p[0] for p in parts).lower()
 
 
+def _demonyms_of() -> dict[str, tuple[tuple[str, ...], ...]]:
+    from archetypes.lexicon import DEMONYMS
+
+    found: dict[str, list[tuple[str, ...]]] = {}
+    for demonym, countries in DEMONYMS.items():
+        for country in countries:
+            found.setdefault(" ".join(value_key(country)), []).append(value_key(demonym))
+    return {k: tuple(v) for k, v in found.items()}
+
+
+_DEMONYMS_OF = _demonyms_of()
+
+
 def value_vocabulary(profile: SchemaProfile) -> ValueVocabulary:
     cached = profile.cache.get("value_vocabulary")
     if cached is not None:
@@ -117,6 +131,10 @@ def value_vocabulary(profile: SchemaProfile) -> ValueVocabulary:
                 for word in WORD.findall(value.lower()):
                     if len(word) > 3:
                         spelling_values.setdefault(word, value)
+                for demonym in _DEMONYMS_OF.get(" ".join(key), ()):  # 'german' -> the value 'Germany'
+                    named_by = ValueRef(name, column.name, value, is_name, demonym=True)
+                    if named_by not in by_key.setdefault(demonym, []):
+                        by_key[demonym].append(named_by)
                 short = _initials(value) if is_name and len(column.samples) <= MAX_ABBREVIATED else None
                 if short is not None:
                     abbreviated = ValueRef(name, column.name, value, is_name, initials=True)
