@@ -265,7 +265,7 @@ def _grouped_by(analysis: Analysis, entity) -> bool:
         aliases = {t.alias_or_name: t.name for t in interpretation.query.find_all(exp.Table)}
         for clause in interpretation.query.find_all(exp.Group, exp.Window):
             for column in clause.find_all(exp.Column):
-                # the entity's own key ('t1.id', t1 its table) or a column naming it ('category_id')
+                # the entity's own key ('t1.id', t1 its table) or a column naming it ('genre_id')
                 if aliases.get(column.table) == entity.table or {singular(w) for w in words(column.name)} & wanted:
                     return True
     return False

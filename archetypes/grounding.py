@@ -100,7 +100,7 @@ def _single_word_value(word: str, typed: str, refs: tuple[ValueRef, ...], schema
     if word in _NOT_A_VALUE or word in STOPWORDS and len(word) <= 3:
         return False
     if refs and all(r.demonym for r in refs):
-        return True  # 'german customers': a country named by its people's adjective
+        return True  # 'german clients': a country named by its people's adjective
     if refs and all(r.initials for r in refs):
         return word not in _SHORT_WORDS and typed.lower() == typed  # 'the ny store'; 'NY' typed is a code
     if len(word) <= 3 and not any(r.value == typed for r in refs) and (

@@ -147,7 +147,7 @@ customer client buyer shopper member user subscriber patient student employee st
 account contact guest passenger traveller traveler owner seller vendor supplier artist author driver
 """.split())
 
-# demonyms: 'british customers', 'german clients' name rows whose country is one of these (lemmatised keys)
+# demonyms: 'british clients', 'german buyers' name rows whose country is one of these (lemmatised keys)
 DEMONYMS: dict[str, tuple[str, ...]] = {
     "american": ("usa", "united state", "united states", "us", "united states of america"),
     "british": ("uk", "united kingdom", "great britain", "britain", "england"),

@@ -167,7 +167,7 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
         out.replaces.add("ranking_metric")
         return
     if not spec.filters and not out.pending_values and spec.conditions:
-        # 'what pct of our products are discontinued': a yes/no column the question names is the part
+        # 'what pct of our items are discontinued': a yes/no column the question names is the part
         spec.share_conditions, spec.conditions = list(spec.conditions), []
     elif not spec.filters and not out.pending_values:
         out.unread.append((share.span, "a share needs a part to divide (a value such as a category or a status)"))
@@ -199,7 +199,7 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
                 spec.fact, spec.measure = status_fact, counted
     if per_group and spec.group is not None and spec.fact is not None and spec.measure is not None and \
             profile.path(spec.fact.table, spec.group.table) is None:
-        # 'which category has the highest refund rate': the orders are counted on the lines, which reach both
+        # 'which category has the highest refund rate': the invoices are counted on the lines, which reach both
         rows = _rows_of(profile, spec.measure) if spec.measure.kind.startswith("count") else None
         spec.fact, spec.measure = next(
             ((f, x) for f in profile.fact_list() for x in f.measures
@@ -210,7 +210,7 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
 
 
 def _share_part(intent: Intent, share: OperatorMention, filters: list, value_spans: list[Span]) -> list:
-    """'share of berlin orders cancelled', 'what share of cancelled orders came from berlin': values named between
+    """'share of berlin visits cancelled', 'what share of cancelled visits came from berlin': values named between
     'share of' and the rows' noun scope the whole; the ones after the noun are the part. With none after, every
     value is the part ('share of revenue from laptops')."""
     from archetypes.values import value_key
@@ -1045,13 +1045,13 @@ def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
 _MONEY_AFTER = re.compile(r"\s*(?:dollars?|bucks|euros?|pounds?|yen|usd|eur|gbp|jpy|cad|in (?:value|revenue|sales)|"
                           r"worth)\b")
 _WHO = re.compile(r"^\s*(?:who|which (?:people|persons?|ones))\b")
-_ITEM_WORDS = frozenset({"item", "items", "line", "lines", "product", "products", "unit", "units", "thing", "things",
+_ITEM_WORDS = frozenset({"item", "items", "line", "lines", "unit", "units", "thing", "things",
                          "article", "articles", "piece", "pieces"})
 
 
 def _event_rows(intent: Intent, profile: SchemaProfile) -> Entity | None:
-    """The rows the question counts or lists when they are events, not a named thing ('how many orders over
-    $1000', 'orders with more than 5 items'): each row, by its key."""
+    """The rows the question counts or lists when they are events, not a named thing ('how many invoices over
+    $1000', 'invoices with more than 5 items'): each row, by its key."""
     table = intent.how_many[0] if intent.how_many is not None else next(
         (_rows_of(profile, m) for m, _ in intent.measures if m.kind in ("count", "count_distinct")), None)
     if table is None or table not in profile.facts or table not in profile.tables:
@@ -1063,7 +1063,7 @@ def _event_rows(intent: Intent, profile: SchemaProfile) -> Entity | None:
 
 
 def _rows_of(profile: SchemaProfile, measure: Measure) -> str:
-    """The table whose rows a count measure counts (distinct order keys on the lines count orders)."""
+    """The table whose rows a count measure counts (distinct invoice keys on the lines count invoices)."""
     if measure.kind == "count_distinct":
         edge = next((e for e in profile.edges.get(measure.table, ()) if tuple(e.columns) == tuple(measure.columns)),
                     None)
@@ -1074,8 +1074,8 @@ def _rows_of(profile: SchemaProfile, measure: Measure) -> str:
 
 def _event_having(intent: Intent, m: re.Match, rest: str, money_named: bool, number: float, profile: SchemaProfile,
                   spec: QuerySpec, event: Entity, out: ShapeRead) -> bool:
-    """Each event's own total against the number: its value ('orders over $1000'), or its items, counted as
-    lines or as units ('orders with more than 5 items': two readings)."""
+    """Each event's own total against the number: its value ('invoices over $1000'), or its items, counted as
+    lines or as units ('invoices with more than 5 items': two readings)."""
     lines = next((f for f in profile.fact_list() if _header_of(profile, f) == event.table), None)
     own = profile.facts[event.table]
     word = re.match(r"\s*([a-z]+)", rest)

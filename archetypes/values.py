@@ -91,8 +91,8 @@ def _demonyms_of() -> dict[str, tuple[tuple[str, ...], ...]]:
     from archetypes.lexicon import DEMONYMS
 
     found: dict[str, list[tuple[str, ...]]] = {}
-    for demonym, countries in DEMONYMS.items():
-        for country in countries:
+    for demonym, places in DEMONYMS.items():
+        for country in places:
             found.setdefault(" ".join(value_key(country)), []).append(value_key(demonym))
     return {k: tuple(v) for k, v in found.items()}
 
