@@ -1,0 +1,230 @@
+"""Change between periods: 'how did revenue change from 2023 to 2024', 'is revenue up on last month',
+'which category grew most'. The periods the question names (or a timeframe detection when it names none)
+and, for a ranking, absolute against relative change.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from archetypes import calendar
+from archetypes.grounding import OperatorMention
+from archetypes.intent import Intent, Span, Target
+from archetypes.model import Detection, Reading
+from archetypes.naming import plural
+from archetypes.profile import Fact, Measure, SchemaProfile
+from archetypes.query import Change, QuerySpec
+
+_TWO_YEARS = re.compile(r"\b((?:19|20)\d{2})\b.{0,20}?\b(?:and|to|vs\.?|versus|against|compared to)\s+((?:19|20)\d{2})\b")
+
+
+def read_change(intent, ops, kinds, profile, spec, as_of, out) -> None:
+    """The change shape, read into `spec` (a reader of archetypes.shape_reader.read_shape)."""
+    change = _first(ops, "change")
+    if change is None or spec.shape != "aggregate" or spec.fact is None or spec.fact.time is None:
+        return
+    if change.word in ("up", "down") and not re.search(r"\b(up|down)\s+(on|from|vs|versus|compared|than|since)\b",
+                                                       intent.lower):
+        if not re.search(r"\b(is|are|was|were)\b.*\b(up|down)\b", intent.lower):
+            return
+    if change.word == "between" and not _TWO_YEARS.search(intent.lower):
+        return
+    periods = _named_periods(intent, as_of)
+    versus = next((f for f in spec.filters if len(f.values) >= 2 and not f.negate), None)
+    if periods is None and versus is not None and change.word in _VERSUS:
+        # 'how did accessories sell compared with audio': the two side by side, not a change over time
+        spec.group, spec.limit = versus.entity, None
+        out.consumed |= {"change", "compare"}
+        out.read.append(change.span)
+        return
+    spec.shape = "change"
+    spec.window = None
+    out.consumed |= {"change", "compare"}
+    target = intent.group or (_main_target(intent) if re.search(r"\b(which|what|who)\b", intent.lower) or
+                              intent.superlative is not None else None)
+    if target is not None and (spec.fact is None or target.entity.table != spec.fact.table):
+        spec.group = target.entity
+        spec.limit = intent.top_n or 10
+    grouped = spec.group is not None
+    if periods is not None:
+        before, after, span = periods
+        spec.change = Change(before, after)
+        out.read.append(span)
+        out.replaces.add("timeframe")
+        end = as_of + calendar.DAY
+        if after.start < end < after.end:
+            # the later period is not over: the data stops at the as-of day; never compare half a year with a
+            # whole one without saying so
+            out.detections.append(_partial_period(intent, span, before, after, end))
+            spec.change = _same_days(before, after, end)
+        earliest = spec.fact.time.earliest
+        if earliest is not None and before.end <= earliest.date():
+            spec.notes.append(f"the earlier period ({before.label}) has no rows: the data starts "
+                              f"{earliest.date().isoformat()}, so the relative change is empty")
+    else:
+        out.detections.append(_change_periods(intent, change, as_of))
+        out.replaces.add("timeframe")
+        spec.change = Change(*_preset_change("last_full_month", as_of))
+    if grouped:
+        out.detections.append(_change_metric(intent, change, profile, spec))
+        out.replaces.add("ranking_metric")
+
+
+_VERSUS = frozenset({"compared", "compare", "versus", "vs", "against"})
+
+
+def _same_days(before: calendar.Window, after: calendar.Window, end: dt.date) -> Change:
+    days = end - after.start
+    return Change(calendar.Window(before.start, before.start + days, f"{before.label} to the same day"),
+                  calendar.Window(after.start, end, f"{after.label} to date"))
+
+
+def _partial_period(intent: Intent, span: Span, before: calendar.Window, after: calendar.Window,
+                    end: dt.date) -> Detection:
+    from archetypes.timeframe import ARCHETYPE
+
+    to_date = calendar.Window(after.start, end, f"{after.label} to date")
+    readings = [Reading("same_days", f"{after.label} to date against the same days of {before.label}",
+                        _set_periods(_same_days(before, after, end))),
+                Reading("to_date_vs_whole", f"{after.label} to date against the whole of {before.label}",
+                        _set_periods(Change(before, to_date)))]
+    last = (end - calendar.DAY).isoformat()
+    return ARCHETYPE.detection(span, readings, question=f"The data stops on {last}: compare {after.label} so far with "
+                                                         f"the same days of {before.label}, or with all of it?")
+
+
+def _set_periods(change: Change):
+    def apply(spec: QuerySpec) -> None:
+        mode = spec.change.mode if spec.change else "absolute"
+        spec.change = Change(change.before, change.after, mode)
+    return apply
+
+
+_THE_ONE_BEFORE = re.compile(r"\b(?:the|a)\s+(week|month|quarter|year)\s+before\b|"
+                             r"\b(?:the\s+)?(?:previous|prior|preceding)\s+(week|month|quarter|year)\b")
+
+
+_YEAR_OVER_YEAR = re.compile(r"\b(?:yoy|y/y|year[- ]over[- ]year)\b")
+
+
+def _named_periods(intent: Intent, as_of: dt.date) -> tuple[calendar.Window, calendar.Window, Span] | None:
+    lower = intent.lower
+    if (m := _TWO_YEARS.search(lower)) is not None:
+        a, b = sorted((int(m.group(1)), int(m.group(2))))
+        before = calendar.Window(dt.date(a, 1, 1), dt.date(a + 1, 1, 1), str(a))
+        after = calendar.Window(dt.date(b, 1, 1), dt.date(b + 1, 1, 1), str(b))
+        return before, after, _span(intent, m.start(), m.end())
+    window, span = intent.window, intent.window_span
+    if (yoy := _YEAR_OVER_YEAR.search(lower)) is not None:
+        # 'yoy growth for june', 'is revenue up yoy': the period (this year when none is named) against the
+        # same period a year before
+        if window is None or span is None or window.end - window.start > dt.timedelta(days=366):
+            after = calendar.Window(dt.date(as_of.year, 1, 1), dt.date(as_of.year + 1, 1, 1), str(as_of.year))
+            span = _span(intent, yoy.start(), yoy.end())
+        else:
+            after = window
+        label = re.sub(r"\b(?:19|20)\d{2}\b", lambda y: str(int(y.group(0)) - 1), after.label)
+        before = calendar.Window(calendar.add_months(after.start, -12), calendar.add_months(after.end, -12),
+                                 label if label != after.label else f"{after.label} a year before")
+        return before, after, span
+    if window is None or span is None:
+        return None
+    length = window.end - window.start
+    text = span.text.lower()
+    rest = lower[:span.start] + " " * (span.end - span.start) + lower[span.end:]
+    if (m := _THE_ONE_BEFORE.search(rest)) is not None:
+        # 'last month compared with the month before': the window against the period just before it
+        unit = m.group(1) or m.group(2)
+        months = {"month": 1, "quarter": 3, "year": 12}.get(unit)
+        start = calendar.add_months(window.start, -months) if months else window.start - dt.timedelta(days=7)
+        before = calendar.Window(start, window.start, f"the {unit} before")
+        return before, window, _span(intent, m.start(), m.end())
+    if any(w in text for w in ("last", "previous", "prior")) and re.search(r"\b(week|month|quarter|year)\b", text):
+        # 'up on last month': the period after it, to date, against it
+        unit = re.search(r"\b(week|month|quarter|year)\b", text).group(1)  # type: ignore[union-attr]
+        after_end = as_of + calendar.DAY
+        after = calendar.Window(window.end, max(after_end, window.end + calendar.DAY), f"this {unit} to date")
+        return window, after, span
+    before = calendar.Window(window.start - length, window.start, f"the {length.days} days before")
+    return before, window, span
+
+
+_CHANGE_PRESETS = {
+    "last_full_month": "Last full month against the month before",
+    "last_full_quarter": "Last full quarter against the quarter before",
+    "last_30_days": "Last 30 days against the 30 days before",
+    "year_to_date": "Year to date against the same days last year",
+}
+
+
+def _preset_change(value: str, as_of: dt.date) -> tuple[calendar.Window, calendar.Window]:
+    end = as_of + calendar.DAY
+    if value == "last_30_days":
+        after = calendar.Window(end - dt.timedelta(days=30), end, "last 30 days")
+        return calendar.Window(after.start - dt.timedelta(days=30), after.start, "the 30 days before"), after
+    if value == "year_to_date":
+        start = dt.date(as_of.year, 1, 1)
+        before_start = dt.date(as_of.year - 1, 1, 1)
+        before_end = before_start + (end - start)
+        return (calendar.Window(before_start, before_end, f"{before_start.year} to the same day"),
+                calendar.Window(start, end, f"{as_of.year} to date"))
+    months = 3 if value == "last_full_quarter" else 1
+    this_start = calendar.quarter_start(end) if months == 3 else end.replace(day=1)
+    after_start = calendar.add_months(this_start, -months)
+    after = calendar.Window(after_start, this_start, "last full period")
+    before = calendar.Window(calendar.add_months(after_start, -months), after_start, "the period before")
+    return before, after
+
+
+def _change_periods(intent: Intent, change: OperatorMention, as_of: dt.date) -> Detection:
+    from archetypes.timeframe import ARCHETYPE
+
+    readings = [Reading(value, label, _set_change(value, as_of)) for value, label in _CHANGE_PRESETS.items()]
+    return ARCHETYPE.detection(change.span, readings,
+                               question=f"Change between which periods? (relative to {as_of.isoformat()})")
+
+
+def _set_change(value: str, as_of: dt.date):
+    def apply(spec: QuerySpec) -> None:
+        before, after = _preset_change(value, as_of)
+        mode = spec.change.mode if spec.change else "absolute"
+        spec.change = Change(before, after, mode)
+    return apply
+
+
+def _change_metric(intent: Intent, change: OperatorMention, profile: SchemaProfile, spec: QuerySpec) -> Detection:
+    from archetypes.ranking_metric import ARCHETYPE
+
+    group = spec.group
+    measures = [(spec.fact, spec.measure)] if intent.explicit_measure or intent.measures else \
+        [(f, m) for f, m in profile.measures_reaching(group.table if group else None) if f.time is not None][:3]
+    readings = []
+    for fact, measure in measures:
+        assert measure is not None  # a change reading is of a measure
+        for mode, label in (("absolute", "absolute change"), ("relative", "relative change (%)")):
+            readings.append(Reading(f"{measure.value}_{mode}", f"{measure.label}: {label}",
+                                    _set_mode(fact, measure, mode)))
+    noun = plural(group.noun) if group else "rows"
+    return ARCHETYPE.detection(change.span, readings, question=f"Rank {noun} by which change?")
+
+
+def _set_mode(fact: Fact | None, measure: Measure | None, mode: str):
+    def apply(spec: QuerySpec) -> None:
+        if fact is not None and measure is not None:
+            spec.fact, spec.measure = fact, measure
+        if spec.change is not None:
+            spec.change = Change(spec.change.before, spec.change.after, mode)
+    return apply
+
+
+def _span(intent: Intent, start: int, end: int) -> Span:
+    return Span(start, end, intent.question[start:end])
+
+
+def _first(ops: list[OperatorMention], category: str) -> OperatorMention | None:
+    return next((m for m in ops if m.category == category), None)
+
+
+def _main_target(intent: Intent) -> Target | None:
+    real = [t for t in intent.targets if not t.entity.column_only]
+    return real[0] if real else (intent.targets[0] if intent.targets else None)
