@@ -12,7 +12,7 @@ from adapters.errors import InputError
 from adapters.safety import MAX_QUESTION_BYTES, decode_input
 from archetypes import lexicon
 from archetypes.archetype import Context
-from archetypes.counted import rows_counted
+from archetypes.counted import bridge_between, rows_counted
 from archetypes.errors import UnknownAnswerError
 from archetypes.expand import apply_mappings
 from archetypes.explain import explain
@@ -312,6 +312,8 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
     text = decode_input(question, what="question", limit=MAX_QUESTION_BYTES).strip()
     anchor = as_of or profile.as_of
     intent = read(text, profile, anchor)
+    _who_buys(intent, profile)
+    _best_seller(intent, profile)
     grounded = Grounded(values=value_mentions(intent, profile), operators=operator_mentions(intent))
     grounded.values = [m for m in grounded.values if not _inside_name(m, intent)
                        and not _names_several_rows(m, intent, profile, lookup)]
@@ -335,6 +337,49 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
     grounded.shape = read_shape(intent, grounded.operators, profile, base, anchor or dt.date.today(),
                                 pending_values=bool(grounded.ambiguous), value_spans=ctx.extra["value_spans"])
     return ctx
+
+
+_WHO_BUYS = re.compile(r"^\s*who\s+(?:has\s+|have\s+)?(?:spent|spends?|bought|buys|paid|pays|purchased|ordered)\b")
+
+
+def _who_buys(intent: Intent, profile: SchemaProfile) -> None:
+    """'who spent the most with us in 2025': the people who spend are ranked (no table is named)."""
+    from archetypes.counted import buyers
+
+    if intent.group is not None or (intent.ranking is None and intent.superlative is None):
+        return
+    m = _WHO_BUYS.match(intent.lower)
+    people = buyers(profile) if m is not None else None
+    if m is not None and people is not None:
+        intent.group = Target(people, Span(m.start(), m.start() + 3, intent.question[m.start():m.start() + 3]))
+        intent.targets.append(intent.group)
+
+
+_SELLER = re.compile(r"\b(?:best|top|biggest)[- ]?(sellers?)\b|\b(bestsellers?)\b")
+
+
+def _best_seller(intent: Intent, profile: SchemaProfile) -> None:
+    """'best seller in dairy': the thing the lines sell (not a person who sells), ranked."""
+    from archetypes.counted import header_of
+
+    m = _SELLER.search(intent.lower)
+    if m is None or intent.group is not None:
+        return
+    start, end = m.span(1) if m.group(1) else m.span(2)
+    for fact in profile.fact_list():
+        header = header_of(profile, fact)
+        if header is None:
+            continue
+        sold = next((profile.entities[e.ref_table] for e in profile.edges.get(fact.table, ())
+                     if e.ref_table != header and e.ref_table in profile.entities), None)
+        if sold is not None:
+            intent.group = Target(sold, Span(start, end, intent.question[start:end]))
+            intent.targets.append(intent.group)
+            if intent.ranking is None:
+                intent.ranking = Span(m.start(), m.end(), intent.question[m.start():m.end()])
+            if intent.unknown_subject is not None and intent.unknown_subject.start >= m.start():
+                intent.unknown_subject = None
+            return
 
 
 def _apply_flags(grounded: Grounded, intent: Intent, profile: SchemaProfile, spec: QuerySpec) -> None:
@@ -580,6 +625,12 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
                 spec.fact, spec.measure = profile.facts[table], counted
         if spec.measure is None and table in profile.tables:
             spec.fact, spec.measure = rows_counted(table, profile)
+        if spec.group is not None and spec.fact is not None and not spec.group.column_only and \
+                profile.path(spec.fact.table, spec.group.table) is None:
+            # 'which playlist has the most tracks': a table pointing at both counts them
+            bridge = bridge_between(profile, table, spec.group.table)
+            if bridge is not None:
+                spec.fact, spec.measure = rows_counted(bridge, profile)
     if spec.measure is None and spec.count_table is None:
         wanted = intent.explicit_measure or next(
             (m.value for m, _ in intent.measures if m.kind in ("product", "sum", "expression")), None) or next(

@@ -1,8 +1,9 @@
 """A table that is not a fact, counted like one: 'number of tracks per genre', 'artists with over 50 songs'."""
 from __future__ import annotations
 
-from archetypes.naming import phrase, plural, slug
-from archetypes.profile import Fact, Measure, SchemaProfile
+from archetypes import lexicon
+from archetypes.naming import phrase, plural, singular, slug
+from archetypes.profile import Entity, Fact, Measure, SchemaProfile
 
 
 def rows_counted(table: str, profile: SchemaProfile) -> tuple[Fact, Measure]:
@@ -26,4 +27,28 @@ def bridge_between(profile: SchemaProfile, counted: str, group: str) -> str | No
         targets = {e.ref_table for e in edges}
         if counted in targets and group in targets and table not in (counted, group):
             return table
+    return None
+
+
+def header_of(profile: SchemaProfile, fact: Fact) -> str | None:
+    """The table a line fact's rows belong to (an order of its items, an invoice of its lines)."""
+    for edge in profile.edges.get(fact.table, ()):
+        parent = profile.facts.get(edge.ref_table)
+        if parent is not None and parent.time_path == () and fact.time_path and fact.time_path[0] == edge:
+            return edge.ref_table
+    return None
+
+
+def buyers(profile: SchemaProfile) -> Entity | None:
+    """Who spends: the people the money's events point at, one edge away (a first and last name, or a noun
+    for people)."""
+    for fact in profile.fact_list():
+        if not any(x.money for x in fact.measures):
+            continue
+        header = header_of(profile, fact) or fact.table
+        for edge in profile.edges.get(header, ()):
+            entity = profile.entities.get(edge.ref_table)
+            if entity is not None and (len(entity.name_columns) > 1 or
+                                       singular(entity.noun.split()[-1]) in lexicon.PEOPLE_NOUNS):
+                return entity
     return None

@@ -100,7 +100,8 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
     shape = spec.shape
     if shape == "absence" and spec.absent is not None and spec.fact is not None:
         head = f"Number of {plural(spec.absent.noun)}" if spec.absent_count else plural(spec.absent.noun).capitalize()
-        return (f"{head} with no {_rows(spec.fact.table)}{_window(spec, profile)}"
+        money = f" in {spec.currency_target}" if spec.currency_mode == "only" and spec.currency_target else ""
+        return (f"{head} with no {_rows(spec.fact.table)}{money}{_window(spec, profile)}"
                 f"{_filters(spec)}" + ("" if spec.absent_count else ", listed by name"))
     if shape == "attribute" and spec.attribute is not None and spec.group is not None:
         attribute = spec.attribute

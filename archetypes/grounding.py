@@ -20,6 +20,7 @@ _NOT_A_VALUE = lexicon.FUNCTION_WORDS | lexicon.TIME_WORDS | frozenset(lexicon.O
 _SKIP_IN_VALUES = {"and", "&"}
 # short English words that are also upper-case codes somewhere ('US', 'IT', 'OR', 'ME'): never a value unless
 # typed in capitals
+_DETERMINERS = frozenset({"our", "the", "all", "any", "those", "these", "my", "every", "from", "in", "at"})
 _SHORT_WORDS = frozenset("""us it or me am pm no on in at up go do so an as be by he we tv id ok all any are can
                          did had has her his its new old one our out own per say see she the top two way who why
                          yes yet you big low end day""".split())
@@ -71,7 +72,10 @@ def value_mentions(intent: Intent, profile: SchemaProfile) -> list[ValueMention]
                 continue
             first, last = words[index], words[index + size - 1]
             text = intent.question[first.start:last.end]
-            if size == 1 and not _single_word_value(first.text, text, refs, schema):
+            # 'our us shops': a short word between a determiner and a table's noun is an adjective, not 'us'
+            adjective = size == 1 and 0 < index < len(words) - 1 and words[index - 1].text in _DETERMINERS and \
+                (singular(words[index + 1].text),) in schema.phrases and first.text in _SHORT_WORDS
+            if size == 1 and not adjective and not _single_word_value(first.text, text, refs, schema):
                 continue
             if not text[:1].isupper() and all(_many_names(profile, r) for r in refs):
                 continue  # 'released' is not the track 'Release': a lowercase word of a long name list
@@ -100,7 +104,7 @@ def _single_word_value(word: str, typed: str, refs: tuple[ValueRef, ...], schema
     if word in _NOT_A_VALUE or word in STOPWORDS and len(word) <= 3:
         return False
     if refs and all(r.demonym for r in refs):
-        return True  # 'german clients': a country named by its people's adjective
+        return word not in _SHORT_WORDS  # 'german clients': a country named by its people's adjective
     if refs and all(r.initials for r in refs):
         return word not in _SHORT_WORDS and typed.lower() == typed  # 'the ny store'; 'NY' typed is a code
     if len(word) <= 3 and not any(r.value == typed for r in refs) and (

@@ -25,7 +25,8 @@ RE_RANKING = re.compile(
     r"worst(?:[- ]selling|[- ]performing)?|most[- ]popular|most[- ]active|most[- ]valuable|"
     r"most[- ]successful|most[- ]sold|leading|biggest|largest|strongest|weakest|"
     r"least[- ]popular|popular|highest[- ]ranked|number one|#1|ranking|rank)\b"
-    r"|\b(?:who|which \w+(?: and \w+)?) (?:sells|sold|buys|bought|spends?|performs?) the most\b")
+    r"|\b(?:who|which \w+(?: and \w+)?) (?:sells|sold|buys|bought|spends?|spent|pays|paid|purchased|ordered|"
+    r"performs?) the most\b")
 RE_EXPLICIT_METRIC = re.compile(
     r"\b(?:by|in terms of|measured by|ranked by|based on|according to|with the most|with the highest|"
     r"with the largest|most|highest|largest|fewest|least|lowest)\s+(?:total\s+|number of\s+|count of\s+)?"

@@ -82,7 +82,7 @@ OPERATORS: dict[str, str] = {
                      "split by", "grouped by"], "per"),
     **dict.fromkeys(["never", "no", "not", "without", "nobody", "none", "zero", "haven't", "hasn't", "didn't",
                      "don't", "doesn't", "nothing", "no one", "weren't", "wasn't", "aren't", "isn't", "hasnt", "havent",
-                     "didnt", "never been"], "negation"),
+                     "didnt", "dont", "doesnt", "isnt", "arent", "wasnt", "werent", "never been"], "negation"),
     **dict.fromkeys(["more than", "over", "above", "greater than", "at least", "exceeding", "exceeded", "beyond",
                      "less than", "fewer than", "under", "below", "at most", "up to", "exactly"], "compare"),
     **dict.fromkeys(["grew", "grow", "grows", "growing", "growth", "increase", "increased", "increases", "rise",
@@ -161,4 +161,6 @@ DEMONYMS: dict[str, tuple[str, ...]] = {
     "chilean": ("chile",), "colombian": ("colombia",), "venezuelan": ("venezuela",), "peruvian": ("peru",),
     "japanese": ("japan",), "chinese": ("china",), "korean": ("south korea", "korea"), "indian": ("india",),
     "australian": ("australia",), "kiwi": ("new zealand",), "puerto rican": ("puerto rico",),
+    # and the usual short names, read only before a noun ('our us shops'): 'us' alone is a pronoun
+    "us": ("usa", "united state", "united states", "united states of america"), "uk": ("united kingdom",),
 }

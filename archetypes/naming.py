@@ -31,6 +31,8 @@ def slug(text: str) -> str:
 @lru_cache(maxsize=8192)
 def singular(word: str) -> str:
     word = word.lower()
+    if len(word) > 4 and word.endswith(("'s", "’s")):  # a possessive names its table ('supplier's goods')
+        word = word[:-2]
     if word in _IRREGULAR:
         return _IRREGULAR[word]
     if len(word) <= 3 or word.endswith(("ss", "us", "is")):

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 
 from archetypes import lexicon
 from archetypes.change_reader import read_change
-from archetypes.counted import bridge_between, rows_counted
+from archetypes.counted import bridge_between, buyers, rows_counted
+from archetypes.counted import header_of as _header_of
 from archetypes.grounding import OperatorMention
 from archetypes.intent import RE_YEAR, Intent, Span, Target
 from archetypes.model import Detection, Reading
@@ -101,6 +102,18 @@ def _main_target(intent: Intent) -> Target | None:
     return real[0] if real else (intent.targets[0] if intent.targets else None)
 
 
+def _pointing_table(intent: Intent, profile: SchemaProfile, table: str, after: int) -> tuple[Fact, Measure] | None:
+    """'employees who don't look after any clients': the table named after the negation, when its rows point
+    straight at the entity's, is what is absent (not the events further away)."""
+    for target in intent.targets:
+        named = target.entity.table
+        if target.span.start < after or named == table or target.entity.column_only or named in profile.facts:
+            continue
+        if any(e.ref_table == table for e in profile.edges.get(named, ())):
+            return rows_counted(named, profile)
+    return None
+
+
 def _named_fact(intent: Intent, profile: SchemaProfile, table: str) -> Fact | None:
     """A table of events the question names ('clients who never paid an invoice'), when it reaches `table`."""
     named = [t.entity.table for t in intent.targets] + [m.table for m, _ in intent.measures]
@@ -136,16 +149,26 @@ def _absence(intent, ops, kinds, profile, spec, as_of, out) -> None:
     if target is None:
         return
     entity = target.entity
-    fact = _named_fact(intent, profile, entity.table) or _nearest_fact(profile, entity.table)
+    pointing = _pointing_table(intent, profile, entity.table, negation[0].span.end)
+    fact = pointing[0] if pointing else _named_fact(intent, profile, entity.table) or \
+        _nearest_fact(profile, entity.table)
     if fact is None or entity.column_only or len(entity.key) != 1:
         out.unread.append((negation[0].span, f"no table of events points at {entity.noun}: nothing can be absent"))
         return
-    counted = next((m for m in fact.measures if m.kind == "count"), None) or (fact.measures[0] if fact.measures
-                                                                             else None)
+    if not pointing and any(profile.path(fact.table, f.entity.table) is None for f in spec.filters):
+        # 'clients who never bought a laptop': the events must reach the category too (the lines, not the
+        # invoices)
+        fact = next((f for f in profile.fact_list() if profile.path(f.table, entity.table) is not None and
+                     all(profile.path(f.table, x.entity.table) is not None for x in spec.filters)), fact)
+    counted = pointing[1] if pointing else next((m for m in fact.measures if m.kind == "count"), None) or (
+        fact.measures[0] if fact.measures else None)
     if counted is None:
         return
     spec.shape, spec.absent, spec.fact, spec.measure = "absence", entity, fact, counted
     spec.group, spec.limit = None, None
+    if intent.currency_named and profile.currency_for(fact):
+        # 'which shops dont sell in dollars': no rows in that currency
+        spec.currency_mode, spec.currency_target = "only", intent.currency_named
     spec.absent_count = intent.how_many is not None and intent.how_many[0] == entity.table  # 'how many ... never'
     out.consumed.add("negation")
     out.replaces |= {"ranking_metric", "unit"}
@@ -718,15 +741,6 @@ def _counts_table(profile: SchemaProfile, measure: Measure | None, table: str) -
                for e in profile.edges.get(measure.table, ()))
 
 
-def _header_of(profile: SchemaProfile, fact: Fact) -> str | None:
-    """The table a line fact's rows belong to (an order of its items, an invoice of its lines)."""
-    for edge in profile.edges.get(fact.table, ()):
-        parent = profile.facts.get(edge.ref_table)
-        if parent is not None and parent.time_path == () and fact.time_path and fact.time_path[0] == edge:
-            return edge.ref_table
-    return None
-
-
 def _basket_readings(profile: SchemaProfile, fact: Fact, header: str) -> list[Reading]:
     readings = []
     noun = phrase(header)
@@ -920,19 +934,8 @@ def _event_having(intent: Intent, m: re.Match, rest: str, money_named: bool, num
 
 
 def _who(intent: Intent, profile: SchemaProfile) -> Entity | None:
-    """'who spent more than $20': the people the money's events point at (one edge away)."""
-    if _WHO.match(intent.lower) is None:
-        return None
-    for fact in profile.fact_list():
-        if not any(x.money for x in fact.measures):
-            continue
-        header = _header_of(profile, fact) or fact.table
-        for edge in profile.edges.get(header, ()):
-            entity = profile.entities.get(edge.ref_table)
-            if entity is not None and (len(entity.name_columns) > 1 or
-                                       singular(entity.noun.split()[-1]) in lexicon.PEOPLE_NOUNS):
-                return entity
-    return None
+    """'who spent more than $20': the people who spend."""
+    return buyers(profile) if _WHO.match(intent.lower) is not None else None
 
 
 # -- lists and lookups -----------------------------------------------------------------------------------

@@ -47,6 +47,9 @@ def result(columns: list[str], rows: list[list]) -> RunResult:
     ("rows", [["a"], ["b"]], [["b", 1], ["a", 2]], True),     # order-insensitive, columns matched by value
     ("rows", [["a"], ["b"]], [["a", 1]], False),
     ("rows", [["a", "x"]], [["x", "a"]], True),
+    ("rows", [["Ann", "a@x"], ["Bo", "b@x"]], [["Bo"], ["Ann"]], True),   # the gold's email is a detail
+    ("rows", [["Ann", "a@x"], ["Bo", "b@x"]], [["Bo"], ["Cy"]], False),
+    ("rows", [["Ann", "a@x"], ["Ann", "c@x"]], [["Ann"]], False),         # as many rows, namesakes too
 ])
 def test_answers_are_compared_by_shape(answer, gold, got, same) -> None:
     width = len(got[0])
