@@ -4,6 +4,7 @@ from __future__ import annotations
 import datetime as dt
 import itertools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from sqlglot import exp
@@ -124,17 +125,25 @@ def _candidates(ctx: Context, axes: list[tuple[Detection, list[Reading]]], total
     that a reading declares not to apply, are dropped."""
     out: list[_Candidate] = []
     seen: set[str] = set()
+    shown: dict[tuple[int, ...], str] = {}  # each combination's spec as text, written once (by reading identity)
+
+    def text(combo: tuple[Reading, ...], spec: QuerySpec | None = None) -> str:
+        key = tuple(map(id, combo))
+        if key not in shown:
+            shown[key] = repr(spec if spec is not None else _applied(ctx.base, combo))
+        return shown[key]
+
     limit = 20_000 if total <= 20_000 else 64
     for combo in itertools.islice(itertools.product(*[readings for _, readings in axes]), limit):
         spec = _applied(ctx.base, combo)
         if spec.invalid:
             continue
-        key = repr(spec)
+        key = text(combo, spec)
         if key in seen:
             continue
         seen.add(key)
         pairs = [(detection.archetype, reading) for index, ((detection, readings), reading)
-                 in enumerate(zip(axes, combo)) if _matters(ctx.base, combo, index, readings)]
+                 in enumerate(zip(axes, combo)) if _matters(text, combo, index, readings)]
         out.append((pairs, spec))
     return out
 
@@ -147,12 +156,13 @@ def _applied(base: QuerySpec, combo: tuple[Reading, ...]) -> QuerySpec:
     return spec
 
 
-def _matters(base: QuerySpec, combo: tuple[Reading, ...], index: int, readings: list[Reading]) -> bool:
+def _matters(text: Callable[[tuple[Reading, ...]], str], combo: tuple[Reading, ...], index: int,
+             readings: list[Reading]) -> bool:
     """Whether this archetype's choice changes anything next to the others' (a currency treatment does not
-    change a count of units)."""
+    change a count of units); `text` writes a combination's spec."""
     if len(readings) < 2:
         return True
-    seen = {repr(_applied(base, combo[:index] + (other,) + combo[index + 1:])) for other in readings}
+    seen = {text(combo[:index] + (other,) + combo[index + 1:]) for other in readings}
     return len(seen) > 1
 
 

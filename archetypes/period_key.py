@@ -102,10 +102,16 @@ def index_when_covered(query: exp.Expr, alias: str, covered: set[str]) -> None:
 def render_markers(query: _E, dialect: str) -> _E:
     """Replace this module's markers in `query` (modified in place) by `dialect`'s own expressions."""
     for node in list(query.find_all(exp.Anonymous)):
-        name = str(node.this).upper()
-        if name in MARKERS:
-            node.replace(_native(name, node.expressions[0], dialect))
+        written = written_marker(node, dialect)
+        if written is not None:
+            node.replace(written)
     return query
+
+
+def written_marker(node: exp.Anonymous, dialect: str) -> exp.Expr | None:
+    """`dialect`'s own expression for one of this module's markers (None: `node` is no such marker)."""
+    name = str(node.this).upper()
+    return _native(name, node.expressions[0], dialect) if name in MARKERS else None
 
 
 def _native(name: str, arg: exp.Expr, dialect: str) -> exp.Expr:

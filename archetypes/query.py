@@ -156,22 +156,23 @@ def _typed_literal(value: str) -> exp.Expr:
 
 def render(query: exp.Query, dialect: str) -> str:
     """The statement text for one engine. SQLite compares timestamps stored as text, so its time
-    literals stay plain strings (a CAST there would turn '2025-01-01 00:00:00' into 2025)."""
-    from archetypes.shapes import PART_FUNCTIONS, render_parts
+    literals stay plain strings (a CAST there would turn '2025-01-01 00:00:00' into 2025).
+
+    One copy and one walk: the time-part and period markers (``shapes``, ``period_key``) and, on SQLite,
+    the casts of string literals, each replaced innermost first, so a marker inside another's argument is
+    written before that argument is (as when each kind had a walk of its own, parts first)."""
+    from archetypes.shapes import written_part
 
     dialect = sqlglot_dialect(dialect)
-    markers = set(PART_FUNCTIONS.values()) | period_key.MARKERS
-    own = False  # whether `query` is a copy made here (then the generator need not copy it again)
-    if any(str(node.this).upper() in markers for node in query.find_all(exp.Anonymous)):
-        query, own = render_parts(query.copy(), dialect), True
-        period_key.render_markers(query, dialect)
-    if dialect == "sqlite":
-        if not own:
-            query, own = query.copy(), True
-        for cast in list(query.find_all(exp.Cast)):
-            if isinstance(cast.this, exp.Literal) and cast.this.is_string:
-                cast.replace(cast.this)
-    return query.sql(dialect=dialect, copy=not own)
+    written = query.copy()
+    for node in reversed(list(written.find_all(exp.Anonymous, exp.Cast))):
+        if isinstance(node, exp.Anonymous):
+            native = written_part(node, dialect) or period_key.written_marker(node, dialect)
+            if native is not None:
+                node.replace(native)
+        elif dialect == "sqlite" and isinstance(node.this, exp.Literal) and node.this.is_string:
+            node.replace(node.this)
+    return written.sql(dialect=dialect, copy=False)
 
 
 def lookup_sql(query: exp.Query, dialect: str) -> str:

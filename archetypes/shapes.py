@@ -53,16 +53,22 @@ def part(name: str, expr: exp.Expr) -> exp.Expr:
 _E = TypeVar("_E", bound=exp.Expr)
 
 
+_PART_OF = {v: k for k, v in PART_FUNCTIONS.items()}
+
+
 def render_parts(query: _E, dialect: str) -> _E:
     """Replace the portable time-part markers by each engine's own functions."""
-    markers = {v: k for k, v in PART_FUNCTIONS.items()}
     for node in list(query.find_all(exp.Anonymous)):
-        which = markers.get(str(node.this).upper())
-        if which is None:
-            continue
-        arg = node.expressions[0].copy()
-        node.replace(_dialect_part(which, arg, dialect))
+        written = written_part(node, dialect)
+        if written is not None:
+            node.replace(written)
     return query
+
+
+def written_part(node: exp.Anonymous, dialect: str) -> exp.Expr | None:
+    """The engine's own function for one time-part marker (None: `node` is no such marker)."""
+    which = _PART_OF.get(str(node.this).upper())
+    return None if which is None else _dialect_part(which, node.expressions[0].copy(), dialect)
 
 
 def _dialect_part(which: str, arg: exp.Expr, dialect: str) -> exp.Expr:

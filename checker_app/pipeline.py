@@ -10,6 +10,7 @@ import datetime as dt
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ from adapters import CheckerError, Database, Job, Limits, deadline, decode_input
 from adapters.safety import MAX_QUESTION_BYTES
 from checker_app.profiles import load_profile, lookup_for
 from checker_app.report import ENGINES, Detection, EngineInfo, ModelReport, ReadingResult, Report, Understood
-from checker_app.statements import run_statements
+from checker_app.statements import Rendered, run_statements
 from checker_app.verdict import divergence, engines_agree
 
 
@@ -112,18 +113,21 @@ def _check(question: str, databases: Sequence[Database], options: CheckOptions) 
     notes.extend(w for db in databases if db.name in analyses and (w := db.privilege_warning()))
 
     readings: list[ReadingResult] = []
+    statements: dict[int, Rendered] = {}  # {id(reading): its statement per engine, written as the runner sends it}
     for interpretation in primary.interpretations:
         reading = ReadingResult(id=interpretation.id, label=interpretation.label, choices=dict(interpretation.choices),
                                 explanation=interpretation.explanation, lists=interpretation.lists)
         key = _choice_key(interpretation.choices)
+        writers = {}
         for db in databases:
             analysis = analyses.get(db.name)
             match = None if analysis is None else next(
                 (i for i in analysis.interpretations if _choice_key(i.choices) == key), None)
             if match is not None:
-                reading.sql[db.name] = match.sql(db.dialect)
+                writers[db.name] = partial(match.sql, db.dialect)
             elif analysis is not None:
                 notes.append(f"{db.name}: no SQL for reading {interpretation.label!r} on this schema")
+        statements[id(reading)] = Rendered(writers)
         readings.append(reading)
 
     archetypes = [Detection.from_rules(d) for d in primary.detections]
@@ -140,9 +144,10 @@ def _check(question: str, databases: Sequence[Database], options: CheckOptions) 
             capped, total = part.capped, len(model_readings)
     readings = rules_readings + model_readings
 
-    by_reading = run_statements([Job(r.id, r.sql) for r in readings], [db for db in databases if db.name in analyses],
-                                options.limits, options.repair)
-    for reading in readings:
+    jobs = [Job(r.id, statements.get(id(r), r.sql)) for r in readings]
+    by_reading = run_statements(jobs, [db for db in databases if db.name in analyses], options.limits, options.repair)
+    for reading, job in zip(readings, jobs):
+        reading.sql = dict(job.sql)  # every statement is written by now (the runner asked for each)
         reading.results = {**reading.results, **by_reading.get(reading.id, {})}
         reading.engines_agree = engines_agree(list(reading.results.values()))
     comparison = None

@@ -1,11 +1,12 @@
 """Statements to results, once for every caller (check, run, repair, the checker and compare pages).
 
-`render_for` checks one pasted statement and writes it in each engine's dialect; `run_statements` runs
-jobs side by side on every engine, through the ambiguous-column repair pass unless told not to.
+`render_for` checks one pasted statement and writes it in each engine's dialect; `Rendered` writes a
+reading's statement per engine when the runner first asks for it; `run_statements` runs jobs side by side
+on every engine, through the ambiguous-column repair pass unless told not to.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 import sqlglot
 from sqlglot.errors import SqlglotError
@@ -24,6 +25,26 @@ def render_for(sql: str, read: str | None, databases: Sequence[Database]) -> dic
         except SqlglotError as err:
             raise UnsafeStatementError(f"cannot render for {db.dialect}: {str(err).splitlines()[0]}") from None
     return rendered
+
+
+class Rendered(Mapping[str, str]):
+    """{engine name: statement text}, each written when first asked for and kept. The runner asks as it
+    submits, so the first engine starts on its statement while the others are still being written."""
+
+    def __init__(self, writers: dict[str, Callable[[], str]]) -> None:
+        self._writers = writers
+        self._written: dict[str, str] = {}
+
+    def __getitem__(self, name: str) -> str:
+        if name not in self._written:
+            self._written[name] = self._writers[name]()
+        return self._written[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._writers)
+
+    def __len__(self) -> int:
+        return len(self._writers)
 
 
 def _plain(db: Database, sql: str, limits: Limits) -> RunResult:
