@@ -8,18 +8,21 @@ from __future__ import annotations
 
 import datetime as dt
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from adapters import CheckerError, Database, Job, Limits, deadline, decode_input
 from adapters.safety import MAX_QUESTION_BYTES
+from adapters.threads import DaemonPool
 from checker_app.profiles import load_profile, lookup_for
 from checker_app.report import ENGINES, Detection, EngineInfo, ModelReport, ReadingResult, Report, Understood
 from checker_app.statements import Rendered, run_statements
 from checker_app.verdict import divergence, engines_agree
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -68,9 +71,12 @@ def _analyses(question: str, databases: Sequence[Database], options: CheckOption
     analyses: dict[str, Any] = {}
     by_signature: dict[str, Any] = {}
     primary = None
+    profiles = _at_once(databases, lambda db: load_profile(db, options.profile_overrides))
     for db in databases:
         try:
-            profile = load_profile(db, options.profile_overrides)
+            profile = profiles[db.name]
+            if isinstance(profile, CheckerError):
+                raise profile
             signature = reading_signature(profile)
             shared = by_signature.get(signature)
             if shared is not None:
@@ -93,6 +99,26 @@ def _analyses(question: str, databases: Sequence[Database], options: CheckOption
     return analyses
 
 
+def _at_once(databases: Sequence[Database], fn: Callable[[Database], T]) -> dict[str, T | CheckerError]:
+    """{engine name: fn(engine), or the CheckerError it raised}, every engine at once: a new connection
+    reads its catalog (and a stored profile its header) before anything else, and one after another their
+    waits added up."""
+    def call(db: Database) -> T | CheckerError:
+        try:
+            return fn(db)
+        except CheckerError as err:
+            return err
+
+    if len(databases) < 2:
+        return {db.name: call(db) for db in databases}
+    pool = DaemonPool(len(databases), "prepare")
+    try:
+        futures = [(db.name, pool.submit(call, db)) for db in databases]
+        return {name: future.result() for name, future in futures}
+    finally:
+        pool.shutdown()
+
+
 def check(question: str, databases: Sequence[Database], options: CheckOptions | None = None) -> Report:
     """The whole check for one question, within one overall deadline (`deadline.check_budget_s`).
     Raises CheckerError only for input that cannot be checked at all."""
@@ -110,7 +136,8 @@ def _check(question: str, databases: Sequence[Database], options: CheckOptions) 
     analyses = _analyses(question, databases, options, notes)
     primary = next(iter(analyses.values()))
     notes.extend(primary.notes)
-    notes.extend(w for db in databases if db.name in analyses and (w := db.privilege_warning()))
+    warnings = _at_once([db for db in databases if db.name in analyses], Database.privilege_warning)
+    notes.extend(w for w in warnings.values() if isinstance(w, str) and w)
 
     readings: list[ReadingResult] = []
     statements: dict[int, Rendered] = {}  # {id(reading): its statement per engine, written as the runner sends it}

@@ -40,6 +40,9 @@ class Rendered(Mapping[str, str]):
             self._written[name] = self._writers[name]()
         return self._written[name]
 
+    def __contains__(self, name: object) -> bool:
+        return name in self._writers  # without writing it (the runner asks before it submits)
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._writers)
 
