@@ -19,7 +19,7 @@ from adapters.safety import MAX_QUESTION_BYTES
 from adapters.threads import DaemonPool
 from checker_app.profiles import load_profile, lookup_for
 from checker_app.report import ENGINES, Detection, EngineInfo, ModelReport, ReadingResult, Report, Understood
-from checker_app.statements import Rendered, run_statements
+from checker_app.statements import Answered, Rendered, run_statements
 from checker_app.verdict import divergence, engines_agree
 
 T = TypeVar("T")
@@ -36,6 +36,7 @@ class CheckOptions:
     engine: str = "rules"           # rules | model | both (model mode lives in checker_app.llm)
     reply: str | None = None        # a plain-text answer to the model's clarification
     model_settings: Any = None      # checker_app.llm.ModelSettings; None: read from the environment
+    answered: Answered | None = None  # statement answers kept across checks (`batch`): reused, not sent again
 
 
 def _choice_key(choices: dict[str, str]) -> tuple[tuple[str, str], ...]:
@@ -172,7 +173,8 @@ def _check(question: str, databases: Sequence[Database], options: CheckOptions) 
     readings = rules_readings + model_readings
 
     jobs = [Job(r.id, statements.get(id(r), r.sql)) for r in readings]
-    by_reading = run_statements(jobs, [db for db in databases if db.name in analyses], options.limits, options.repair)
+    by_reading = run_statements(jobs, [db for db in databases if db.name in analyses], options.limits, options.repair,
+                                options.answered)
     for reading, job in zip(readings, jobs):
         reading.sql = dict(job.sql)  # every statement is written by now (the runner asked for each)
         reading.results = {**reading.results, **by_reading.get(reading.id, {})}

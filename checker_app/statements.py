@@ -2,11 +2,13 @@
 
 `render_for` checks one pasted statement and writes it in each engine's dialect; `Rendered` writes a
 reading's statement per engine when the runner first asks for it; `run_statements` runs jobs side by side
-on every engine, through the ambiguous-column repair pass unless told not to.
+on every engine, through the ambiguous-column repair pass unless told not to, and reuses the answers a
+caller keeps (`batch`: a statement already answered on an engine is not sent again).
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+import dataclasses
+from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
 
 import sqlglot
 from sqlglot.errors import SqlglotError
@@ -50,6 +52,26 @@ class Rendered(Mapping[str, str]):
         return len(self._writers)
 
 
+Answered = MutableMapping[tuple[str, str, Limits], RunResult]
+
+
+def _reusing(run_one: RunOne, answered: Answered) -> RunOne:
+    """`run_one`, answering a statement already answered on the same engine under the same limits from
+    `answered` (only answers are kept: an error or a timeout is tried again)."""
+
+    def run(db: Database, sql: str, limits: Limits) -> RunResult:
+        key = (db.name, sql, limits)
+        kept = answered.get(key)
+        if kept is not None:
+            return dataclasses.replace(kept)
+        result = run_one(db, sql, limits)
+        if result.ok:
+            answered[key] = result
+        return result
+
+    return run
+
+
 def _plain(db: Database, sql: str, limits: Limits) -> RunResult:
     return db.run(sql, limits)
 
@@ -64,8 +86,10 @@ def run_one_for(repair: bool) -> RunOne:
 
 
 def run_statements(jobs: Sequence[Job], databases: Sequence[Database], limits: Limits | None = None,
-                   repair: bool = True) -> dict[str, dict[str, RunResult]]:
-    """{job key: {engine name: RunResult}}: every job on every engine it has SQL for, at once."""
+                   repair: bool = True, answered: Answered | None = None) -> dict[str, dict[str, RunResult]]:
+    """{job key: {engine name: RunResult}}: every job on every engine it has SQL for, at once (a statement
+    in `answered` for its engine is not sent again, and every new answer is added to it)."""
     if not jobs:
         return {}
-    return run_side_by_side(jobs, databases, limits, run_one=run_one_for(repair))
+    run_one = run_one_for(repair)
+    return run_side_by_side(jobs, databases, limits, run_one=run_one if answered is None else _reusing(run_one, answered))

@@ -1,4 +1,4 @@
-"""`ambiguity-checker batch FILE`: one JSON report per question, profiles loaded once."""
+"""`ambiguity-checker batch FILE`: one JSON report per question, profiles loaded once, each statement sent once."""
 from __future__ import annotations
 
 import json
@@ -56,8 +56,9 @@ def read_questions(path: Path) -> list[tuple[int, str | CheckerError]]:
 def batch(file: Path, answer: tuple[str, ...], as_of: str | None, profile: Path | None, cap: int,
           refresh_profile: bool, db: tuple[str, ...], timeout: float, max_rows: int) -> None:
     """Check every question in FILE (a question per line, or JSONL with a `q` field)."""
+    # a statement answered once in the batch is not sent again: the questions are read as of one moment
     options = CheckOptions(answers=parse_answers(answer), as_of=parse_as_of(as_of), cap=cap,
-                           limits=limits_from(timeout, max_rows), profile_overrides=profile)
+                           limits=limits_from(timeout, max_rows), profile_overrides=profile, answered={})
     try:
         questions = read_questions(file)
         databases = databases_from_options(db, options.limits)
