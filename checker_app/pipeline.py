@@ -1,8 +1,9 @@
 """Question in, report out: detect, expand, render per engine, run side by side, compare.
 
-The first configured database is the primary: its analysis decides the readings and the as-of date;
-every other engine builds the same readings (matched by their choices) from its own profile, since
-identifiers may be spelled differently there (Chinook is snake_case on PostgreSQL).
+The first configured database is the primary: its analysis decides the readings and the as-of date.
+An engine whose profile reads the same shares that analysis and renders its readings in its own dialect;
+any other builds the same readings (matched by their choices) from its own profile, since identifiers may
+be spelled differently there (Chinook is snake_case on PostgreSQL).
 """
 from __future__ import annotations
 
