@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from dataclasses import dataclass
 
-from archetypes import calendar
+from archetypes import calendar, lexicon
 from archetypes.grounding import OperatorMention
+from archetypes.intent import _MONTH_RE as MONTH_PATTERN
 from archetypes.intent import Intent, Span, Target
 from archetypes.model import Detection, Reading
 from archetypes.naming import plural
+from archetypes.period_pair import PeriodPair, find_pair
 from archetypes.profile import Fact, Measure, SchemaProfile
 from archetypes.query import Change, QuerySpec
 
@@ -21,15 +24,22 @@ _TWO_YEARS = re.compile(r"\b((?:19|20)\d{2})\b.{0,20}?\b(?:and|to|vs\.?|versus|a
 def read_change(intent, ops, kinds, profile, spec, as_of, out) -> None:
     """The change shape, read into `spec` (a reader of archetypes.shape_reader.read_shape)."""
     change = _first(ops, "change")
-    if change is None or spec.shape != "aggregate" or spec.fact is None or spec.fact.time is None:
+    if spec.shape != "aggregate" or spec.fact is None or spec.fact.time is None:
         return
+    pair = find_pair(intent.lower, as_of)
+    if change is None:
+        if pair is None:
+            return
+        # 'was may better than april': two periods compared with no change word
+        start, end = pair.spans[1]
+        change = OperatorMention("change", intent.lower[start:end], _span(intent, start, end))
     if change.word in ("up", "down") and not re.search(r"\b(up|down)\s+(on|from|vs|versus|compared|than|since)\b",
                                                        intent.lower):
         if not re.search(r"\b(is|are|was|were)\b.*\b(up|down)\b", intent.lower):
             return
-    if change.word == "between" and not _TWO_YEARS.search(intent.lower):
+    if change.word == "between" and pair is None and not _TWO_YEARS.search(intent.lower):
         return
-    periods = _named_periods(intent, as_of)
+    periods = _named_periods(intent, as_of, pair)
     versus = next((f for f in spec.filters if len(f.values) >= 2 and not f.negate), None)
     if periods is None and versus is not None and change.word in _VERSUS:
         # 'how did accessories sell compared with audio': the two side by side, not a change over time
@@ -47,10 +57,13 @@ def read_change(intent, ops, kinds, profile, spec, as_of, out) -> None:
         spec.limit = intent.top_n or 10
     grouped = spec.group is not None
     if periods is not None:
-        before, after, span = periods
+        before, after = periods.before, periods.after
         spec.change = Change(before, after)
-        out.read.append(span)
+        out.read.extend(periods.spans)
         out.replaces.add("timeframe")
+        if periods.note:
+            spec.notes.append(periods.note)
+        span = _span(intent, min(s.start for s in periods.spans), max(s.end for s in periods.spans))
         end = as_of + calendar.DAY
         if after.start < end < after.end:
             # the later period is not over: the data stops at the as-of day; never compare half a year with a
@@ -61,6 +74,7 @@ def read_change(intent, ops, kinds, profile, spec, as_of, out) -> None:
         if earliest is not None and before.end <= earliest.date():
             spec.notes.append(f"the earlier period ({before.label}) has no rows: the data starts "
                               f"{earliest.date().isoformat()}, so the relative change is empty")
+        out.unread.extend(_stray_periods(intent, periods.spans + out.value_spans))
     else:
         out.detections.append(_change_periods(intent, change, as_of))
         out.replaces.add("timeframe")
@@ -68,6 +82,45 @@ def read_change(intent, ops, kinds, profile, spec, as_of, out) -> None:
     if grouped:
         out.detections.append(_change_metric(intent, change, profile, spec))
         out.replaces.add("ranking_metric")
+    elif (figure := _which_figure(intent, change, profile)) is not None:
+        out.detections.append(figure)
+        out.replaces.add("ranking_metric")
+
+
+@dataclass(frozen=True)
+class _Periods:
+    before: calendar.Window
+    after: calendar.Window
+    spans: list[Span]        # the words that name them
+    note: str = ""           # how a period with no year was placed
+
+
+_PERIOD_WORD = re.compile(r"\b(?:" + MONTH_PATTERN + r"|q[1-4]|h[12])\b")
+
+
+def _stray_periods(intent: Intent, read: list[Span]) -> list[tuple[Span, str]]:
+    """Month or quarter words outside the periods compared: never counted as read while no reading uses them."""
+    return [(_span(intent, m.start(), m.end()), "a period this change does not compare")
+            for m in _PERIOD_WORD.finditer(intent.lower)
+            if not any(s.start <= m.start() < s.end for s in read)]
+
+
+def _which_figure(intent: Intent, change: OperatorMention, profile: SchemaProfile) -> Detection | None:
+    """'Was may better than april?': no figure named, so better by which one (the main measures over time)."""
+    from archetypes.ranking_metric import ARCHETYPE
+
+    if intent.explicit_measure or intent.measures or intent.money is not None or intent.how_many is not None or \
+            lexicon.names_a_figure(intent.tokens):
+        return None
+    measures: list[tuple[Fact, Measure]] = []
+    for fact, measure in profile.measures_reaching(None):
+        money_elsewhere = measure.money and any(m.money and f.table != fact.table for f, m in measures)
+        if fact.time is not None and not money_elsewhere and len(measures) < 3:
+            measures.append((fact, measure))  # one money figure, or its forms on one table (before or after a discount)
+    if len(measures) < 2:
+        return None
+    readings = [Reading(m.value, m.label, _set_mode(f, m, "absolute")) for f, m in measures]
+    return ARCHETYPE.detection(change.span, readings, question="Compare which figure?")
 
 
 _VERSUS = frozenset({"compared", "compare", "versus", "vs", "against"})
@@ -107,29 +160,34 @@ _THE_ONE_BEFORE = re.compile(r"\b(?:the|a)\s+(week|month|quarter|year)\s+before\
 _YEAR_OVER_YEAR = re.compile(r"\b(?:yoy|y/y|year[- ]over[- ]year)\b")
 
 
-def _named_periods(intent: Intent, as_of: dt.date) -> tuple[calendar.Window, calendar.Window, Span] | None:
+def _named_periods(intent: Intent, as_of: dt.date, pair: PeriodPair | None) -> _Periods | None:
     lower = intent.lower
+    if pair is not None:
+        read_as = f"{pair.after.label} against {pair.before.label}"
+        note = {0: f"periods named without a year: {read_as}, the latest begun by {as_of.isoformat()}",
+                1: f"one year named for both periods: {read_as}"}.get(pair.years_named, "")
+        return _Periods(pair.before, pair.after, [_span(intent, a, b) for a, b in pair.spans], note)
     if (m := _TWO_YEARS.search(lower)) is not None:
         a, b = sorted((int(m.group(1)), int(m.group(2))))
         before = calendar.Window(dt.date(a, 1, 1), dt.date(a + 1, 1, 1), str(a))
         after = calendar.Window(dt.date(b, 1, 1), dt.date(b + 1, 1, 1), str(b))
-        return before, after, _span(intent, m.start(), m.end())
+        return _Periods(before, after, [_span(intent, m.start(), m.end())])
     window, span = intent.window, intent.window_span
     if (yoy := _YEAR_OVER_YEAR.search(lower)) is not None:
         # 'yoy growth for june', 'is revenue up yoy': the period (this year when none is named) against the
         # same period a year before
+        spans = [_span(intent, yoy.start(), yoy.end())]
         if window is None or span is None or window.end - window.start > dt.timedelta(days=366):
             after = calendar.Window(dt.date(as_of.year, 1, 1), dt.date(as_of.year + 1, 1, 1), str(as_of.year))
-            span = _span(intent, yoy.start(), yoy.end())
         else:
             after = window
+            spans.append(span)
         label = re.sub(r"\b(?:19|20)\d{2}\b", lambda y: str(int(y.group(0)) - 1), after.label)
         before = calendar.Window(calendar.add_months(after.start, -12), calendar.add_months(after.end, -12),
                                  label if label != after.label else f"{after.label} a year before")
-        return before, after, span
+        return _Periods(before, after, spans)
     if window is None or span is None:
         return None
-    length = window.end - window.start
     text = span.text.lower()
     rest = lower[:span.start] + " " * (span.end - span.start) + lower[span.end:]
     if (m := _THE_ONE_BEFORE.search(rest)) is not None:
@@ -138,15 +196,29 @@ def _named_periods(intent: Intent, as_of: dt.date) -> tuple[calendar.Window, cal
         months = {"month": 1, "quarter": 3, "year": 12}.get(unit)
         start = calendar.add_months(window.start, -months) if months else window.start - dt.timedelta(days=7)
         before = calendar.Window(start, window.start, f"the {unit} before")
-        return before, window, _span(intent, m.start(), m.end())
+        return _Periods(before, window, [_span(intent, m.start(), m.end()), span])
     if any(w in text for w in ("last", "previous", "prior")) and re.search(r"\b(week|month|quarter|year)\b", text):
         # 'up on last month': the period after it, to date, against it
         unit = re.search(r"\b(week|month|quarter|year)\b", text).group(1)  # type: ignore[union-attr]
         after_end = as_of + calendar.DAY
         after = calendar.Window(window.end, max(after_end, window.end + calendar.DAY), f"this {unit} to date")
-        return window, after, span
-    before = calendar.Window(window.start - length, window.start, f"the {length.days} days before")
-    return before, window, span
+        return _Periods(window, after, [span])
+    return _Periods(_period_before(window), window, [span])
+
+
+_BEFORE_NAMES = {1: "the month before", 3: "the quarter before", 6: "the half before", 12: "the year before"}
+
+
+def _period_before(window: calendar.Window) -> calendar.Window:
+    """The period just before `window`, as long as it: whole calendar months against as many months before
+    them (November against all of October, never its last 30 days), other windows against as many days."""
+    start, end = window.start, window.end
+    months = (end.year - start.year) * 12 + end.month - start.month
+    if start.day == 1 and end.day == 1 and months > 0:
+        return calendar.Window(calendar.add_months(start, -months), start,
+                               _BEFORE_NAMES.get(months, f"the {months} months before"))
+    length = end - start
+    return calendar.Window(start - length, start, f"the {length.days} days before")
 
 
 _CHANGE_PRESETS = {

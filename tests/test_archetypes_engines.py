@@ -24,6 +24,7 @@ DEMO_QUESTIONS = [
     "Which category has the highest refund rate?",
     "Revenue by category and store",
     "How many orders had more than 5 items?",
+    "Was May better than April?",
 ]
 
 
