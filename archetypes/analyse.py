@@ -22,7 +22,7 @@ from archetypes.intent import Intent, Span, Target, read
 from archetypes.model import Analysis, Detection, Interpretation, Reading
 from archetypes.naming import phrase, plural, slug
 from archetypes.profile import Fact, Lookup, Measure, SchemaProfile
-from archetypes.query import RANKING_LIMIT, EntityFilter, QuerySpec, build
+from archetypes.query import MAX_CALENDAR_ROWS, RANKING_LIMIT, EntityFilter, QuerySpec, build
 from archetypes.registry import ARCHETYPES, ORDER
 from archetypes.shape_reader import ShapeRead, read_shape
 from archetypes.unit import mixed_note
@@ -292,7 +292,7 @@ def _understood(ctx: Context, detections: list[Detection], analysis: Analysis):
     read: list[Span] = list(grounded.shape.read)
     ranking = intent.ranking if intent.group is not None else None  # 'which employe sold the most': whom?
     for span in (ranking, intent.superlative, intent.window_span, intent.vague_time, intent.day_boundary,
-                 intent.currency, intent.money, intent.viz):
+                 intent.currency, intent.money, intent.viz, intent.top_span):
         if span is not None:
             read.append(span)
     if intent.grain is not None:
@@ -324,6 +324,7 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
     intent = read(text, profile, anchor)
     _who_buys(intent, profile)
     _best_seller(intent, profile)
+    _where_based(intent, profile)
     grounded = Grounded(values=value_mentions(intent, profile), operators=operator_mentions(intent))
     grounded.values = [m for m in grounded.values if not _inside_name(m, intent)
                        and not _names_several_rows(m, intent, profile, lookup)]
@@ -363,6 +364,33 @@ def _who_buys(intent: Intent, profile: SchemaProfile) -> None:
     if m is not None and people is not None:
         intent.group = Target(people, Span(m.start(), m.start() + 3, intent.question[m.start():m.start() + 3]))
         intent.targets.append(intent.group)
+
+
+_WHERE = re.compile(r"^\s*where\s+(?:are|is|do|does)\s+(?:(most|the most)\s+(?:of\s+)?)?(?:our\s+|the\s+|all\s+)?"
+                    r"([a-z]+)\s+(?:based|located|from|live|living|come from|situated)\b")
+_PLACE_WORDS = ("country", "city", "region", "state", "location")
+
+
+def _where_based(intent: Intent, profile: SchemaProfile) -> None:
+    """'where are most of our clients based': the rows counted per place they are in, most first."""
+    from archetypes.intent import vocabulary
+
+    m = _WHERE.match(intent.lower)
+    rows = next((t for t in intent.targets if m is not None and t.span.start == m.start(2)), None)
+    if m is None or rows is None or intent.group not in (None, rows):
+        return
+    table = rows.entity.table
+    vocab = vocabulary(profile)
+    for word in _PLACE_WORDS:
+        place = next((e for e in vocab.phrases.get((word,), []) if e.table == table or
+                      profile.path(table, e.table) is not None), None)
+        if place is not None:
+            where = Span(m.start(), m.start() + 5, intent.question[m.start():m.start() + 5])
+            intent.group = Target(place, where)
+            intent.explicit_measure = f"count:{table}"
+            if m.group(1):
+                intent.ranking = Span(m.start(1), m.end(1), intent.question[m.start(1):m.end(1)])
+            return
 
 
 _SELLER = re.compile(r"\b(?:best|top|biggest)[- ]?(sellers?)\b|\b(bestsellers?)\b")
@@ -588,6 +616,24 @@ def _actors(profile: SchemaProfile, table: str, reaching: str | None = None) -> 
     return None
 
 
+def _named_count(intent: Intent, profile: SchemaProfile, group_table: str | None) -> tuple[Fact, Measure] | None:
+    """A count the question names ('invoices by status') whose measure does not reach the group as it is
+    kept: the rows it counts, counted where the group is."""
+    named = next((m for m, _ in intent.measures), None)
+    if named is None or named.kind not in ("count", "count_distinct"):
+        return None
+    table = named.table
+    if named.kind == "count_distinct":
+        table = next((e.ref_table for e in profile.edges.get(named.table, ())
+                      if tuple(e.columns) == tuple(named.columns)), named.table)
+    if table not in profile.tables or (group_table is not None and table != group_table and
+                                       profile.path(table, group_table) is None):
+        return None
+    if intent.group is not None and not intent.group.entity.column_only and intent.group.entity.table == table:
+        return None  # 'our best clients': the rows ranked are not what is counted
+    return rows_counted(table, profile)
+
+
 def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
     """The straightforward reading of the question, before any archetype's readings apply."""
     spec = QuerySpec(window=intent.window)
@@ -646,6 +692,8 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
             (m.value for m, _ in intent.measures if m.kind in ("product", "sum", "expression")), None) or next(
             (m.value for m, _ in intent.measures), None)
         found = profile.measure(wanted, group_table) if wanted else None
+        if found is None and wanted and not intent.explicit_measure:
+            found = _named_count(intent, profile, group_table)  # 'invoices by status': the invoices, counted
         if found is None:
             options = profile.measures_reaching(group_table)
             primary = profile.primary_fact()
@@ -675,6 +723,11 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
             spec.grain = "week_iso"
         elif unit in ("weekday", "hour"):
             spec.grain = unit
+            days = (spec.window.end - spec.window.start).days if spec.window is not None else 0
+            if days * (24 if unit == "hour" else 1) > MAX_CALENDAR_ROWS:
+                # 'invoices by weekday in 1997': a calendar of 365 days would be cut to its last 250; each row's
+                # own weekday (or hour) is grouped instead
+                spec.grain, spec.shape, spec.time_part = None, "distribution", unit
         elif intent.grain_fiscal and (profile.fiscal or profile.fiscal_year_start):
             spec.grain = {"month": "fy_period", "quarter": "fy_quarter", "year": "fy_year"}.get(unit, unit)
         else:

@@ -96,6 +96,9 @@ RE_CHILD_COUNT = re.compile(r"\b(?:most|fewest|least|number of|count of|how many
                             r"([a-z][a-z ]{1,30})")
 RE_SUPERLATIVE = re.compile(r"\b(?:the )?(most|fewest|least|highest|lowest|largest|smallest|biggest)\b(?! recent)")
 RE_TOP_N = re.compile(r"\b(?:top|best|worst|bottom)\s+(\d{1,3})\b")
+# 'the 5 most expensive items', '3 cheapest', '10 biggest': how many, before the superlative
+RE_N_MOST = re.compile(r"\b(\d{1,3})\s+(?:most|least|cheapest|priciest|biggest|largest|smallest|highest|lowest|"
+                       r"newest|oldest|latest|earliest|longest|shortest|youngest|best|worst|heaviest|lightest)\b")
 
 _NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "ten": 10, "twelve": 12,
             "thirty": 30, "ninety": 90}
@@ -166,6 +169,7 @@ class Intent:
     key_refs: list[tuple[Entity, str, Span]] = field(default_factory=list)
     rate_subject: bool = False
     superlative: Span | None = None               # 'the most albums': a ranking whose metric is named
+    top_span: Span | None = None                  # the N of 'the 5 most expensive
     absent_subject: bool = False                  # unknown_subject is a usual business subject the schema lacks
     money_context: bool = False
 
@@ -368,6 +372,9 @@ def _schema_words(intent: Intent, vocab: Vocabulary) -> None:
 
 def _ranking(intent: Intent, vocab: Vocabulary) -> None:
     lower = intent.lower
+    if (few := RE_N_MOST.search(lower)) is not None:
+        intent.top_n = int(few.group(1))
+        intent.top_span = Span(few.start(1), few.end(1), intent.question[few.start(1):few.end(1)])
     m = RE_RANKING.search(lower)
     if m is None:
         m = RE_SUPERLATIVE.search(lower)

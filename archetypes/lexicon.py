@@ -21,7 +21,7 @@ use uses used using
 any some all each every both either neither other others own same such very really much many more most
 one ones thing things stuff everything something anything someone anyone everyone
 data numbers number figures figure info information details detail overview summary stats statistics
-value values results result breakdown break down split pair pairs combination combinations
+value values worth results result breakdown break down split pair pairs combination combinations distributed
 yes ok okay hi hello hey thanks thank
 got make made makes making bring brought brings generate generated generates generating come comes came coming
 contain contains containing include includes including matching live lives living located based situated
@@ -35,6 +35,7 @@ FACT_WORDS = frozenset("""
 sell sells selling sold sale sales buy buys buying bought purchase purchases purchased purchasing
 order ordered ordering spend spends spent spending pay pays paid paying earn earns earned earning
 revenue revenues turnover income earnings takings gmv money business transactions transaction
+move moved moving shift shifted
 """.split())
 
 # fact words that ask for money, not for a count of rows ('invoice revenue', 'what clients spent')

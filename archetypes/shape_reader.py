@@ -42,7 +42,7 @@ _BARE = re.compile(r"^\s*(?!(?:count|show|list|give|plot|chart|draw|display|numb
                    r"(?:our\s+|the\s+|total\s+)?[a-z]+(?:\s+[a-z]+)?\s+(?:per|a|an|each)\s+[a-z]+"
                    r"(?:\s+(?:in|for|at|from|during|since|last|this|of)\b[^?.!]*)?\s*[?.!]*\s*$")  # 'in canada'
 _BASKET = re.compile(r"\b(basket|cart)\s+(size|value)s?\b")
-_ORDER_VALUE = re.compile(r"\b(?:average|avg|mean|typical)\s+(?:\w+\s+)?(?:value|size)\b|\baov\b")
+_ORDER_VALUE = re.compile(r"\b(?:average|avg|mean|typical)\s+(?:\w+\s+)?(?:value|size|worth)\b|\baov\b")
 _WHEN_MOST = re.compile(r"\bwhen\b.*\b(most|busiest|peak|least|fewest)\b|\b(busiest|quietest|peak|slowest)\b")
 _PARTS = (("weekday", re.compile(r"\b(weekday|day of (?:the )?week|which day|what day|days of (?:the )?week)\b")),
           ("hour", re.compile(r"\b(hour|time of (?:the )?day|what time|which time)\b")),
@@ -601,7 +601,7 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
             spec.fact, fact, header = lines, lines, fact.table
     if (basket is not None or _ORDER_VALUE.search(lower)) and header is not None:
         money = next((m for m in fact.measures if m.money), None)
-        if money is not None and (basket is not None or "value" in lower or "aov" in lower):
+        if money is not None and (basket is not None or "value" in lower or "aov" in lower or "worth" in lower):
             spec.measure, spec.per_table, spec.agg = money, header, None
             out.consumed |= {"average"}
             _group_by_mention(intent, spec, profile=profile)
@@ -666,6 +666,29 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
             out.consumed |= {"average"}
             _group_by_mention(intent, spec, profile=profile)
             out.replaces.add("ranking_metric")
+        elif spec.measure is not None and spec.measure.kind in ("count", "count_distinct"):
+            _average_event(intent, average, profile, spec, out)
+
+
+def _average_event(intent: Intent, average: OperatorMention, profile: SchemaProfile, spec: QuerySpec,
+                   out: ShapeRead) -> None:
+    """'the highest avg invoice': the average value of the event the count counts (its money per row)."""
+    assert spec.measure is not None
+    events = _rows_of(profile, spec.measure)
+    noun = re.match(r"\s*([a-z]+)", intent.lower[average.span.end:])
+    if events not in profile.facts or noun is None or singular(noun.group(1)) not in phrase(events).split():
+        return
+    own = profile.facts[events]
+    lines = next((f for f in profile.fact_list() if _header_of(profile, f) == events and
+                  any(m.money for m in f.measures)), None)
+    holder = lines or own
+    money = next((m for m in holder.measures if m.money), None)
+    if money is None:
+        return
+    spec.fact, spec.measure, spec.per_table, spec.agg = holder, money, events, None
+    out.consumed |= {"average"}
+    _group_by_mention(intent, spec, profile=profile)
+    out.replaces.add("ranking_metric")
 
 
 def _per_whom(intent: Intent, per: re.Match, table: str) -> Detection:

@@ -53,7 +53,7 @@ SERIES: list[tuple[str, str, dict[str, str]]] = [
 # date-only time columns (Northwind's order_date): boundaries become dates
 DATE_ONLY_SERIES: list[tuple[str, str, dict[str, str]]] = [
     ("month on a date column", "How many orders per month?", {}),
-    ("weekday on a date column", "Orders by day of the week in 1997", {}),
+    ("weekday on a date column", "Orders by day of the week in march 1997", {}),  # a year: by each row
     ("day on a date column", "Orders per day in July 1997", {}),
     ("year on a date column", "How many orders per year?", {}),
 ]
