@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from archetypes.archetype import Archetype, Context
+from archetypes.intent import Span
 from archetypes.model import Detection, Reading
 from archetypes.naming import plural, words
 from archetypes.profile import Fact, Measure
@@ -20,7 +21,13 @@ REASON = ("Each measure is a defensible reading of 'top' and they often name dif
 def detect(ctx: Context) -> Detection | None:
     intent = ctx.intent
     if intent.ranking is None or intent.explicit_measure or intent.group is None:
-        return gross_or_net(ctx) or sold_figure(ctx) or unnamed_figure(ctx)
+        net, sold = gross_or_net(ctx), sold_figure(ctx)
+        if net is not None and sold is not None:
+            # 'sales by category': before or after the discount, or the units: three figures
+            span = Span(sold.span[0], sold.span[1], sold.evidence)
+            return ARCHETYPE.detection(span, net.readings + sold.readings[1:],
+                                       question="Sales as money before or after the discount, or as units?")
+        return net or sold or unnamed_figure(ctx)
     entity = intent.group.entity
     filters = tuple(f.entity.table for f in ctx.base.filters)
     options = ctx.profile.measures_reaching(entity.table, via=filters)

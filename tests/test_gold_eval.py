@@ -50,6 +50,8 @@ def result(columns: list[str], rows: list[list]) -> RunResult:
     ("rows", [["Ann", "a@x"], ["Bo", "b@x"]], [["Bo"], ["Ann"]], True),   # the gold's email is a detail
     ("rows", [["Ann", "a@x"], ["Bo", "b@x"]], [["Bo"], ["Cy"]], False),
     ("rows", [["Ann", "a@x"], ["Ann", "c@x"]], [["Ann"]], False),         # as many rows, namesakes too
+    ("rows", [[1, 54], [2, 56]], [["1997-Q1", 54], ["1997-Q2", 56]], True),  # a quarter numbered or labelled
+    ("rows", [[1, 54], [2, 56]], [["1997-Q1", 56], ["1997-Q2", 54]], False),
 ])
 def test_answers_are_compared_by_shape(answer, gold, got, same) -> None:
     width = len(got[0])
