@@ -21,8 +21,9 @@ def detect(ctx: Context) -> Detection | None:
     span: Span | None = None
     values = ctx.extra.get("value_spans") or []
     unknown = intent.unknown_subject
-    if unknown is not None and any(v.start <= unknown.start < v.end for v in values):
-        unknown = None  # the word names a data value ('refund' -> a status 'refunded')
+    names = [span for span, _ in ctx.extra.get("names") or []]
+    if unknown is not None and any(v.start <= unknown.start < v.end for v in values + names):
+        unknown = None  # the word names a data value ('refund' -> a status 'refunded', 'airpods' a product)
     if ctx.base.shape != "aggregate" and ctx.base.fact is not None and unknown is None:
         return None  # a shape was read (a busiest weekday, a best month): it runs on the main fact
     if ctx.base.per_table is not None and ctx.base.fact is not None and unknown is None:

@@ -79,6 +79,7 @@ RE_WINDOW_UNIT = re.compile(r"\b(last|previous|past|this|current|prior)\s+(week|
 RE_TO_DATE = re.compile(r"\b(ytd|year[- ]to[- ]date|mtd|month[- ]to[- ]date|qtd|quarter[- ]to[- ]date)\b")
 RE_MONTH_YEAR = re.compile(r"\b" + _MONTH_RE + r"\.?,?\s+" + _YEAR_RE + r"\b")
 RE_QUARTER = re.compile(r"\b(?:q([1-4])|(first|second|third|fourth) quarter)(?:\s+(?:of\s+)?(?:fy\s?)?" + _YEAR_RE + r")?\b")
+RE_HALF = re.compile(r"\b(?:h([12])|(first|second|1st|2nd) half)(?:\s+(?:of\s+)?" + _YEAR_RE + r")?\b")
 RE_YEAR = re.compile(r"\b(?:fy\s?)?" + _YEAR_RE + r"\b")
 RE_ISO_DAY = re.compile(r"\b((?:19|20)\d{2})-(\d{2})-(\d{2})\b")
 RE_ON_DAY = re.compile(r"\bon\s+" + _MONTH_RE + r"\.?\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+" + _YEAR_RE + r")?\b"
@@ -497,6 +498,13 @@ def _concrete_window(lower: str, as_of: dt.date) -> tuple[calendar.Window, tuple
         month = _MONTHS.get(m.group(1)[:3], 1)
         start = dt.date(int(m.group(2)), month, 1)
         return calendar.Window(start, calendar.add_months(start, 1), m.group(0)), m.span(), False
+    if (m := RE_HALF.search(lower)) is not None:
+        number = int(m.group(1)) if m.group(1) else (1 if m.group(2) in ("first", "1st") else 2)
+        year = int(m.group(3)) if m.group(3) else as_of.year
+        start = dt.date(year, 6 * (number - 1) + 1, 1)
+        if not m.group(3) and start > as_of:  # 'h2' with no year: the latest one that has begun
+            start = dt.date(year - 1, start.month, 1)
+        return calendar.Window(start, calendar.add_months(start, 6), m.group(0)), m.span(), False
     if (m := RE_QUARTER.search(lower)) is not None and (m.group(3) or m.group(1) or m.group(2)):
         number = int(m.group(1)) if m.group(1) else _ORDINAL[m.group(2)]
         year = int(m.group(3)) if m.group(3) else as_of.year

@@ -78,10 +78,26 @@ def read_shape(intent: Intent, ops: list[OperatorMention], profile: SchemaProfil
     words_used = {m.word for m in ops}
     if words_used & _ASCENDING:
         spec.ascending = True
+    if _top_per_group(intent, out):
+        return out
     for reader in (_absence, _share, read_change, _distribution, _largest_event, _attribute, _average, _having,
                    _listing):
         reader(intent, ops, kinds, profile, spec, as_of, out)
     return out
+
+
+_TOP_PER = re.compile(r"\b(?:top|best|bottom|worst)\s+\d{1,3}\s+[a-z]+(?:\s+[a-z]+)?\s+"
+                      r"((?:per|in each|for each|in every|by|within each)\s+[a-z]+)")
+
+
+def _top_per_group(intent: Intent, out: ShapeRead) -> bool:
+    """'top 3 albums per genre': the top N within each group is not computed yet. Said so, rather than
+    read as a ratio ('revenue per category') or a ranking of all."""
+    m = _TOP_PER.search(intent.lower)
+    if m is None or not any(t.span.start >= m.start(1) for t in intent.targets):
+        return False
+    out.unread.append((_span(intent, m.start(1), m.end(1)), "the top rows within each group are not computed yet"))
+    return True
 
 
 def _span(intent: Intent, start: int, end: int) -> Span:
@@ -864,6 +880,11 @@ def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
             bridge_between(profile, named, target.entity.table) if named is not None else None
         if counted is not None:  # through a table pointing at both when need be ('playlists with 100 tracks')
             measure = rows_counted(counted, profile)
+    if measure is None and re.match(r"\s*(?:times|occasions)\b", rest):
+        # 'clients who ordered fewer than 3 times': their events, counted
+        measure = next(((f, x) for f in profile.fact_list() for x in f.measures
+                        if x.kind == "count" and f.table != target.entity.table and
+                        profile.path(f.table, target.entity.table) is not None), None)
     if measure is None and money_named:
         measure = next(((f, x) for f, x in profile.measures_reaching(target.entity.table) if x.money), None)
     if measure is None:
@@ -921,9 +942,10 @@ def _event_having(intent: Intent, m: re.Match, rest: str, money_named: bool, num
     line_thing = lines is not None and any(m.end() <= t.span.start <= m.end() + 1 and e.ref_table == t.entity.table
                                            for t in intent.targets for e in profile.edges.get(lines.table, ()))
     if money_named:
-        money = next((x for x in own.measures if x.money), None)
-        fact = own if money is not None else lines
-        money = money or (next((x for x in lines.measures if x.money), None) if lines is not None else None)
+        # the value of its lines first: a header's own money may be a fee on it (freight), not its value
+        money = next((x for x in lines.measures if x.money), None) if lines is not None else None
+        fact = lines if money is not None else own
+        money = money or next((x for x in own.measures if x.money), None)
         if fact is None or money is None:
             return False
         spec.fact, spec.measure = fact, money
