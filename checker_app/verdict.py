@@ -58,6 +58,31 @@ def _top_row(rows: Sequence[Sequence[Any]], figure: int | None = None) -> int:
     return values.index(max(values))
 
 
+def _figure_column(result: RunResult) -> int | None:
+    if "share" in result.columns:
+        return list(result.columns).index("share")
+    return next((i for i, v in enumerate(result.rows[0]) if _numeric(v)), None) if result.rows else None
+
+
+def _listed_by_name(result: RunResult) -> bool:
+    """Several rows not ordered by their figure: a breakdown listed by its groups."""
+    column = _figure_column(result)
+    if column is None or len(result.rows) < 3:
+        return False
+    values = [float(r[column]) if _numeric(r[column]) else float("-inf") for r in result.rows]
+    pairs = list(zip(values, values[1:]))
+    return not (all(a >= b for a, b in pairs) or all(a <= b for a, b in pairs))
+
+
+def _ranked_labels(result: RunResult) -> tuple[tuple[str, ...], ...]:
+    """The groups of a breakdown, largest figure first."""
+    column = _figure_column(result)
+    assert column is not None  # a breakdown has a figure
+    rows = sorted(result.rows, key=lambda r: (-(float(r[column]) if _numeric(r[column]) else float("-inf")),
+                                              [str(v) for v in r if not _numeric(v)]))
+    return tuple(tuple(str(v) for v in r if not _numeric(v)) for r in rows)
+
+
 _PERIOD = re.compile(r"^(?:\d{4}(?:-\d{2}(?:-\d{2})?)?(?:[ T]\d{2}(?::\d{2}){0,2})?|\d{4}-?(?:Q|W)\d{1,2}|Q\d \d{4})$")
 
 
@@ -95,7 +120,12 @@ def readings_divergent(results: Sequence[RunResult]) -> tuple[bool | None, int]:
     measures = {tuple(c.lower() for c, v in zip(r.columns, r.rows[0] if r.rows else ()) if _numeric(v))
                 for r in answered}
     if len(measures) > 1 and not any(is_series(r) for r in answered):
-        distinct = _clusters([identity(r) for r in answered], same_row)
+        if all(_listed_by_name(r) for r in answered):
+            # a breakdown ('revenue by country and category'): the same leader is not the same answer; the
+            # groups must come in the same order by each reading's own figure
+            distinct = _clusters([_ranked_labels(r) for r in answered], lambda a, b: a == b)
+        else:
+            distinct = _clusters([identity(r) for r in answered], same_row)
     else:
         distinct = _clusters(answered, lambda a, b: same_rows(a.rows, b.rows))
     return distinct > 1, distinct

@@ -161,6 +161,9 @@ MEASURED = [
      True),
     ([["Accessories", 50.0], ["Audio", 90.0], ["Cables", 20.0]], [["Accessories", 20], ["Audio", 200], ["Cables", 10]],
      False),
+    # the same leader with the others in another order is another breakdown ('revenue by country and category')
+    ([["Accessories", 50.0], ["Audio", 90.0], ["Cables", 20.0]], [["Accessories", 5], ["Audio", 200], ["Cables", 10]],
+     True),
 ]
 
 
