@@ -17,7 +17,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import event
 
-from adapters.errors import EngineErrorInfo
+from adapters.errors import CheckerError, EngineErrorInfo
 from adapters.fetch import RESULT_BUDGET_BYTES
 
 MAX_PER_SERVER = 8
@@ -26,8 +26,11 @@ _slots: dict[tuple[str, str, int | None, str], threading.BoundedSemaphore] = {}
 _slots_lock = threading.Lock()
 
 
-class TooManyConnections(Exception):
-    """No connection slot for this server within the time left."""
+class TooManyConnections(CheckerError):
+    """No connection slot for this server within the time left (under the one base, so a caller that catches
+    CheckerError never lets it escape as an untyped crash)."""
+
+    kind = "connection"
 
 
 def server_key(url: sa.URL) -> tuple[str, str, int | None, str]:

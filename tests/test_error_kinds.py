@@ -187,3 +187,25 @@ def test_model_sql_is_rejected_with_its_kind_on_every_engine(item_dbs, backend) 
         else:
             assert result is not None and result.status == "rejected", key
             assert result.error is not None and result.error.kind == kind, (key, result.error)
+
+
+def test_every_error_class_of_the_lower_layers_is_a_checker_error() -> None:
+    """One base: an error class defined in adapters, archetypes or seed_db that is not a CheckerError would
+    escape every `except CheckerError` as a crash (TooManyConnections once did)."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    from adapters.sessions import TooManyConnections
+
+    assert issubclass(TooManyConnections, CheckerError) and TooManyConnections("busy").kind == "connection"
+    outside = []
+    for package in ("adapters", "archetypes", "seed_db"):
+        root = importlib.import_module(package)
+        for info in pkgutil.walk_packages(root.__path__, f"{package}."):
+            module = importlib.import_module(info.name)
+            for name, cls in inspect.getmembers(module, inspect.isclass):
+                if (cls.__module__ == info.name and issubclass(cls, Exception) and not name.startswith("_")
+                        and not issubclass(cls, CheckerError)):
+                    outside.append(f"{info.name}.{name}")
+    assert outside == []
