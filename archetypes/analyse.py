@@ -215,7 +215,7 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
     for interpretation in analysis.interpretations:
         for node in interpretation.query.find_all(exp.Table, exp.Column):
             used.update(singular(w) for w in words(node.name))
-    if ctx.intent.window_span is not None and not any(
+    if ctx.intent.window_span is not None and ctx.intent.window is not None and not any(
             _DATE_LITERAL.match(str(node.this)) for i in analysis.interpretations
             for node in i.query.find_all(exp.Literal) if node.is_string):
         # a window no reading applies: the rows counted carry no date the window could bound

@@ -282,7 +282,8 @@ def _counted_table(intent: Intent, profile: SchemaProfile):
     """'what share of our clients are in the usa': the rows of the table named after 'of' are counted,
     not the events that reach it."""
 
-    m = re.search(r"(?:\b(?:share|percentage|pct|proportion|fraction|percent)|%)\s+of\s+(?:all\s+|our\s+|the\s+)?([a-z]+)",
+    m = re.search(r"(?:\b(?:share|percentage|pct|proportion|fraction|percent|how many)|%)\s+of\s+"
+                  r"(?:all\s+|our\s+|the\s+)?([a-z]+)",
                   intent.lower)
     if m is None:
         return None
