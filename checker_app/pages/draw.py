@@ -481,7 +481,7 @@ def report_header(ctx: Context, report: Report, pending: bool = False) -> None:
     """Verdict (its bullets clickable while a clarification is pending), the question with its evidence
     marked, each archetype's ask and reason."""
     view = display.verdict_view(report)
-    verdict(view, display.verdict_readings(report), "main", clickable=pending,
+    verdict(view, report.judged_readings, "main", clickable=pending,
             report=report if view.kind == "partial" else None)
     archetypes(report, with_ignored=view.kind != "partial")
     notes(ctx, report)

@@ -64,14 +64,8 @@ class VerdictView:
     detail: str
 
 
-def verdict_readings(report: Report) -> list[ReadingResult]:
-    """The readings the verdict is judged on: the rules' when the model's are there too (engine both)."""
-    rules = [r for r in report.interpretations if r.source != "model"]
-    return rules or list(report.interpretations)
-
-
 def verdict_view(report: Report) -> VerdictView:
-    judged = verdict_readings(report)
+    judged = report.judged_readings
     n = len(judged)
     view = _verdict_view(report, n)
     if n < len(report.interpretations):
