@@ -41,7 +41,8 @@ _ASKS_FIGURE = re.compile(r"^\s*(?:what(?:'s| is| was| are)|how (?:much|many)|gi
 _BARE = re.compile(r"^\s*(?!(?:count|show|list|give|plot|chart|draw|display|number)\b)"
                    r"(?:our\s+|the\s+|total\s+)?[a-z]+(?:\s+[a-z]+)?\s+(?:per|a|an|each)\s+[a-z]+"
                    r"(?:\s+(?:in|for|at|from|during|since|last|this|of)\b[^?.!]*)?\s*[?.!]*\s*$")  # 'in canada'
-_BASKET = re.compile(r"\b(basket|cart)\s+(size|value)s?\b")
+# 'basket size', 'avg order size': units, lines or value per order
+_BASKET = re.compile(r"\b(?:basket|cart)\s+(size|value)s?\b|\b(?:order|invoice|ticket|transaction)\s+(size)s?\b")
 _ORDER_VALUE = re.compile(r"\b(?:average|avg|mean|typical)\s+(?:\w+\s+)?(?:value|size|worth)\b|\baov\b")
 _WHEN_MOST = re.compile(r"\bwhen\b.*\b(most|busiest|peak|least|fewest)\b|\b(busiest|quietest|peak|slowest)\b")
 _PARTS = (("weekday", re.compile(r"\b(weekday|day of (?:the )?week|which day|what day|days of (?:the )?week)\b")),
@@ -598,7 +599,7 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
     if fact is None:
         return
     header = _header_of(profile, fact)
-    if basket is not None and header is not None and basket.group(2) == "size":
+    if basket is not None and header is not None and "size" in (basket.group(1), basket.group(2)):
         from archetypes.ranking_metric import ARCHETYPE
 
         readings = _basket_readings(profile, fact, header)
