@@ -228,7 +228,7 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
                    for ident in [name] + [c.name for c in table.columns] for w in words(ident)}
     out: list[tuple[Span, str]] = list(out_window)
     for grouped in _breakdowns(ctx.intent):
-        if not _grouped_by(analysis, grouped.entity):
+        if not _grouped_by(analysis, grouped.entity, ctx.profile):
             out.append((grouped.span, f"asked by {grouped.entity.noun}, which no reading groups by"))
     read_tables = {t.name for i in analysis.interpretations for t in i.query.find_all(exp.Table)}
     for target in ctx.intent.targets:
@@ -265,7 +265,7 @@ def _breakdowns(intent: Intent) -> list[Target]:
             if t is intent.also_group or _BREAKDOWN.search(intent.lower[max(0, t.span.start - 20):t.span.start])]
 
 
-def _grouped_by(analysis: Analysis, entity) -> bool:
+def _grouped_by(analysis: Analysis, entity, profile: SchemaProfile) -> bool:
     """Some reading groups (or partitions) its rows by a column of `entity`'s table."""
     from archetypes.naming import singular, words
 
@@ -276,8 +276,11 @@ def _grouped_by(analysis: Analysis, entity) -> bool:
         for clause in interpretation.query.find_all(exp.Group, exp.Window):
             for column in clause.find_all(exp.Column):
                 # the entity's own key ('t1.id', t1 its table) or a column naming it ('genre_id')
-                if aliases.get(column.table) == entity.table or {singular(w) for w in words(column.name)} & wanted:
+                held = aliases.get(column.table)
+                if held == entity.table or {singular(w) for w in words(column.name)} & wanted:
                     return True
+                if any(e.ref_table == entity.table and column.name in e.columns for e in profile.edges.get(held or "", ())):
+                    return True  # the key the rows hold ('ShipVia' references the shippers)
     return False
 
 
