@@ -18,6 +18,7 @@ DEFAULT_MAX_ROWS = 1000   # row cap per statement
 ENV_DB = "CHECKER_DB"             # a JSON list of `name=URL` values
 ENV_TIMEOUT = "CHECKER_TIMEOUT"
 ENV_MAX_ROWS = "CHECKER_MAX_ROWS"
+ENV_SOURCE = "CHECKER_SOURCE"     # which command configured the connections: "demo" when `demo` did
 
 
 def home_dir() -> Path:
@@ -46,9 +47,11 @@ def databases_from_options(db_options: tuple[str, ...] | list[str], limits: Limi
     return [Database(config, limits) for config in configs]
 
 
-def serve_environment(db_values: list[str] | tuple[str, ...], timeout_s: float, max_rows: int) -> dict[str, str]:
-    """The environment variables `serve` hands to the Streamlit process."""
-    env = {ENV_TIMEOUT: repr(float(timeout_s)), ENV_MAX_ROWS: str(int(max_rows))}
+def serve_environment(db_values: list[str] | tuple[str, ...], timeout_s: float, max_rows: int,
+                      command: str = "serve") -> dict[str, str]:
+    """The environment variables `serve` (or `demo`, which finds its engines itself) hands to the Streamlit
+    process; `command` lets the sidebar say where the connections came from."""
+    env = {ENV_TIMEOUT: repr(float(timeout_s)), ENV_MAX_ROWS: str(int(max_rows)), ENV_SOURCE: command}
     if db_values:
         env[ENV_DB] = json.dumps(list(db_values))
     return env

@@ -11,7 +11,34 @@ if TYPE_CHECKING:
     from tests.llm_server import ScriptedLLM
 
 from adapters import Database, Limits, parse_db_option
-from tests.support import BACKENDS, ServerDatabases, assert_valid, load_chinook, load_northwind, unavailable
+from tests.support import (
+    BACKENDS,
+    DATASETS,
+    ServerDatabases,
+    assert_valid,
+    load_chinook,
+    load_northwind,
+    unavailable,
+)
+
+
+def _datasets_line() -> str:
+    if DATASETS.is_dir():
+        return f"datasets: {DATASETS}"
+    return (f"datasets: {DATASETS} does not exist: the Chinook and Northwind tests skip (fail with "
+            "CHECKER_STRICT_TESTS=1); set CHECKER_DATASETS to the folder holding chinook/ and northwind/")
+
+
+def pytest_report_header() -> str:
+    """Where the datasets are looked for, said before anything skips: a clone outside the shared workspace
+    finds no `../shared/datasets`, and some 200 tests then skip one by one."""
+    return _datasets_line()
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """The same line at the end when the datasets are missing (`-q`, the README's command, hides the header)."""
+    if not DATASETS.is_dir():
+        terminalreporter.write_line(_datasets_line(), yellow=True)
 
 
 @pytest.fixture(autouse=True)

@@ -219,6 +219,8 @@ def test_the_demo_command_serves_three_engines(small, demo_urls, tmp_path) -> No
         sidebar = page.locator('[data-testid="stSidebar"]')
         for name in ("sqlite", "postgresql", "mariadb"):
             sidebar.get_by_text(name, exact=True).first.wait_for()
+        sidebar.get_by_text("seeded by the demo command", exact=True).wait_for()  # not "from --db"
+        assert sidebar.get_by_text("from --db").count() == 0
         main(page).get_by_text("same rows on", exact=False).first.wait_for()
         readme_shot(page, tmp_path, "demo-three-engines.png",
                     main(page).get_by_role("heading", name="Revenue (unit price x quantity)").first)

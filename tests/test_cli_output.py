@@ -131,3 +131,22 @@ def test_a_partial_question_names_the_word_not_read_and_what_was_meant(demo_urls
         assert lines[1] == "Verdict:  partly understood: 'labtops' was not read"
         assert lines[2].startswith("  ~ 'labtops' not read: ")
         assert lines[3] == "      did you mean 'Laptops'? check 'Show revenue for Laptops'"
+
+
+def test_demo_prints_the_urls_the_readme_passes_to_check(demo_urls, tmp_path, monkeypatch) -> None:
+    """`demo` prints each engine's URL as given (the README's `postgresql://` and `mysql://`, not the driver
+    forms parse_url adds), so the README's `check --db ...` is what `demo` printed; such a URL also seeds."""
+    from pathlib import Path
+
+    from checker_app.commands import demo
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    assert f"--db {demo.POSTGRES}" in readme and f"--db {demo.MARIADB}" in readme
+    monkeypatch.setenv("CHECKER_HOME", str(tmp_path))
+    plain = {b: re.sub(r"^(postgresql|mysql)\+\w+://", r"\1://", demo_urls[b]) for b in ("postgresql", "mysql")}
+    result = CliRunner().invoke(main, ["demo", "--no-serve", "--postgres", plain["postgresql"],
+                                       "--mysql", plain["mysql"]], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    for name, url in (("postgresql", plain["postgresql"]), ("mariadb", plain["mysql"])):
+        assert re.search(rf"found {name} +{re.escape(url)}  \(demo data already there\)", result.output), result.output
+    assert "+psycopg" not in result.output and "+pymysql" not in result.output

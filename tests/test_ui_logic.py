@@ -26,7 +26,7 @@ from checker_app.ui.progress import track_all
 from checker_app.ui.sidebar import connection_health, schema_summary, where_of
 from checker_app.ui.state import PageState, choose_reading, finish_wizard, reopen_wizard, run_check
 from checker_app.ui.wizard import Wizard, fetch_options, options_from_rows, reading_values, steps_from_report
-from tests.support import BACKENDS, DATASETS, detection
+from tests.support import BACKENDS, dataset, detection
 
 TOP_PRODUCTS = {"MacBook Pro", "USB-C Cable", "Phone Case"}
 ACMES = {"Acme Corp", "Acme Industries", "ACME Logistics"}
@@ -86,6 +86,9 @@ def test_checker_db_wins_then_secrets_then_demo() -> None:
     assert (from_secrets.db_values, from_secrets.source) == (("s=sqlite:///s.db",), "secrets")
     demo = config.load_config({}, {})
     assert (demo.db_values, demo.source, demo.timeout_s, demo.max_rows) == ((), "demo", 5.0, 1000)
+    # the demo command hands its engines over the same way; the sidebar must not say "from --db"
+    seeded = config.load_config(serve_environment(["sqlite=sqlite:///a.db"], 5, 1000, "demo"), {})
+    assert (seeded.db_values, seeded.source) == (("sqlite=sqlite:///a.db",), "demo command")
 
 
 def test_secrets_accept_streamlit_connection_fields_and_report_bad_entries_without_secrets() -> None:
@@ -556,7 +559,8 @@ def test_examples_come_from_the_connected_schema(demo_db) -> None:
     from checker_app.profiles import load_profile
 
     assert display.examples_for([load_profile(demo_db)]) == display.EXAMPLES
-    chinook = Database(parse_db_option(f"chinook=sqlite:///{DATASETS / 'chinook' / 'Chinook_Sqlite.sqlite'}"), Limits())
+    # the same lookup and skip rule as every dataset test (a clone outside /work skips, strict runs fail)
+    chinook = Database(parse_db_option(f"chinook=sqlite:///{dataset('chinook', 'Chinook_Sqlite.sqlite')}"), Limits())
     try:
         examples = display.examples_for([load_profile(chinook)])
     finally:

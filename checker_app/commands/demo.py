@@ -19,8 +19,10 @@ from checker_app.commands.common import db_options, fail, limits_from
 from checker_app.commands.serve import page_options, run_streamlit
 from checker_app.settings import DEMO_SCALE, DEMO_SEED, ensure_demo_database, serve_environment
 
-POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/ambiguity_checker_demo"
-MARIADB = "mysql+pymysql://root@127.0.0.1:3306/ambiguity_checker_demo"
+# the URLs as the README shows them and `check --db` takes them (parse_url picks psycopg and pymysql); they are
+# printed as given, so what `demo` prints can be pasted into `--db`
+POSTGRES = "postgresql://postgres@127.0.0.1:5432/ambiguity_checker_demo"
+MARIADB = "mysql://root@127.0.0.1:3306/ambiguity_checker_demo"
 REACH_S = 3
 
 
@@ -70,7 +72,7 @@ def find_engines(postgres: str | None, mysql: str | None, scale: int = DEMO_SCAL
             found.append(Found(name, url, False, why))
             continue
         try:
-            report = seed_database(url, scale=scale, seed=DEMO_SEED)
+            report = seed_database(parse_url(url), scale=scale, seed=DEMO_SEED)  # with its driver (mysql://)
         except CheckerError as err:
             found.append(Found(name, url, False, f"cannot seed: {err}"))
             continue
@@ -98,7 +100,7 @@ def demo(port: int, address: str, headless: bool, postgres: str, mysql: str, no_
     except Exception as err:  # noqa: BLE001 - the embedded SQLite demo itself failed
         fail(f"embedded demo database: {err}")
     for engine in found:
-        where = display_url(parse_url(engine.url))
+        where = display_url(engine.url)  # as given (no driver added), its password scrubbed
         if engine.reached:
             click.echo(f"  found {engine.name:<10} {where}  (demo data {engine.seeded})", err=True)
         else:
@@ -108,4 +110,4 @@ def demo(port: int, address: str, headless: bool, postgres: str, mysql: str, no_
                err=True)
     if no_serve:
         return
-    run_streamlit(port, address, headless, {**os.environ, **serve_environment(values, timeout, max_rows)})
+    run_streamlit(port, address, headless, {**os.environ, **serve_environment(values, timeout, max_rows, "demo")})

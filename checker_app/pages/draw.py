@@ -157,7 +157,8 @@ def sidebar(ctx: Context) -> None:
     names = [db.name for db in ctx.all_databases]
     with st.sidebar:
         st.header("Connections")
-        source = {"--db": "from --db", "secrets": "from .streamlit/secrets.toml", "demo": "embedded demo database"}
+        source = {"--db": "from --db", "demo command": "seeded by the demo command", "secrets": "from .streamlit/secrets.toml",
+                  "demo": "embedded demo database"}
         st.caption(source.get(ctx.config.source, ctx.config.source))
         for problem in [*ctx.config.problems, *([ctx.problem] if ctx.problem else [])]:
             st.warning(ctx.say(problem))

@@ -18,7 +18,7 @@ from sqlalchemy.engine import URL, make_url
 
 from adapters import ConfigError, Limits
 from adapters.urls import scrub, secrets_in_texts
-from checker_app.settings import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT_S, ENV_DB, ENV_MAX_ROWS, ENV_TIMEOUT
+from checker_app.settings import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT_S, ENV_DB, ENV_MAX_ROWS, ENV_SOURCE, ENV_TIMEOUT
 
 
 @dataclass(frozen=True)
@@ -28,7 +28,7 @@ class AppConfig:
     db_values: tuple[str, ...] = ()        # `--db`-style values; empty: the embedded demo database
     timeout_s: float = DEFAULT_TIMEOUT_S
     max_rows: int = DEFAULT_MAX_ROWS
-    source: str = "demo"                   # --db | secrets | demo
+    source: str = "demo"                   # --db | demo command | secrets | demo (the embedded database)
     problems: tuple[str, ...] = field(default=())  # configuration that was ignored, safe to show
 
     @property
@@ -106,7 +106,9 @@ def load_config(environ: Mapping[str, str] | None = None, secrets: Mapping[str, 
         except json.JSONDecodeError:
             values = None
         if isinstance(values, list) and values and all(isinstance(v, str) for v in values):
-            return AppConfig(tuple(values), timeout, max_rows, "--db", tuple(problems))
+            # `demo` passes the engines it found and seeded the same way `serve --db` does
+            source = "demo command" if environ.get(ENV_SOURCE) == "demo" else "--db"
+            return AppConfig(tuple(values), timeout, max_rows, source, tuple(problems))
         problems.append(f"{ENV_DB} is not a JSON list of name=URL strings; ignored")
     secret_values, secret_problems = db_values_from_secrets(secrets or {})
     problems.extend(secret_problems)
