@@ -13,9 +13,10 @@ HEADER = "Metric"
 WHEN = ("Ranking language like top / best / most / leading / popular / active is used without a clear metric, "
         "and the schema has several measures that can rank the thing asked about; or a figure with several "
         "defensible definitions is asked for (basket size, a change that can be absolute or relative).")
-ASK = "Rank by which metric?"
-REASON = ("Each measure is a defensible reading of 'top' and they often name different winners (highest revenue, "
-          "most units and most distinct purchases can each be a different product).")
+ASK = "Which metric?"
+REASON = ("The question does not name the figure it means, and each defensible one (money or units, distinct "
+          "purchases, before or after a discount, a count or an amount) can give a different answer: a different "
+          "winner, total or trend.")
 
 
 def detect(ctx: Context) -> Detection | None:

@@ -55,6 +55,14 @@ def engine_disagreement(reading: ReadingResult) -> list[tuple[str, str]]:
     return [(name, answer_of(r, currency).text) for name, r in answered]
 
 
+def evidence_words(evidence: str, question: str, quotes: tuple[str, str] = ("“", "”")) -> str:
+    """The words an archetype fired on, quoted ("“top-selling”"), or "the whole question" when its evidence is
+    the question itself (a detector that no single word triggers: quoting it all repeats the question)."""
+    if not evidence.strip() or " ".join(evidence.split()).lower() == " ".join(question.split()).lower():
+        return "the whole question"
+    return f"{quotes[0]}{evidence}{quotes[1]}"
+
+
 def result_caption(result: RunResult) -> str:
     """One line per engine: status, rows, time; an error in plain words."""
     if result.ok:

@@ -185,7 +185,9 @@ class Detection(Wire):
         clarification = parse_question({**detection.clarification.to_dict(), "archetype": detection.archetype,
                                         "quote": detection.evidence})
         return cls(id=detection.archetype, evidence=detection.evidence, span=tuple(detection.span),
-                   when=detection.when, ask=detection.ask, reason=detection.reason, clarification=clarification,
+                   # the detection's own question ("Sales in money or in units?") over its archetype's generic ask
+                   when=detection.when, ask=clarification.question or detection.ask, reason=detection.reason,
+                   clarification=clarification,
                    readings=[ReadingOption(value=r.value, label=r.label) for r in detection.readings])
 
 

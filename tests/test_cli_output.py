@@ -4,6 +4,7 @@ pass with the engines' agreement, exit codes, --timeout bounding a statement tha
 --version, a missing SQLite file, an unknown archetype in --answer."""
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -150,3 +151,24 @@ def test_demo_prints_the_urls_the_readme_passes_to_check(demo_urls, tmp_path, mo
     for name, url in (("postgresql", plain["postgresql"]), ("mariadb", plain["mysql"])):
         assert re.search(rf"found {name} +{re.escape(url)}  \(demo data already there\)", result.output), result.output
     assert "+psycopg" not in result.output and "+pymysql" not in result.output
+
+
+@pytest.mark.parametrize("question, said", [
+    ("What were sales by store?", '* ranking_metric on "sales": Sales in money or in units?'),
+    # no single word asks it: the whole question is not quoted back as evidence
+    ("which month had the most refunds?",
+     "* ranking_metric on the whole question: How many, or how much? (status is refunded)"),
+])
+def test_an_archetype_says_its_detections_own_question(demo_urls, question, said) -> None:
+    """The line of an archetype says what its detection asks, not the ranking archetype's generic "Rank by which
+    metric?" on a question that ranks nothing, and its why speaks of no 'top' or product."""
+    result = cli("check", question, *dbs(demo_urls, "sqlite"))
+    assert result.exit_code == 0, result.output
+    assert said in result.output.splitlines(), result.output
+    why = next(line for line in result.output.splitlines()[result.output.splitlines().index(said):]
+               if line.startswith("  why: "))
+    assert "'top'" not in why and "product" not in why
+    assert "Rank by which metric?" not in result.output
+    report = json.loads(cli("check", question, *dbs(demo_urls, "sqlite"), "--json").output)
+    for archetype in report["archetypes"]:
+        assert archetype["ask"] == archetype["clarification"]["question"]

@@ -101,7 +101,7 @@ def test_a_link_runs_the_check_and_shows_three_readings(configure, demo_sqlite) 
     assert len([c for c in at.code if c.language == "sql"]) == 8
     text = page_text(at)
     assert "data-archetype=" in text and "ranking_metric" in text
-    assert "Rank by which metric?" in text
+    assert "Rank products by which metric?" in text  # the detection's own question, not the archetype's ask
     # the wizard is pending: the question box and the examples stay at the top, the verdict's bullets are
     # the clarification's choices, and the wizard comes before the readings
     assert [t for t in at.text_input if t.key == "question_text"]

@@ -124,7 +124,8 @@ def report_text(report: Report) -> str:
     lines.append(f"As of:    {report.as_of or '-'} · engines: {', '.join(e.name for e in report.engines) or '-'}")
     for archetype in plain(report.archetypes):
         name = archetype["id"]
-        lines.append(f"\n* {name} on \"{archetype.get('evidence', '')}\": {archetype.get('ask', '')}")
+        on = readout.evidence_words(str(archetype.get("evidence", "")), report.question, ('"', '"'))
+        lines.append(f"\n* {name} on {on}: {archetype.get('ask', '')}")
         lines.append(f"  why: {archetype.get('reason', '')}")
         values = answer_values(archetype)
         if values and name not in report.answers:

@@ -23,6 +23,9 @@ from checker_app.readout import (  # re-exported: the page scripts call these as
     engine_disagreement as engine_disagreement,
 )
 from checker_app.readout import (
+    evidence_words as evidence_words,
+)
+from checker_app.readout import (
     explanation_of as explanation_of,
 )
 from checker_app.readout import (

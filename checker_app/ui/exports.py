@@ -10,7 +10,7 @@ from typing import Any
 
 from adapters import RunResult
 from checker_app import format as fmt
-from checker_app.readout import CAP_WORDS, fold_sql, notes_to_show, result_caption, top_answer
+from checker_app.readout import CAP_WORDS, evidence_words, fold_sql, notes_to_show, result_caption, top_answer
 from checker_app.report import ReadingResult, Report
 from checker_app.ui.display import verdict_view
 
@@ -87,7 +87,8 @@ def markdown_summary(report: Report, tool_output: dict[str, Any] | None = None) 
     if report.archetypes:
         lines += ["", "## Why it is ambiguous", ""]
         for archetype in report.archetypes:
-            lines.append(f"* **{archetype.id}**: \"{archetype.evidence}\". "
+            on = evidence_words(archetype.evidence, report.question, ('"', '"'))
+            lines.append(f"* **{archetype.id}** on {on}. "
                          f"Ask: {archetype.ask} Why: {archetype.reason}")
     ignored = report.understood.ignored if report.understood is not None else []
     if ignored:
