@@ -2,6 +2,9 @@
 
 * scalar: one row of numbers ("USD 8,305.80");
 * ranking: rows that name things, ordered by their measure (the first row: "USB-C Cable", units = 11,508);
+  when the first rows share the top figure, the answer is the tie, never the first of it in the alphabet
+  ("tied: 8 rows share revenue = 3.98 (Gay Witch Hunt, Hot Girl, …)"; "at least 10" when every row returned
+  shares it and the LIMIT stopped them: see checker_app.ties);
 * breakdown: rows that name things in no measure order, e.g. one total per currency ("EUR 2,881.11 ·
   GBP 12,059.82");
 * series: rows over time buckets (days, weeks, months, hours, fiscal periods): the range it covers, with
@@ -23,12 +26,14 @@ from typing import Any
 from adapters import RunResult
 from adapters.results import json_value
 from checker_app import format as fmt
+from checker_app import ties
 
 _BUCKET_NAMES = {"period", "date", "day", "week", "month", "quarter", "year", "hour", "time", "bucket", "ts",
                  "timestamp", "ordered_at", "created_at", "minute"}
 _BUCKET_VALUE = re.compile(r"^(\d{4}(-(W?\d{1,2}|Q[1-4])(-\d{1,2})?)?([ T]\d{1,2}:\d{2}(:\d{2})?)?|\d{1,2}:\d{2}"
                            r"|FY\d{2,4}\b.*)$")
 BREAKDOWN_SHOWN = 3
+TIED_SHOWN = 3   # names of a tie shown before "…"
 _CHANGE_COLUMNS = ("before", "after", "change", "relative_change")
 _WEEKDAY = re.compile(r"^(?:\d\s+)?((?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day)$")
 
@@ -84,11 +89,11 @@ def answer_of(result: RunResult | None, currency: str | None = None) -> Answer:
     if not rows:
         return Answer("empty", "no rows")
     if tuple(columns[-len(_CHANGE_COLUMNS):]) == _CHANGE_COLUMNS:
-        return _change(columns, rows, currency)
-    return _shaped(columns, rows, currency)
+        return _change(columns, rows, currency, result)
+    return _shaped(columns, rows, currency, result)
 
 
-def _change(columns: list[str], rows: list[list[Any]], currency: str | None) -> Answer:
+def _change(columns: list[str], rows: list[list[Any]], currency: str | None, result: RunResult) -> Answer:
     """A change between two periods. Per group the rows come ranked by the change the reading asked for, so the
     first row is the answer (the group with the largest earlier figure is not). An earlier period that holds
     nothing (a sum of 0 or no rows) says so: its relative change is empty, and a bare 'before = 0' would read as a
@@ -97,8 +102,13 @@ def _change(columns: list[str], rows: list[list[Any]], currency: str | None) -> 
     empty = sum(1 for r in rows if not _value(r[before]))
     n = fmt.number(len(rows))
     if before == 0:
+        if not empty and len(rows) == 1:  # one change: the change and its percentage first, the two figures after
+            cells = fmt.row_cells(columns, rows[0], currency)
+            relative = rows[0][3]
+            return Answer("scalar", f"change = {cells[2]}, {fmt.percent(relative, signed=True)}",
+                          f"before = {cells[0]}, after = {cells[1]}")
         if not empty:
-            return _shaped(columns, rows, currency)
+            return _shaped(columns, rows, currency, result)
         cells = fmt.row_cells(columns, rows[0], currency)
         return Answer("scalar", "nothing in the earlier period, so no relative change",
                       f"before = {cells[0]}, after = {cells[1]}")
@@ -119,7 +129,19 @@ def _change(columns: list[str], rows: list[list[Any]], currency: str | None) -> 
     return Answer("ranking", _label(columns, first, set(range(before, len(columns)))), detail)
 
 
-def _shaped(columns: list[str], rows: list[list[Any]], currency: str | None) -> Answer:
+def _tied(columns: list[str], rows: list[list[Any]], tie: ties.Tie, measure: int, measures: list[int],
+          currency: str | None, listed: bool = False) -> Answer:
+    """Several rows share the top figure: how many (at least, when the tie may go on past the rows returned),
+    the figure, and the first few names. `listed`: rows in no figure order, the tie is among all of them."""
+    names = [_label(columns, rows[i], set(measures)) for i in tie.rows]
+    shown = ", ".join(names[:TIED_SHOWN]) + (", …" if len(names) > TIED_SHOWN or tie.open else "")
+    value = fmt.cell(rows[tie.rows[0]][measure], columns[measure], currency)
+    of = f" of {fmt.number(len(rows))}" if listed else ""
+    return Answer("ranking", f"tied: {tie.count_words()}{of} rows share {columns[measure]} = {value}", shown)
+
+
+def _shaped(columns: list[str], rows: list[list[Any]], currency: str | None,
+            result: RunResult | None = None) -> Answer:
     measures = _numeric_at(columns, rows)
     labels = [i for i in range(len(columns)) if i not in measures]
     money = fmt.row_currency(columns, rows[0], currency) if len(rows) == 1 else currency
@@ -148,9 +170,13 @@ def _shaped(columns: list[str], rows: list[list[Any]], currency: str | None) -> 
         return Answer("breakdown", " · ".join(shown) + more, columns[measure])
     first_label = _label(columns, rows[0], set(measures))
     first_value = fmt.cell(rows[0][measure], columns[measure], money)
-    # ordered by the figure, either way (a ranking lowest first included): the first row is the answer
-    ordered = all(a >= b for a, b in zip(values, values[1:])) or all(a <= b for a, b in zip(values, values[1:]))
+    tie = ties.top_tie(rows, measure, result)
+    # ordered by the figure, either way (a ranking lowest first included): the first row is the answer, or
+    # the rows that share its figure are
+    ordered = ties.ordered(values)
     if len(rows) == 1 or ordered:
+        if tie.tied:
+            return _tied(columns, rows, tie, measure, measures, money)
         return Answer("ranking", first_label, f"{columns[measure]} = {first_value}")
     if len(labels) > 1 and len({str(r[labels[0]]) for r in rows}) == len(rows):
         # one row per group ('the cheapest product in each category'): the largest row is no answer, the list is
@@ -158,6 +184,8 @@ def _shaped(columns: list[str], rows: list[list[Any]], currency: str | None) -> 
                  for r in rows[:BREAKDOWN_SHOWN]]
         more = f" · {len(rows) - BREAKDOWN_SHOWN} more" if len(rows) > BREAKDOWN_SHOWN else ""
         return Answer("breakdown", " · ".join(shown) + more, f"{columns[measure]}, one row per {columns[labels[0]]}")
+    if tie.tied:  # several share the largest figure: none of them is the largest alone
+        return _tied(columns, rows, tie, measure, measures, currency, listed=True)
     top = max(range(len(rows)), key=lambda i: values[i])
     return Answer("breakdown", _label(columns, rows[top], set(measures)),
                   f"largest of {fmt.number(len(rows))}: {columns[measure]} = "

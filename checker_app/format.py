@@ -134,11 +134,32 @@ def currency_column(columns: Sequence[str]) -> int | None:
     return None
 
 
+# a column of fractions meant as a percentage: a relative change of 0.186 reads 18.6 %
+_PERCENT_WORDS = {"relative"}
+
+
+def is_percent_column(column: str) -> bool:
+    return bool(_words(column) & _PERCENT_WORDS)
+
+
+def percent(value: Any, signed: bool = False) -> str:
+    """A fraction as a percentage: one decimal from 1 % up ("18.6%", "1,234.5%"), three significant digits
+    below ("0.0423%"); `signed`: "+18.6%" for a rise."""
+    pct = float(value) * 100
+    if not math.isfinite(pct):
+        return str(pct)
+    text = "0" if pct == 0 else f"{pct:,.1f}" if abs(pct) >= 1 else number(pct)
+    return ("+" if signed and pct > 0 else "") + text + "%"
+
+
 def cell(value: Any, column: str = "", currency: str | None = None, plain: bool = False) -> str:
-    """A table cell: numbers formatted (money with its currency), dates in ISO, text as it is."""
+    """A table cell: numbers formatted (money with its currency, a relative change as a percentage), dates in
+    ISO, text as it is. CSV (`plain`) keeps the fraction itself, so a spreadsheet still reads a number."""
     if value is None:
         return "" if plain else "NULL"
     value = json_value(value) if not is_number(value) else value
+    if is_number(value) and is_percent_column(column) and not plain:
+        return percent(value)
     if is_number(value):
         if isinstance(value, int) and _KEY_WORDS & _words(column):  # ids and years read as they are
             return str(value)

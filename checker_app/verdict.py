@@ -2,7 +2,9 @@
 
 Used by the check report, the compare page, `run` and `repair`. Answers are compared at the precision of
 their types (adapters.results.same_value). Rankings that measure different things (revenue vs units) are
-compared on who comes out on top, not on the numbers, which always differ; readings of the same measure
+compared on who comes out on top, not on the numbers, which always differ; where several rows share the top
+figure, on the set of them (checker_app.ties), and a tie that fills the rows returned is compared only as far
+as those rows show (the verdict says so); readings of the same measure
 (one window vs another), scalars and series (rows by period) are compared on every value: two series of
 different measures are two answers to "how are sales trending?".
 
@@ -21,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from adapters import RunResult
 from adapters.results import is_number as _numeric
 from adapters.results import same_row, same_rows
+from checker_app import ties
 
 if TYPE_CHECKING:
     from checker_app.report import ReadingResult, Understood, VerdictKind
@@ -34,17 +37,29 @@ def engines_agree(results: Sequence[RunResult]) -> bool | None:
     return all(answered[0].same_answer(other) for other in answered[1:])
 
 
+def _figure_column(result: RunResult) -> int | None:
+    """The figure that orders the rows: the share of one share per group ('refund rate by store': the share
+    orders them, not the part counted first), else the first numeric column."""
+    if not result.rows:
+        return None
+    if "share" in result.columns:
+        return list(result.columns).index("share")
+    return next((i for i, v in enumerate(result.rows[0]) if _numeric(v)), None)
+
+
+def _row_identity(row: Sequence[Any]) -> tuple[Any, ...]:
+    labels = tuple(v for v in row if not _numeric(v))
+    return labels or tuple(row)
+
+
 def identity(result: RunResult) -> tuple[Any, ...]:
     """Who comes out on top: the non-numeric values (or the whole row when it has none) of the first row of
     rows ordered by their figure (a ranking), else of the row with the highest figure (a breakdown listed by
-    name, whose first row is only first in the alphabet)."""
+    name, whose first row is only first in the alphabet). When several rows share the top figure this is the
+    first of them only: compare readings with `winners`, which keeps them all."""
     if not result.rows:
         return ()
-    # one share per group ('refund rate by store'): the share orders them, not the part counted first
-    figure = list(result.columns).index("share") if "share" in result.columns else None
-    top = tuple(result.rows[_top_row(result.rows, figure)])
-    labels = tuple(v for v in top if not _numeric(v))
-    return labels or top
+    return _row_identity(result.rows[_top_row(result.rows, _figure_column(result))])
 
 
 def _top_row(rows: Sequence[Sequence[Any]], figure: int | None = None) -> int:
@@ -52,16 +67,9 @@ def _top_row(rows: Sequence[Sequence[Any]], figure: int | None = None) -> int:
     if column is None or len(rows) < 2:
         return 0
     values = [float(r[column]) if _numeric(r[column]) else float("-inf") for r in rows]
-    pairs = list(zip(values, values[1:]))
-    if all(a >= b for a, b in pairs) or all(a <= b for a, b in pairs):
+    if ties.ordered(values):
         return 0  # ordered by the figure, either way: the first row is the winner
     return values.index(max(values))
-
-
-def _figure_column(result: RunResult) -> int | None:
-    if "share" in result.columns:
-        return list(result.columns).index("share")
-    return next((i for i, v in enumerate(result.rows[0]) if _numeric(v)), None) if result.rows else None
 
 
 def _listed_by_name(result: RunResult) -> bool:
@@ -81,6 +89,46 @@ def _ranked_labels(result: RunResult) -> tuple[tuple[str, ...], ...]:
     rows = sorted(result.rows, key=lambda r: (-(float(r[column]) if _numeric(r[column]) else float("-inf")),
                                               [str(v) for v in r if not _numeric(v)]))
     return tuple(tuple(str(v) for v in r if not _numeric(v)) for r in rows)
+
+
+@dataclass(frozen=True)
+class Winners:
+    """Who is on top of one reading: every row sharing the top figure (one when nothing ties), and whether the
+    tie may go on past the rows returned (a LIMIT filled by tied rows: only "at least" these)."""
+
+    names: tuple[tuple[Any, ...], ...]
+    open: bool = False
+
+    @property
+    def tied(self) -> bool:
+        return len(self.names) > 1
+
+    def matches(self, other: Winners) -> bool | None:
+        """True or False when the rows decide it; None when they cannot (a tie past the rows returned whose
+        rows are all among the other's winners: the rest of it is not known). Two closed ties are the same
+        answer only as the same set of winners; a single winner is a set of one."""
+        mine, theirs = self.names, other.names
+        inside = _within(mine, theirs)
+        if not self.open and not other.open:
+            return len(mine) == len(theirs) and inside and _within(theirs, mine)
+        if self.open and other.open:
+            return None if inside and _within(theirs, mine) else False
+        shown, closed = (mine, theirs) if self.open else (theirs, mine)
+        if len(closed) < len(shown) or not _within(shown, closed):
+            return False  # the closed set lacks a winner shown, or is smaller than the tie already is
+        return None
+
+
+def _within(a: Sequence[tuple[Any, ...]], b: Sequence[tuple[Any, ...]]) -> bool:
+    return all(any(same_row(x, y) for y in b) for x in a)
+
+
+def winners(result: RunResult) -> Winners:
+    """The rows on top of `result` (see checker_app.ties), by who they name."""
+    if not result.rows:
+        return Winners(())
+    tie = ties.top_tie(result.rows, _figure_column(result), result)
+    return Winners(tuple(_row_identity(result.rows[i]) for i in tie.rows), tie.open)
 
 
 _PERIOD = re.compile(r"^(?:\d{4}(?:-\d{2}(?:-\d{2})?)?(?:[ T]\d{2}(?::\d{2}){0,2})?|\d{4}-?(?:Q|W)\d{1,2}|Q\d \d{4})$")
@@ -107,6 +155,32 @@ def _clusters(items: Sequence[Any], same: Callable[[Any, Any], bool]) -> int:
     return len(leaders)
 
 
+def by_winner(answered: Sequence[RunResult]) -> bool:
+    """Readings of different measures (revenue, units) are compared on who comes out on top, not on numbers
+    that always differ; a series, or readings of one measure, are compared on every row."""
+    measures = {tuple(c.lower() for c, v in zip(r.columns, r.rows[0] if r.rows else ()) if _numeric(v))
+                for r in answered if r.rows}
+    return len(measures) > 1 and not any(is_series(r) for r in answered)
+
+
+def tie_words(answered: Sequence[RunResult]) -> str:
+    """What the verdict adds when readings compared on their winners have ties at the top: "" when none does.
+    Tied readings are compared as sets of winners, and a tie that fills the rows returned only on those."""
+    if len(answered) < 2 or not by_winner(answered) or all(_listed_by_name(r) for r in answered):
+        return ""  # breakdowns are compared on the order of all their groups, not on who leads
+    tops = [winners(r) for r in answered if r.rows]
+    tied = [w for w in tops if w.tied]
+    if not tied:
+        return ""
+    who = f"all {len(tied)}" if len(tied) == len(tops) else str(len(tied))
+    said = f"{who} tie at the top, compared as sets of tied winners"
+    past = sum(w.open for w in tied)
+    if past:  # '2 only on the rows returned': their ties fill the LIMIT, so more rows may share the figure
+        said += f" ({'all' if past == len(tied) else past} only on the rows returned)" if len(tied) > 1 else \
+            " (only on the rows returned)"
+    return said
+
+
 def readings_divergent(results: Sequence[RunResult]) -> tuple[bool | None, int]:
     """(divergent, number of distinct answers) over one result per reading; None below two answers."""
     answered = [r for r in results if r.ok]
@@ -117,15 +191,13 @@ def readings_divergent(results: Sequence[RunResult]) -> tuple[bool | None, int]:
         _, distinct = readings_divergent(filled) if len(filled) > 1 else (None, len(filled))
         distinct += 1
         return distinct > 1, distinct
-    measures = {tuple(c.lower() for c, v in zip(r.columns, r.rows[0] if r.rows else ()) if _numeric(v))
-                for r in answered}
-    if len(measures) > 1 and not any(is_series(r) for r in answered):
+    if by_winner(answered):
         if all(_listed_by_name(r) for r in answered):
             # a breakdown ('revenue by country and category'): the same leader is not the same answer; the
             # groups must come in the same order by each reading's own figure
             distinct = _clusters([_ranked_labels(r) for r in answered], lambda a, b: a == b)
-        else:
-            distinct = _clusters([identity(r) for r in answered], same_row)
+        else:  # undecided pairs (a tie past the rows returned) are not counted as different
+            distinct = _clusters([winners(r) for r in answered], lambda a, b: a.matches(b) is not False)
     else:
         distinct = _clusters(answered, lambda a, b: same_rows(a.rows, b.rows))
     return distinct > 1, distinct
@@ -214,13 +286,15 @@ def judge(readings: Sequence[ReadingResult], *, ambiguous: bool, divergent: bool
         return Verdict("clear", "clear: one reading")
     counted = tally(readings)
     more = counted.what_else()
+    tied = tie_words(counted.answered)
     if divergent is True:
-        return Verdict("material", f"{n} {noun}, {distinct} different answers" + (f"; {more}" if more else ""))
+        return Verdict("material", f"{n} {noun}, {distinct} different answers" + (f"; {more}" if more else "")
+                       + (f"; {tied}" if tied else ""))
     if divergent is False and counted.complete:
         none = ": no rows" if counted.listed_empty == n else ""
         same = f"ambiguous wording, same answer{none} ({n} readings agree)" if noun == "readings" else \
             f"{n} {noun}, same answer"
-        return Verdict("benign", same)
+        return Verdict("benign", same + (f"; {tied}" if tied else ""))
     if divergent is False:
         return Verdict("unanswered", f"{len(counted.answered)} of {n} {noun} agree; {more}: not enough to call "
                                      "the answers the same")

@@ -270,8 +270,38 @@ def test_a_partial_question_strikes_the_word_through_and_offers_what_was_meant(s
         first_reading = verdict.locator('[class*="st-key-pick_main_"]').first
         assert pick.bounding_box()["y"] < first_reading.bounding_box()["y"] and pick.bounding_box()["y"] < 1000
         readme_shot(page, tmp_path, "partial.png")
+        # the question is quoted once, in the verdict (the archetypes below do not quote it again)
+        assert main(page).locator("blockquote").filter(has_text="labtops").count() == 1
         pick.click()
         main(page).get_by_label("Your data question").filter(has_text="").wait_for()
         page.wait_for_function("() => new URL(location.href).searchParams.get('q') === 'Show revenue for Laptops'")
         page.locator(".st-key-verdict_main").get_by_text("6 readings, 6 different answers").wait_for()
         assert page.locator(".st-key-verdict_main del").count() == 0
+
+
+CUT = """() => [...document.querySelectorAll('[data-testid="stMetricValue"], [data-testid="stMetricValue"] *')]
+              .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.innerText)"""
+
+
+def test_chinook_answers_are_whole_ties_and_percentages(small, chinook_urls, tmp_path) -> None:
+    """Found by a newcomer on Chinook: st.metric cut a change ("relative_chang…") and a series' range ("(12 per…")
+    to one line, and showed the relative change as 0.186; the first example named one of 256 tied tracks. Each
+    answer is now whole on the screen, the change a percentage, the tie a tie."""
+    page = small
+    with serving(tmp_path, f"chinook={chinook_urls['sqlite']}") as base:
+        open_link(page, base, "how did our sales change from october to november 2024?")
+        assert metric_values(page, 1) == ["change = 5.91, +18.6%"]
+        settle(page)
+        assert page.evaluate(CUT) == []
+        shot(page, tmp_path / "chinook-oct-nov.png")
+        open_link(page, base, "what are our monthly sales in 2024?")  # two readings side by side
+        assert metric_values(page, 2) == ["2024-01 to 2024-12 (12 periods)"] * 2
+        settle(page)
+        assert page.evaluate(CUT) == []
+        open_link(page, base, "What is the top-selling track?")
+        assert metric_values(page, 3) == ["tied: 8 rows share revenue = 3.98", "tied: at least 10 rows share units = 2",
+                                          "tied: at least 10 rows share invoices = 2"]
+        settle(page)
+        assert page.evaluate(CUT) == []
+        wait_text(page, "all 3 tie at the top, compared as sets of tied winners")
+        shot(page, tmp_path / "chinook-top-track.png")

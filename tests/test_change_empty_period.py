@@ -26,14 +26,17 @@ def test_a_ranking_of_changes_answers_with_its_first_row() -> None:
     rows = [["Los Angeles", 195937.55, 247667.66, 51730.11, 0.264], ["New York", 244711.54, 278078.59, 33367.05, 0.136]]
     answer = answer_of(result(["store", *CHANGE], rows), "USD")
     assert answer.headline == "Los Angeles", answer.text
-    assert answer.detail == "change = USD 51,730.11, relative_change = 0.264, first of 2 rows"
+    assert answer.detail == "change = USD 51,730.11, relative_change = 26.4%, first of 2 rows"
 
 
 def test_one_change_with_an_empty_earlier_period() -> None:
     answer = answer_of(result(CHANGE, [[0, 120.5, 120.5, None]]), "USD")
     assert answer.text == f"{EMPTY}, so no relative change (before = USD 0.00, after = USD 120.50)"
     assert EMPTY not in answer_of(result(CHANGE, [[100, 120.5, 20.5, 0.205]]), "USD").text
-    assert "relative_change = 0.205" in answer_of(result(CHANGE, [[100, 120.5, 20.5, 0.205]]), "USD").text
+    # one change: the change and its percentage lead (the page's headline), the two figures follow
+    one = answer_of(result(CHANGE, [[100, 120.5, 20.5, 0.205]]), "USD")
+    assert (one.headline, one.detail) == ("change = USD 20.50, +20.5%", "before = USD 100.00, after = USD 120.50")
+    assert answer_of(result(CHANGE, [[100, 90.5, -9.5, -0.095]])).headline == "change = -9.50, -9.5%"
 
 
 def test_a_ranking_of_changes_counts_its_groups_with_an_empty_earlier_period() -> None:

@@ -16,6 +16,7 @@ from click.testing import CliRunner
 from adapters import Database, Limits, RunResult, parse_db_option
 from checker_app import format as fmt
 from checker_app import readout
+from checker_app.answers import answer_of
 from checker_app.clarify import MEMORY_HINT
 from checker_app.pipeline import CheckOptions
 from checker_app.report import EngineInfo, ReadingResult, Report
@@ -178,6 +179,14 @@ def test_one_number_format(value, shown, plain, money) -> None:
     assert fmt.number(value, money=True) == money
 
 
+@pytest.mark.parametrize("value, shown", [(0.186, "18.6%"), (12.345, "1,234.5%"), (0.000423, "0.0423%"), (0, "0%"),
+                                          (-0.5, "-50.0%"), (1, "100.0%")])
+def test_a_relative_change_is_a_percentage_but_csv_keeps_the_fraction(value, shown) -> None:
+    assert fmt.cell(value, "relative_change") == shown
+    assert fmt.cell(value, "relative_change", plain=True) == fmt.number(value, plain=True)
+    assert fmt.row_cells(["before", "relative_change"], [10, value], "USD")[1] == shown  # never money
+
+
 def test_a_money_column_keeps_two_decimals_even_without_a_currency() -> None:
     # revenue mixed from five currencies has no currency to show, but 13,851.00 stands beside 3,741.63
     assert fmt.row_cells(["period", "revenue"], ["2025-06-29", 13851.0]) == ["2025-06-29", "13,851.00"]
@@ -209,6 +218,28 @@ def test_the_answer_of_a_reading_is_said_by_its_shape(columns, rows, choices, la
     answer = readout.reading_answer(reading)
     assert (answer.shape, answer.text) == (shape, text)
     assert readout.top_answer(reading) == text
+
+
+TIED = [  # (columns, rows, the statement's LIMIT or None, the answer): the top shared by several rows
+    (["track", "revenue"], [["Gay Witch Hunt", 3.98], ["Hot Girl", 3.98], ["Lost", 3.98], ["Walkabout", 3.98],
+                            ["Zoo", 1.99]], 10, "tied: 4 rows share revenue = 3.98 (Gay Witch Hunt, Hot Girl, Lost, …)"),
+    # every row returned ties and the LIMIT stopped them: more may share it
+    (["track", "units"], [["A Cor Do Sol", 2], ["A Melhor Forma", 2], ["A Novidade", 2]], 3,
+     "tied: at least 3 rows share units = 2 (A Cor Do Sol, A Melhor Forma, A Novidade, …)"),
+    (["track", "units"], [["A", 2], ["B", 2]], None, "tied: 2 rows share units = 2 (A, B)"),  # no LIMIT: all of them
+    # listed by name: the largest figure, shared
+    (["category", "revenue"], [["Accessories", 90.0], ["Audio", 20.0], ["Cables", 90.0]], None,
+     "tied: 2 of 3 rows share revenue = 90.00 (Accessories, Cables)"),
+    (["track", "units"], [["A", 3], ["B", 2], ["C", 2]], 3, "A (units = 3)"),  # a tie below the top is no tie
+]
+
+
+@pytest.mark.parametrize("columns, rows, limit, text", TIED)
+def test_a_tie_at_the_top_is_said_as_a_tie(columns, rows, limit, text) -> None:
+    sql = f"SELECT a, b FROM t ORDER BY b DESC{f' LIMIT {limit}' if limit else ''}"
+    result = RunResult(engine="demo", dialect="sqlite", sql=sql, status="ok", columns=columns, rows=rows,
+                       row_count=len(rows))
+    assert answer_of(result).text == text
 
 
 def test_a_reading_that_did_not_answer_says_so() -> None:

@@ -173,3 +173,69 @@ def test_readings_of_different_measures_compare_who_comes_out_on_top(revenue, un
 
     divergent, distinct = readings_divergent([_measured("revenue", revenue), _measured("units", units)])
     assert divergent is different and distinct == (2 if different else 1)
+
+
+def _ranked(measure: str, rows: list[list], limit: int | None = 10) -> RunResult:
+    sql = f"SELECT name, {measure} FROM t ORDER BY {measure} DESC" + (f" LIMIT {limit}" if limit else "")
+    return RunResult(engine="demo", dialect="sqlite", sql=sql, status="ok", columns=["name", measure], rows=rows,
+                     row_count=len(rows))
+
+
+# (revenue rows and LIMIT, units rows and LIMIT, different answers?): a tie at the top is a set of winners,
+# never its first row (the first in the alphabet); a tie filling the LIMIT is known only as far as its rows
+TIES = [
+    # the same two winners, listed in another order: one answer
+    (([["B", 4.0], ["A", 4.0], ["C", 1.0]], 10), ([["A", 2], ["B", 2], ["C", 1]], 10), False),
+    # a tie of A and B against A alone: the first rows agree, the winners do not
+    (([["A", 4.0], ["B", 4.0], ["C", 1.0]], 10), ([["A", 3], ["B", 2], ["C", 1]], 10), True),
+    # Chinook's top-selling track: 8 tie on revenue, every row returned ties on units (at least 3 here)
+    (([["G", 3.98], ["H", 3.98], ["C", 1.99]], 3), ([["A", 2], ["B", 2], ["G", 2]], 3), True),
+    # both fill their LIMIT with the same rows: nothing shows a difference (and the verdict says on what)
+    (([["A", 3.98], ["B", 3.98]], 2), ([["A", 2], ["B", 2]], 2), False),
+    # every row ties but the statement has no LIMIT: the tie is whole, and {A, B} is not {A, B, C}
+    (([["A", 3.98], ["B", 3.98]], None), ([["A", 2], ["B", 2], ["C", 2]], None), True),
+    # a tie filling its LIMIT whose rows are all among the other's tied winners: undecided, not a difference
+    (([["A", 5.0], ["B", 5.0], ["C", 5.0], ["D", 1.0]], 10), ([["A", 2], ["B", 2]], 2), False),
+]
+
+
+@pytest.mark.parametrize(("revenue", "units", "different"), TIES)
+def test_readings_whose_top_is_tied_compare_their_sets_of_winners(revenue, units, different: bool) -> None:
+    from checker_app.verdict import readings_divergent
+
+    results = [_ranked("revenue", *revenue), _ranked("units", *units)]
+    divergent, distinct = readings_divergent(results)
+    assert divergent is different and distinct == (2 if different else 1)
+    report = _report(*results)
+    assert "tie at the top, compared as sets of tied winners" in report.verdict_text
+    filled = any(len(rows) == limit and len({r[1] for r in rows}) == 1 for rows, limit in (revenue, units))
+    assert ("only on the rows returned" in report.verdict_text) is filled, report.verdict_text
+    assert_valid(report.to_dict())
+
+
+def test_no_tie_no_tie_words() -> None:
+    report = _report(_ranked("revenue", [["A", 4.0], ["B", 3.0]]), _ranked("units", [["B", 9], ["A", 2]]))
+    assert report.verdict_text == "2 readings, 2 different answers"
+
+
+def test_chinooks_top_selling_track_is_a_tie_on_every_engine(chinook_urls) -> None:
+    """The page's first Chinook example: 8 tracks tie on revenue (3.98) and 256 on units (2), and each
+    reading's LIMIT 10 shows only the first of them in the alphabet. No track is named as the answer; the
+    revenue tie (8) is smaller than the units tie (at least 10), so those differ; units and invoices fill
+    their rows with the same tracks, which is all the rows can show."""
+    from checker_app.answers import answer_of
+
+    databases = [Database(parse_db_option(f"{b}={chinook_urls[b]}"), Limits()) for b in BACKENDS]
+    try:
+        report = check("What is the top-selling track?", databases)
+    finally:
+        for db in databases:
+            db.dispose()
+    expected = {"revenue": "tied: 8 rows share revenue = 3.98", "units": "tied: at least 10 rows share units = 2",
+                "invoices": "tied: at least 10 rows share invoices = 2"}
+    for reading in report.interpretations:
+        assert set(reading.results) == set(BACKENDS)
+        for engine, result in reading.results.items():
+            assert answer_of(result).headline == expected[reading.choices["ranking_metric"]], (engine, reading.label)
+    assert report.verdict_text == ("3 readings, 2 different answers; all 3 tie at the top, compared as sets of tied "
+                                   "winners (2 only on the rows returned)")

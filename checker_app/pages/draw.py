@@ -84,10 +84,15 @@ class Context:
         return redact(str(text), self.secrets)
 
 
-# a verdict bullet that wraps reads as a list item: left-aligned, its arrow at the top
+# a verdict bullet that wraps reads as a list item: left-aligned, its arrow at the top; a reading's answer
+# (st.metric, which cuts its value to one line with "…") wraps instead: a relative change, a series' range or
+# a tie is the answer, and two readings side by side leave half the width
 PAGE_CSS = """<style>
 [class*="st-key-pick_"] button { justify-content: flex-start; text-align: left; align-items: flex-start; }
 [class*="st-key-pick_"] button p { text-align: left; }
+[data-testid="stMetricValue"] { font-size: 1.9rem; line-height: 1.25; }
+[data-testid="stMetricValue"] > div, [data-testid="stMetricValue"] p { white-space: normal; overflow: visible;
+  text-overflow: clip; overflow-wrap: break-word; }
 </style>"""
 
 
@@ -220,7 +225,10 @@ def verdict(view: display.VerdictView, items: Sequence[ReadingResult] = (), key:
         VERDICT_BOX.get(view.kind, st.info)(f"**{view.headline}**  \n{view.detail}")
         if report is not None:
             ignored = [i for i in _understood(report).get("ignored") or [] if isinstance(i, dict)]
-            st.markdown(f"> {highlight.highlighted_html(report.question, (), ignored)}", unsafe_allow_html=True)
+            # the question once, with its evidence marked and the words not read struck through (archetypes()
+            # below does not quote it again)
+            st.markdown(f"> {highlight.highlighted_html(report.question, report.archetypes, ignored)}",
+                        unsafe_allow_html=True)
             not_understood(report, key)
             if items and not clickable:
                 st.caption("What the readings answer without those words:")
@@ -246,16 +254,20 @@ def _understood(report: Report) -> dict[str, Any]:
 def archetypes(report: Report, key: str = "main", with_ignored: bool = True) -> None:
     """The question with the evidence marked and the ignored words struck through, then each archetype's
     ask and reason, and (unless the verdict said it already) for each ignored word why, with a way to say
-    what was meant."""
+    what was meant. When the verdict said the ignored words (`with_ignored` False), it quoted the question
+    too: it is not quoted twice."""
     ignored = [i for i in _understood(report).get("ignored") or [] if isinstance(i, dict)]
-    st.markdown(f"> {highlight.highlighted_html(report.question, report.archetypes, ignored)}", unsafe_allow_html=True)
+    if with_ignored:
+        st.markdown(f"> {highlight.highlighted_html(report.question, report.archetypes, ignored)}",
+                    unsafe_allow_html=True)
     palette = highlight.colours(report.archetypes)
     for archetype in report.archetypes:
         aid = highlight.archetype_id(archetype)
         swatch = (f'<span style="background:{palette[aid]};color:#111;padding:0 .4em;border-radius:.25em">'
                   f"{highlight.md(display.archetype_name(aid))}</span>")
-        evidence, ask, reason = (highlight.md(archetype.get(k, "")) for k in ("evidence", "ask", "reason"))
-        st.markdown(f"{swatch} on “{evidence}”: **{ask}**  \n<small>Why: {reason}</small>", unsafe_allow_html=True)
+        evidence = highlight.md(display.evidence_words(str(archetype.get("evidence", "")), report.question))
+        ask, reason = (highlight.md(archetype.get(k, "")) for k in ("ask", "reason"))
+        st.markdown(f"{swatch} on {evidence}: **{ask}**  \n<small>Why: {reason}</small>", unsafe_allow_html=True)
     if with_ignored:
         not_understood(report, key)
 
