@@ -104,6 +104,8 @@ def _change(columns: list[str], rows: list[list[Any]], currency: str | None, res
     if before == 0:
         if not empty and len(rows) == 1:  # one change: the change and its percentage first, the two figures after
             cells = fmt.row_cells(columns, rows[0], currency)
+            if not currency and any(fmt.is_number(v) and not float(v).is_integer() for v in rows[0][:2]):
+                cells[2] = fmt.number(rows[0][2], money=True)  # 42.62 to 37.62 is a change of -5.00, not -5
             relative = rows[0][3]
             return Answer("scalar", f"change = {cells[2]}, {fmt.percent(relative, signed=True)}",
                           f"before = {cells[0]}, after = {cells[1]}")

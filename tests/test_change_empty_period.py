@@ -37,6 +37,7 @@ def test_one_change_with_an_empty_earlier_period() -> None:
     one = answer_of(result(CHANGE, [[100, 120.5, 20.5, 0.205]]), "USD")
     assert (one.headline, one.detail) == ("change = USD 20.50, +20.5%", "before = USD 100.00, after = USD 120.50")
     assert answer_of(result(CHANGE, [[100, 90.5, -9.5, -0.095]])).headline == "change = -9.50, -9.5%"
+    assert answer_of(result(CHANGE, [[42.62, 37.62, -5.000000000000004, -0.117]])).headline == "change = -5.00, -11.7%"
 
 
 def test_a_ranking_of_changes_counts_its_groups_with_an_empty_earlier_period() -> None:
