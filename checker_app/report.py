@@ -42,17 +42,6 @@ class Wire(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    # A read-only dict view of the JSON form, for page code written against the dict report (read the
-    # typed attributes in new code): values come back as plain JSON, as the JSON report holds them.
-    def get(self, key: str, default: Any = None) -> Any:
-        return self.model_dump(mode="json").get(key, default)
-
-    def __getitem__(self, key: str) -> Any:
-        return self.model_dump(mode="json")[key]
-
-    def __contains__(self, key: object) -> bool:
-        return key in self.model_dump(mode="json")
-
 
 # -- what one engine returned for one statement (the adapters' part of the contract) ----------------
 

@@ -198,7 +198,7 @@ def test_a_malformed_tool_call_shows_its_raw_input_and_every_way_on(llm_page) ->
     assert "tools" not in llm_page.requests[-1] and "rank them by units sold" in last_user_message(llm_page)
     state = at.session_state["checker"]
     assert state.reply == "rank them by units sold" and state.wizard is None   # answered: not asked again
-    assert state.report.model.tool_output["answers"][0]["freeText"] == "rank them by units sold"
+    assert state.report.model.tool_output.answers[0].freeText == "rank them by units sold"
     assert model_readings(at) == ["Most units"] and {m.value for m in at.metric} == {"USB-C Cable"}
     assert any("answered: one reading, following your answer" in s.value for s in at.success)
     assert any("Your answers reached the model" in m.value for m in at.markdown)

@@ -265,8 +265,8 @@ def archetypes(report: Report, key: str = "main", with_ignored: bool = True) -> 
         aid = highlight.archetype_id(archetype)
         swatch = (f'<span style="background:{palette[aid]};color:#111;padding:0 .4em;border-radius:.25em">'
                   f"{highlight.md(display.archetype_name(aid))}</span>")
-        evidence = highlight.md(display.evidence_words(str(archetype.get("evidence", "")), report.question))
-        ask, reason = (highlight.md(archetype.get(k, "")) for k in ("ask", "reason"))
+        evidence = highlight.md(display.evidence_words(archetype.evidence, report.question))
+        ask, reason = highlight.md(archetype.ask), highlight.md(archetype.reason)
         st.markdown(f"{swatch} on {evidence}: **{ask}**  \n<small>Why: {reason}</small>", unsafe_allow_html=True)
     if with_ignored:
         not_understood(report, key)
@@ -501,7 +501,7 @@ def report_header(ctx: Context, report: Report, pending: bool = False) -> None:
     read_by = {"model": " · read by the model", "both": " · read by the rules and the model"}.get(
         str(report.engine), "")
     st.caption(f"As of {report.as_of or '-'} · checked in {report.elapsed_ms:,.0f} ms on "
-               f"{', '.join(e['name'] for e in report.engines)}{read_by}")
+               f"{', '.join(e.name for e in report.engines)}{read_by}")
     failed, runs = display.unanswered(report.interpretations)
     if failed:
         st.warning(f"{failed} of {runs} runs did not answer (an engine error or the time limit): each engine's "

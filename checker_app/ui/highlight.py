@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from checker_app.report import plain
+from checker_app.report import Detection, plain
 
 # one colour per archetype, in the order they fired (readable on light and dark themes)
 IGNORED = "__ignored__"
@@ -23,8 +23,10 @@ def md(text: str) -> str:
     return "".join("\\" + ch if ch in _MARKDOWN_SPECIALS else ch for ch in escaped)
 
 
-def archetype_id(archetype: dict[str, Any]) -> str:
-    """The archetype's id in a report entry."""
+def archetype_id(archetype: Detection | Mapping[str, Any]) -> str:
+    """The archetype's id in a report entry (a typed detection, or its JSON form)."""
+    if isinstance(archetype, Detection):
+        return archetype.id or "?"
     return str(archetype.get("id") or "?")
 
 

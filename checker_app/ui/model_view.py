@@ -19,7 +19,7 @@ from adapters import ConfigError
 from checker_app.clarify import Answer, question_dict
 from checker_app.pipeline import CheckOptions
 from checker_app.readout import pretty_sql
-from checker_app.report import ENGINES, Detection, ModelReport, ReadingResult, Report, ToolCall
+from checker_app.report import ENGINES, Detection, ModelReport, ModelUsage, ReadingResult, Report, ToolCall
 from checker_app.ui.display import format_number
 
 ENGINE_LABELS = {"rules": "Rules", "model": "Model", "both": "Both (compare)"}
@@ -156,16 +156,14 @@ class ModelPanel:
         return self.malformed is not None or self.status in ("failed", "partial")
 
 
-def usage_view(usage: Mapping[str, Any] | None) -> UsageView:
-    usage = usage or {}
-    rows = [{"step": STEP_SHORT.get(name, name), "calls": int(s.get("calls", 0)),
-             "failed attempts": int(s.get("attempts", s.get("calls", 0))) - int(s.get("calls", 0)),
-             "prompt tokens": int(s.get("prompt_tokens", 0)), "completion tokens": int(s.get("completion_tokens", 0)),
-             "total tokens": int(s.get("total_tokens", 0)),
-             "first token (s)": "—" if s.get("first_token_s") is None else f"{s['first_token_s']:.1f}",
-             "seconds": f"{float(s.get('seconds', 0.0)):.1f}"} for name, s in (usage.get("by_step") or {}).items()]
-    return UsageView(int(usage.get("calls", 0)), int(usage.get("prompt_tokens", 0)),
-                     int(usage.get("completion_tokens", 0)), rows)
+def usage_view(usage: ModelUsage | None) -> UsageView:
+    usage = usage or ModelUsage()
+    rows = [{"step": STEP_SHORT.get(name, name), "calls": s.calls, "failed attempts": s.attempts - s.calls,
+             "prompt tokens": s.prompt_tokens, "completion tokens": s.completion_tokens,
+             "total tokens": s.total_tokens,
+             "first token (s)": "—" if s.first_token_s is None else f"{s.first_token_s:.1f}",
+             "seconds": f"{s.seconds:.1f}"} for name, s in usage.by_step.items()]
+    return UsageView(usage.calls, usage.prompt_tokens, usage.completion_tokens, rows)
 
 
 def raw_text(raw: Any) -> tuple[str, str]:
@@ -205,11 +203,10 @@ def model_panel(report: Report) -> ModelPanel | None:
     clarification = model.clarification
     failures = []
     for entry in model.failures:
-        if entry.get("step") == "clarify" and entry.get("kind") == "malformed":
+        if entry.step == "clarify" and entry.kind == "malformed":
             continue  # shown as the malformed call, with its raw input
-        raw = entry.get("raw")
-        failures.append(Failure(str(entry.get("step", "model")), str(entry.get("kind", "?")),
-                                str(entry.get("message", "")), None if raw is None else raw_text(raw)[0]))
+        failures.append(Failure(entry.step, entry.kind, entry.message,
+                                None if entry.raw is None else raw_text(entry.raw)[0]))
     malformed = None
     if clarification is not None and clarification.status == "malformed":
         text, language = raw_text(clarification.raw_input)
@@ -251,9 +248,9 @@ def model_panel(report: Report) -> ModelPanel | None:
 def _model_errors(model: ModelReport) -> list[str]:
     lines = []
     for error in model.model_errors:
-        what = "unknown archetype id" if error.get("kind") == "unknown_archetype" else "invalid reading"
-        value = json.dumps(error.get("value"), ensure_ascii=False)
-        lines.append(f"{what} {value[:120]} at {error.get('where')}: {error.get('message')}")
+        what = "unknown archetype id" if error.kind == "unknown_archetype" else "invalid reading"
+        value = json.dumps(error.value, ensure_ascii=False)
+        lines.append(f"{what} {value[:120]} at {error.where}: {error.message}")
     return lines
 
 
@@ -263,8 +260,8 @@ def _questions(clarification: ToolCall | None) -> list[dict[str, Any]]:
 
 
 def _notes(model: ModelReport) -> list[str]:
-    lines = [f"The server refused {f.get('mode')} and {f.get('next')} was used (remembered for this server): "
-             f"{f.get('reason')}" for f in model.fallbacks]
+    lines = [f"The server refused {f.mode} and {f.next} was used (remembered for this server): {f.reason}"
+             for f in model.fallbacks]
     written = model.clarification.written_as_text if model.clarification else None
     if written:
         lines.append(f"The model wrote its clarification call as text ({written}), not as a tool call; it was "
