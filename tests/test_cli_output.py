@@ -71,8 +71,9 @@ def test_a_wrong_answer_says_what_is_wrong(demo_urls, answer, message) -> None:
 def test_a_missing_sqlite_file_is_named(tmp_path) -> None:
     missing = tmp_path / "nowhere.sqlite"
     for command in (["check", TOP_SELLING], ["run", "SELECT 1"]):
-        result = CliRunner().invoke(main, [*command, "--db", f"sqlite:///{missing}"])
-        assert result.exit_code == 2 and f"no SQLite file at {missing}" in result.output
+        for db in (f"sqlite:///{missing}", f"shop=sqlite:///{missing}"):   # bare, and named as --db NAME=URL
+            result = CliRunner().invoke(main, [*command, "--db", db])
+            assert result.exit_code == 2 and result.output.strip() == f"error: no SQLite file at {missing}"
         assert not missing.exists()
 
 

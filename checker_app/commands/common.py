@@ -62,18 +62,17 @@ def emit_json(payload: Any) -> None:
 
 def require_sqlite_files(db_values: tuple[str, ...] | list[str]) -> None:
     """Fail with the file's name when a `--db` SQLite URL points at no file (SQLite alone would say only
-    "unable to open database file"; read-only connections never create one)."""
+    "unable to open database file"; read-only connections never create one). The values are read by the one
+    `--db` parser, `parse_db_option`."""
     from pathlib import Path
 
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import ArgumentError
+    from adapters import ConfigError, parse_db_option
 
     for value in db_values:
-        text = value.split("=", 1)[1] if "=" in value.split("://", 1)[0] else value
         try:
-            url = make_url(text.strip())
-        except (ArgumentError, ValueError):  # ValueError: a port like "abc"
-            continue  # reported, without echoing it, by the connection parser
+            url = parse_db_option(value).url
+        except ConfigError:
+            continue  # reported, in its one line and without echoing it, when the connections are made
         database = url.database or ""
         if url.get_backend_name() == "sqlite" and database not in ("", ":memory:") and not database.startswith("file:"):
             path = Path(database).expanduser().resolve()
