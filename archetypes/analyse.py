@@ -396,6 +396,8 @@ def _where_based(intent: Intent, profile: SchemaProfile) -> None:
             return
 
 
+# 'what do our japanese clients buy the most': the thing bought is ranked, the buyers filter it
+_WHAT_BOUGHT = re.compile(r"^\s*(what)\s+(?:do|does|did)\b.*\b(?:buy|purchase|order|get)\s+(?:the\s+)?most\b")
 _SELLER = re.compile(r"\b(?:best|top|biggest)[- ]?(sellers?)\b|\b(bestsellers?)\b")
 
 
@@ -404,7 +406,11 @@ def _best_seller(intent: Intent, profile: SchemaProfile) -> None:
     from archetypes.counted import header_of
 
     m = _SELLER.search(intent.lower)
-    if m is None or intent.group is not None:
+    if m is not None and intent.group is not None:
+        return
+    if m is None:
+        m = _WHAT_BOUGHT.search(intent.lower)  # the buyers it names filter the thing bought, not ranked
+    if m is None:
         return
     start, end = m.span(1) if m.group(1) else m.span(2)
     for fact in profile.fact_list():
