@@ -65,7 +65,7 @@ def test_unknown_archetype_ids_never_flip_the_verdict(llm, demo_dbs) -> None:
     llm.push(text_reply("no question"), structured_reply(reply))
     report = check(QUESTION, sqlite, CheckOptions(engine="model", model_settings=llm.settings()))
     assert report.archetypes == [] and report.verdict == "clear"
-    assert report.model is not None and [e["value"] for e in report.model.model_errors] == ["a", ":ranking_metric"]
+    assert report.model is not None and [e.value for e in report.model.model_errors] == ["a", ":ranking_metric"]
 
 
 def test_several_model_readings_without_a_registry_archetype_are_not_clear(llm, demo_dbs) -> None:

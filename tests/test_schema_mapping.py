@@ -105,7 +105,7 @@ def test_check_gives_the_divergence_verdict(singers) -> None:
         report = check("What is the average age of the singers?", [database])
     finally:
         database.dispose()
-    assert [a["id"] for a in report.archetypes] == ["schema_mapping"]
+    assert [a.id for a in report.archetypes] == ["schema_mapping"]
     assert report.divergent is True and report.distinct_answers == 2
     assert {r.choices["schema_mapping"] for r in report.interpretations} == {"singer", "singer_age"}
 
