@@ -227,6 +227,10 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
     identifiers = {singular(w) for name, table in ctx.profile.tables.items()
                    for ident in [name] + [c.name for c in table.columns] for w in words(ident)}
     out: list[tuple[Span, str]] = list(out_window)
+    ranked = ctx.intent.superlative or (ctx.intent.ranking if ctx.intent.group is not None else None)
+    if ranked is not None and not any(_ranks(i.query) for i in analysis.interpretations):
+        # 'which five albums earned the least' summed everything: the superlative was read, nothing ranks
+        out.append((ranked, "no reading ranks anything by it"))
     for grouped in _breakdowns(ctx.intent):
         if not _grouped_by(analysis, grouped.entity, ctx.profile):
             out.append((grouped.span, f"asked by {grouped.entity.noun}, which no reading groups by"))
@@ -263,6 +267,24 @@ def _breakdowns(intent: Intent) -> list[Target]:
     """The targets the question asks to break the figure down by."""
     return [t for t in intent.targets
             if t is intent.also_group or _BREAKDOWN.search(intent.lower[max(0, t.span.start - 20):t.span.start])]
+
+
+def _ranks(query: exp.Query) -> bool:
+    """The statement sorts rows by a figure: a LIMIT, a RANK() window, or an ORDER BY whose first key is an
+    aggregate (or the alias of one)."""
+    if query.find(exp.Limit) is not None or query.find(exp.Window) is not None:
+        return True
+    for select in query.find_all(exp.Select):
+        order = select.args.get("order")
+        if order is None or not order.expressions:
+            continue
+        first = order.expressions[0].this
+        if first.find(exp.AggFunc) is not None:
+            return True
+        aggregated = {e.alias for e in select.expressions if isinstance(e, exp.Alias) and e.find(exp.AggFunc)}
+        if isinstance(first, exp.Column) and first.name in aggregated:
+            return True
+    return False
 
 
 def _grouped_by(analysis: Analysis, entity, profile: SchemaProfile) -> bool:
@@ -650,7 +672,8 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
         spec.group = intent.group.entity
         if intent.also_group is not None:
             spec.also_by = intent.also_group.entity
-    if intent.ranking is not None or (intent.explicit_measure and intent.group is not None):
+    if intent.ranking is not None or intent.group is not None and (
+            intent.explicit_measure or intent.superlative is not None):  # 'which albums earned the least'
         spec.limit = intent.top_n or RANKING_LIMIT
     group_table = spec.group.table if spec.group else None
     if intent.how_many is not None and not (intent.group is not None and intent.explicit_measure):

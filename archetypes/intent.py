@@ -95,7 +95,8 @@ RE_ALL_MATCHES = re.compile(r"\b(?:contain(?:s|ing)?|like|matching|match(?:es)?|
 RE_KEY_REF = re.compile(r"^\s*(?:#|no\.?\s*|number\s+|id\s+)?(\d{1,9})\b")
 RE_CHILD_COUNT = re.compile(r"\b(?:most|fewest|least|number of|count of|how many)\s+(?:distinct\s+|unique\s+|different\s+)?"
                             r"([a-z][a-z ]{1,30})")
-RE_SUPERLATIVE = re.compile(r"\b(?:the )?(most|fewest|least|highest|lowest|largest|smallest|biggest)\b(?! recent)")
+RE_SUPERLATIVE = re.compile(r"\b(?<!at )(?:the )?(most|fewest|least|highest|lowest|largest|smallest|biggest)\b"
+                            r"(?! recent)")  # 'at least 5' and 'at most 5' are conditions
 RE_TOP_N = re.compile(r"\b(?:top|best|worst|bottom)\s+(\d{1,3})\b")
 # 'the 5 most expensive items', '3 cheapest', '10 biggest': how many, before the superlative
 RE_N_MOST = re.compile(r"\b(\d{1,3})\s+(?:most|least|cheapest|priciest|biggest|largest|smallest|highest|lowest|"
@@ -668,11 +669,19 @@ def _group(intent: Intent, vocab: Vocabulary) -> None:
         return
     which = _WHICH_HAS.match(lower)
     if intent.superlative is not None and which is not None and which.end() == intent.superlative.start:
-        # 'which store has the highest refund rate': the store is ranked by what follows
-        intent.group = next((t for t in intent.targets if t.span.start == which.start(1)), None)
+        # 'which store has the highest refund rate', 'which five albums earned the least': the rows named
+        # are ranked by what follows (one verb between them and the superlative), as many as the number says
+        intent.group = next((t for t in intent.targets if t.span.start == which.start(2)), None)
+        if intent.group is not None and which.group(1):
+            count = which.group(1)
+            intent.top_n = int(count) if count.isdigit() else _COUNT_WORDS[count]
+            intent.top_span = Span(which.start(1), which.end(1), intent.question[which.start(1):which.end(1)])
 
 
-_WHICH_HAS = re.compile(r"(?:which|what)\s+([a-z][a-z ]{0,30}?)\s+(?:has|have|had|gets?|got|sees?|saw|shows?)\s+")
+_COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+                "twenty": 20}
+_WHICH_HAS = re.compile(r"(?:which|what)\s+(?:(\d{1,3}|" + "|".join(_COUNT_WORDS) + r")\s+)?"
+                        r"([a-z][a-z ]{0,30}?)\s+[a-z']+\s+")
 
 
 _AND_BY = re.compile(r"\s*(?:,\s*|\s+)(?:and|&)\s+(?:by\s+|per\s+|each\s+)?")

@@ -217,4 +217,9 @@ def _series(columns: Sequence[str], rows: Sequence[Sequence[Any]], bucket: int, 
         return fmt.with_currency(fmt.number(value, money=decimals), money)
 
     total = sum(v for _, v in points)
+    values = [v for _, v in points]
+    if len(points) > 2 and values[0] < values[-1] and all(a <= b for a, b in zip(values, values[1:])):
+        # ordered lowest first ('which month had the fewest orders'): the first period is the answer
+        return Answer("series", span, f"{columns[measure]} total {amount(total)}, lowest {amount(values[0])} on "
+                                      f"{points[0][0]}")
     return Answer("series", span, f"{columns[measure]} total {amount(total)}, peak {amount(peak[1])} on {peak[0]}")
