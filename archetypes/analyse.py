@@ -13,7 +13,7 @@ from adapters.errors import InputError
 from adapters.safety import MAX_QUESTION_BYTES, decode_input
 from archetypes import lexicon
 from archetypes.archetype import Context
-from archetypes.counted import bridge_between, rows_counted
+from archetypes.counted import bridge_between, rows_counted, rows_of
 from archetypes.errors import UnknownAnswerError
 from archetypes.expand import apply_mappings
 from archetypes.explain import explain
@@ -653,10 +653,7 @@ def _named_count(intent: Intent, profile: SchemaProfile, group_table: str | None
     named = next((m for m, _ in intent.measures), None)
     if named is None or named.kind not in ("count", "count_distinct"):
         return None
-    table = named.table
-    if named.kind == "count_distinct":
-        table = next((e.ref_table for e in profile.edges.get(named.table, ())
-                      if tuple(e.columns) == tuple(named.columns)), named.table)
+    table = rows_of(profile, named)
     if table not in profile.tables or (group_table is not None and table != group_table and
                                        profile.path(table, group_table) is None):
         return None

@@ -52,3 +52,13 @@ def buyers(profile: SchemaProfile) -> Entity | None:
                                        singular(entity.noun.split()[-1]) in lexicon.PEOPLE_NOUNS):
                 return entity
     return None
+
+
+def rows_of(profile: SchemaProfile, measure: Measure) -> str:
+    """The table whose rows a count measure counts (distinct invoice keys on the lines count invoices)."""
+    if measure.kind == "count_distinct":
+        edge = next((e for e in profile.edges.get(measure.table, ()) if tuple(e.columns) == tuple(measure.columns)),
+                    None)
+        if edge is not None:
+            return edge.ref_table
+    return measure.table

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from archetypes import lexicon
 from archetypes.change_reader import read_change
-from archetypes.counted import bridge_between, buyers, rows_counted
+from archetypes.counted import bridge_between, buyers, rows_counted, rows_of
 from archetypes.counted import header_of as _header_of
 from archetypes.grounding import OperatorMention
 from archetypes.intent import RE_YEAR, Intent, Span, Target
@@ -240,10 +240,10 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
     if per_group and spec.group is not None and spec.fact is not None and spec.measure is not None and \
             profile.path(spec.fact.table, spec.group.table) is None:
         # 'which category has the highest refund rate': the invoices are counted on the lines, which reach both
-        rows = _rows_of(profile, spec.measure) if spec.measure.kind.startswith("count") else None
+        rows = rows_of(profile, spec.measure) if spec.measure.kind.startswith("count") else None
         spec.fact, spec.measure = next(
             ((f, x) for f in profile.fact_list() for x in f.measures
-             if x.kind == "count_distinct" and rows is not None and _rows_of(profile, x) == rows and
+             if x.kind == "count_distinct" and rows is not None and rows_of(profile, x) == rows and
              profile.path(f.table, spec.group.table) is not None), (spec.fact, spec.measure))
     out.consumed |= {"share", "rate"}
     out.replaces.add("ranking_metric")
@@ -692,7 +692,7 @@ def _average_event(intent: Intent, average: OperatorMention, profile: SchemaProf
                    out: ShapeRead) -> None:
     """'the highest avg invoice': the average value of the event the count counts (its money per row)."""
     assert spec.measure is not None
-    events = _rows_of(profile, spec.measure)
+    events = rows_of(profile, spec.measure)
     noun = re.match(r"\s*([a-z]+)", intent.lower[average.span.end:])
     if events not in profile.facts or noun is None or singular(noun.group(1)) not in phrase(events).split():
         return
@@ -913,23 +913,13 @@ def _event_rows(intent: Intent, profile: SchemaProfile) -> Entity | None:
     """The rows the question counts or lists when they are events, not a named thing ('how many invoices over
     $1000', 'invoices with more than 5 items'): each row, by its key."""
     table = intent.how_many[0] if intent.how_many is not None else next(
-        (_rows_of(profile, m) for m, _ in intent.measures if m.kind in ("count", "count_distinct")), None)
+        (rows_of(profile, m) for m, _ in intent.measures if m.kind in ("count", "count_distinct")), None)
     if table is None or table not in profile.facts or table not in profile.tables:
         return None
     key = profile.tables[table].primary_key
     if len(key) != 1:
         return None
     return Entity(table, (key[0],), phrase(table), (key[0],), profile.tables[table].row_count)
-
-
-def _rows_of(profile: SchemaProfile, measure: Measure) -> str:
-    """The table whose rows a count measure counts (distinct invoice keys on the lines count invoices)."""
-    if measure.kind == "count_distinct":
-        edge = next((e for e in profile.edges.get(measure.table, ()) if tuple(e.columns) == tuple(measure.columns)),
-                    None)
-        if edge is not None:
-            return edge.ref_table
-    return measure.table
 
 
 def _event_having(intent: Intent, m: re.Match, rest: str, money_named: bool, number: float, profile: SchemaProfile,

@@ -77,9 +77,7 @@ def _listed_by_name(result: RunResult) -> bool:
     column = _figure_column(result)
     if column is None or len(result.rows) < 3:
         return False
-    values = [float(r[column]) if _numeric(r[column]) else float("-inf") for r in result.rows]
-    pairs = list(zip(values, values[1:]))
-    return not (all(a >= b for a, b in pairs) or all(a <= b for a, b in pairs))
+    return not ties.ordered([float(r[column]) if _numeric(r[column]) else float("-inf") for r in result.rows])
 
 
 def _ranked_labels(result: RunResult) -> tuple[tuple[str, ...], ...]:
