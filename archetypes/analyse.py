@@ -11,7 +11,7 @@ from sqlglot import exp
 
 from adapters.errors import InputError
 from adapters.safety import MAX_QUESTION_BYTES, decode_input
-from archetypes import lexicon
+from archetypes import lexicon, versus
 from archetypes.archetype import Context
 from archetypes.counted import bridge_between, rows_counted, rows_of
 from archetypes.errors import UnknownAnswerError
@@ -102,7 +102,8 @@ def analyse(question: str, profile: SchemaProfile, lookup: Lookup | None = None,
             id="|".join(f"{a}={slug(r.value)}" for a, r in pairs) or "as_asked",
             label=" / ".join(r.label for _, r in pairs) or "As asked",
             choices={a: r.value for a, r in pairs},
-            query=query, explanation=explain(spec, profile, anchor), lists=_lists(spec)))
+            query=query, explanation=explain(spec, profile, anchor), lists=_lists(spec),
+            side_by_side=len(spec.sides)))
     if not analysis.interpretations and not any("nothing to run" in n for n in analysis.notes):
         analysis.notes.append("no candidate SQL could be built for this question")
     analysis.understood = _understood(ctx, detections, analysis)
@@ -351,19 +352,25 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
     _best_seller(intent, profile)
     _where_based(intent, profile)
     grounded = Grounded(values=value_mentions(intent, profile), operators=operator_mentions(intent))
+    compared = versus.find(intent, profile)  # 'rock vs metal': the two values side by side, not filters
+    if compared is not None:
+        grounded.values = [m for m in grounded.values if not versus.claims(compared, m)]
+        grounded.operators = [m for m in grounded.operators if not versus.is_link(compared, m)]
     grounded.values = [m for m in grounded.values if not _inside_name(m, intent)
                        and not _names_several_rows(m, intent, profile, lookup)]
     base = base_spec(intent, profile)
     _apply_values(grounded, intent, profile, base)
+    sides = versus.apply(compared, base, profile, intent) if compared is not None else None
     _apply_flags(grounded, intent, profile, base)
     if base.fact is not None and base.filters:
         _reach_filters(base, profile, intent)
     ctx = Context(question=text, intent=intent, profile=profile, lookup=lookup, as_of=anchor, base=base)
     ctx.grounding = grounded
-    ctx.extra["value_spans"] = [m.span for m in grounded.values]
+    ctx.extra["value_spans"] = [m.span for m in grounded.values] + \
+        ([s.span for s in compared.sides] if compared is not None else [])
     from archetypes.entity import known_filters, lowercase_names
 
-    taken = list(intent.names) + [m.span for m in grounded.values] + [t.span for t in intent.targets] + \
+    taken = list(intent.names) + ctx.extra["value_spans"] + [t.span for t in intent.targets] + \
         [s for _, s in intent.measures] + [m.span for m in grounded.operators] + \
         [s for s in (intent.window_span, intent.vague_time, intent.currency, intent.money) if s is not None]
     intent.names += lowercase_names(intent, profile, lookup, taken)
@@ -372,6 +379,11 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
             base.filters.append(flt)
     grounded.shape = read_shape(intent, grounded.operators, profile, base, anchor or dt.date.today(),
                                 pending_values=bool(grounded.ambiguous), value_spans=ctx.extra["value_spans"])
+    if compared is not None:
+        grounded.shape.read += [s.span for s in compared.sides] + [compared.link]
+        if sides is not None:
+            grounded.shape.detections.append(sides)
+            grounded.shape.replaces.add("entity")  # one entity question at a time: which values are compared
     return ctx
 
 

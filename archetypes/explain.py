@@ -60,7 +60,9 @@ def _window(spec: QuerySpec, profile: SchemaProfile) -> str:
 
 
 def _filters(spec: QuerySpec) -> str:
-    parts = [f.describe() for f in spec.filters if f not in spec.share_filters]
+    compared = tuple(v for side in spec.sides for v in side.values)
+    parts = [f.describe() for f in spec.filters if f not in spec.share_filters and not (
+        compared and f.values == compared and f.entity == spec.group)]  # said with the rows, once
     parts += [c.label for c in spec.conditions if c.label]
     return f" where {' and '.join(parts)}" if parts else ""
 
@@ -159,7 +161,11 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
     text = metric + common
     if spec.grain:
         text += f", per {spec.grain.replace('_', ' ')}"
-    if spec.group is not None:
+    if spec.group is not None and spec.sides:
+        names = [side.label for side in spec.sides]
+        listed = ", ".join(names[:-1]) + f" and {names[-1]}"
+        text += f", per {spec.group.noun} for {listed}, one row each"
+    elif spec.group is not None:
         text += f", per {spec.group.noun}"
         if spec.also_by is not None and spec.shape == "aggregate" and not spec.grain:
             text += f" and {spec.also_by.noun}"

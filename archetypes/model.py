@@ -94,6 +94,7 @@ class Interpretation:
     query: exp.Query = field(repr=False)
     explanation: str = ""          # one plain-English sentence: what the SQL computes
     lists: bool = False            # a list of rows: no rows is the answer 'none', not a failure
+    side_by_side: int = 0          # the rows are this many named values, in the order named ('rock vs metal')
 
     def sql(self, dialect: str) -> str:
         """The runnable text for 'sqlite' | 'postgres' | 'mysql'."""

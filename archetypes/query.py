@@ -49,6 +49,32 @@ class EntityFilter:
 
 
 @dataclass(frozen=True)
+class Side:
+    """One side of named values compared side by side ('metal' in 'rock vs metal'): the values its one row adds
+    up (one, or several when the word names several: Metal and Heavy Metal)."""
+
+    label: str
+    values: tuple[str, ...]
+
+
+def combined(sides: tuple[Side, ...]) -> bool:
+    """Some side adds up several values: its row is labelled by the side, not by a value."""
+    return any(len(side.values) > 1 for side in sides)
+
+
+def sides_case(expression: exp.Expr, sides: tuple[Side, ...]) -> exp.Expr:
+    """CASE WHEN name IN (...) THEN 'side' ...: each row labelled by the side its value belongs to."""
+    return exp.Case(ifs=[exp.If(this=_in(expression.copy(), side.values), true=literal(side.label)) for side in sides])
+
+
+def side_order(expression: exp.Expr, sides: tuple[Side, ...]) -> exp.Expr:
+    """CASE WHEN row = 'side' THEN 1 ...: the rows in the order the sides were named (`expression` is the
+    grouped one: a name, or the sides' own labels)."""
+    return exp.Case(ifs=[exp.If(this=exp.EQ(this=expression.copy(), expression=literal(side.label)),
+                                true=exp.Literal.number(index)) for index, side in enumerate(sides, 1)])
+
+
+@dataclass(frozen=True)
 class Change:
     """Two periods compared: before [start, end) and after [start, end); absolute or relative."""
 
@@ -109,6 +135,7 @@ class QuerySpec:
     absent: Entity | None = None             # absence: rows of this entity with no fact rows
     absent_count: bool = False               # absence: how many such rows, not their list
     conditions: list[RowCondition] = field(default_factory=list)      # record scope: which rows count
+    sides: tuple[Side, ...] = ()             # named values side by side: one row per side (archetypes.versus)
     invalid: bool = False                    # a reading that does not apply to this combination
 
     def copy(self) -> QuerySpec:
@@ -305,7 +332,9 @@ def prepare(spec: QuerySpec, profile: SchemaProfile, need_time: bool = False,
         else:
             group_alias = source.alias_for(route)
             group_expr = name_expression(spec.group, group_alias)
-            if not spec.group.column_only and len(spec.group.key) == 1:
+            if combined(spec.sides):
+                group_expr = sides_case(group_expr, spec.sides)  # 'metal' as Metal and Heavy Metal: one row
+            elif not spec.group.column_only and len(spec.group.key) == 1:
                 group_key = col(spec.group.key[0], group_alias)  # namesakes stay apart
 
     also: list[exp.Expr] = []
@@ -484,7 +513,8 @@ def _build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> ex
         if spec.limit:
             select = select.limit(spec.limit)
     elif groups:
-        select = select.order_by(*[g.copy() for g in groups])
+        named = [side_order(group_expr, spec.sides)] if spec.sides and group_expr is not None else []
+        select = select.order_by(*named, *[g.copy() for g in groups])
     return select
 
 
@@ -494,7 +524,7 @@ def keyed_route(spec: QuerySpec, profile: SchemaProfile) -> tuple[Edge, ...] | N
     group, not the fact table itself."""
     group = spec.group
     if group is None or spec.fact is None or spec.grain or group.column_only or len(group.key) != 1 or \
-            spec.also_by is not None:
+            spec.also_by is not None or combined(spec.sides):
         return None
     route = profile.path(spec.fact.table, group.table)
     if not route or tuple(route[-1].ref_columns) != tuple(group.key):
@@ -543,7 +573,8 @@ def _keyed_ranking(spec: QuerySpec, profile: SchemaProfile, prepared: Prepared,
         select = select.order_by(exp.Ordered(this=col(metric_name, "s"), desc=not spec.ascending),
                                  exp.Ordered(this=name.copy()), exp.Ordered(this=entity_key.copy()), copy=False)
         return select.limit(spec.limit, copy=False) if spec.limit else select
-    return select.order_by(name.copy(), entity_key.copy(), *([col("currency", "s")] if currency is not None else []),
+    named = [side_order(name, spec.sides)] if spec.sides else []
+    return select.order_by(*named, name.copy(), entity_key.copy(), *([col("currency", "s")] if currency is not None else []),
                            copy=False)
 
 

@@ -644,8 +644,8 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
         if denominator is not None and denominator != spec.fact.table:
             # 'how many tracks per album': each album's count, or the average count per album
             how_many_per = average is None and re.match(r"^\s*how many\b", lower) is not None
-            ratio = average is not None or _BY.search(lower) is not None or (
-                _ASKS_FIGURE.search(lower) is not None and not how_many_per)
+            ratio = average is not None or _BY.search(lower) is not None or bool(spec.sides) or (
+                _ASKS_FIGURE.search(lower) is not None and not how_many_per)  # 'orders per client, la vs ny'
             if not ratio and not _BARE.match(lower) and not how_many_per:
                 return  # 'units sold per product': one figure per product (grouped by the reader)
             if not ratio:
@@ -754,6 +754,9 @@ def _set_per(table: str | None, group: Entity | None):
 
 def _group_by_mention(intent: Intent, spec: QuerySpec, skip: str | None = None,
                       profile: SchemaProfile | None = None) -> None:
+    if spec.sides:
+        spec.limit = None  # named values side by side: one row per value, grouped as they were
+        return
     by = re.search(r"\b(?:by|for each|per|in each|across)\s+([a-z][a-z ]{1,30})", intent.lower)
     if by is None and (intent.superlative is not None or intent.ranking is not None) and spec.fact is not None:
         # 'which category has the highest average list price': the groups ranked by the average

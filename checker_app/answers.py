@@ -82,7 +82,8 @@ def _label(columns: Sequence[str], row: Sequence[Any], skip: set[int]) -> str:
     return " / ".join(parts)
 
 
-def answer_of(result: RunResult | None, currency: str | None = None) -> Answer:
+def answer_of(result: RunResult | None, currency: str | None = None, side_by_side: int = 0) -> Answer:
+    """`side_by_side`: the rows are that many values named ('rock vs metal'), each of them the answer."""
     if result is None or not result.ok:
         return Answer("none", "no answer")
     columns, rows = list(result.columns), [list(r) for r in result.rows]
@@ -90,7 +91,20 @@ def answer_of(result: RunResult | None, currency: str | None = None) -> Answer:
         return Answer("empty", "no rows")
     if tuple(columns[-len(_CHANGE_COLUMNS):]) == _CHANGE_COLUMNS:
         return _change(columns, rows, currency, result)
+    if side_by_side > 1 and 1 < len(rows) <= max(side_by_side, BREAKDOWN_SHOWN):
+        return _side_by_side(columns, rows, currency)
     return _shaped(columns, rows, currency, result)
+
+
+def _side_by_side(columns: list[str], rows: list[list[Any]], currency: str | None) -> Answer:
+    """Every value compared with its figure, in the order named ('Rock 174.24 · Metal 55.44'): the largest
+    alone is not the answer to 'rock vs metal'."""
+    measures = _numeric_at(columns, rows)
+    if not measures:
+        return Answer("breakdown", " · ".join(_label(columns, r, set()) for r in rows))
+    measure = measures[0]
+    shown = [f"{_label(columns, r, set(measures))} {fmt.cell(r[measure], columns[measure], currency)}" for r in rows]
+    return Answer("breakdown", " · ".join(shown), f"{columns[measure]}, one row per value named")
 
 
 def _change(columns: list[str], rows: list[list[Any]], currency: str | None, result: RunResult) -> Answer:

@@ -145,7 +145,8 @@ def _check(question: str, databases: Sequence[Database], options: CheckOptions) 
     statements: dict[int, Rendered] = {}  # {id(reading): its statement per engine, written as the runner sends it}
     for interpretation in primary.interpretations:
         reading = ReadingResult(id=interpretation.id, label=interpretation.label, choices=dict(interpretation.choices),
-                                explanation=interpretation.explanation, lists=interpretation.lists)
+                                explanation=interpretation.explanation, lists=interpretation.lists,
+                                side_by_side=interpretation.side_by_side)
         key = _choice_key(interpretation.choices)
         writers = {}
         for db in databases:

@@ -27,7 +27,7 @@ def reading_currency(reading: ReadingResult) -> str | None:
 
 def reading_answer(reading: ReadingResult) -> Answer:
     """What the reading answers, by the shape of its rows (see checker_app.ui.shape)."""
-    return answer_of(reading.first_ok(), reading_currency(reading))
+    return answer_of(reading.first_ok(), reading_currency(reading), getattr(reading, "side_by_side", 0))
 
 
 def explanation_of(reading: ReadingResult) -> str:

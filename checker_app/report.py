@@ -214,6 +214,7 @@ class ReadingResult(Wire):
     results: dict[str, Result] = Field(default_factory=dict)     # engine name -> result
     engines_agree: bool | None = None
     lists: bool = False                                          # a list: no rows is the answer 'none'
+    side_by_side: int = 0                                        # rows: this many values named, in that order
 
     def first_ok(self) -> RunResult | None:
         return next((r for r in self.results.values() if r.ok), None)

@@ -179,15 +179,19 @@ def tie_words(answered: Sequence[RunResult]) -> str:
     return said
 
 
-def readings_divergent(results: Sequence[RunResult]) -> tuple[bool | None, int]:
-    """(divergent, number of distinct answers) over one result per reading; None below two answers."""
+def readings_divergent(results: Sequence[RunResult], side_by_side: int = 0) -> tuple[bool | None, int]:
+    """(divergent, number of distinct answers) over one result per reading; None below two answers.
+    `side_by_side`: every reading's rows are that many named values in the order named ('rock vs metal')."""
     answered = [r for r in results if r.ok]
     if len(answered) < 2:
         return None, len(answered)
     if any(not r.rows for r in answered):  # an empty list next to others: 'none' is one answer of its own
         filled = [r for r in answered if r.rows]
-        _, distinct = readings_divergent(filled) if len(filled) > 1 else (None, len(filled))
+        _, distinct = readings_divergent(filled, side_by_side) if len(filled) > 1 else (None, len(filled))
         distinct += 1
+        return distinct > 1, distinct
+    if side_by_side > 1 and all(len(r.rows) == side_by_side for r in answered):
+        distinct = _side_by_side(answered)
         return distinct > 1, distinct
     if by_winner(answered):
         if all(_listed_by_name(r) for r in answered):
@@ -199,6 +203,24 @@ def readings_divergent(results: Sequence[RunResult]) -> tuple[bool | None, int]:
     else:
         distinct = _clusters(answered, lambda a, b: same_rows(a.rows, b.rows))
     return distinct > 1, distinct
+
+
+def _side_order(result: RunResult) -> tuple[int, ...]:
+    """The values compared, by position as named, largest figure first."""
+    column = _figure_column(result)
+    figures = [float(r[column]) if column is not None and _numeric(r[column]) else float("-inf") for r in result.rows]
+    return tuple(sorted(range(len(figures)), key=lambda i: -figures[i]))
+
+
+def _side_by_side(answered: Sequence[RunResult]) -> int:
+    """Distinct answers of readings that compare the same named values row by row (one row per value, in the
+    order named; a value read as Metal or as Metal and Heavy Metal is labelled differently but is the same
+    side): of different measures, on which value comes out ahead of which; of one measure, on each value's
+    figures."""
+    if by_winner(answered):
+        return _clusters([_side_order(r) for r in answered], lambda a, b: a == b)
+    figures = [[[v for v in row if _numeric(v)] for row in r.rows] for r in answered]
+    return _clusters(figures, lambda a, b: same_rows(a, b, True))
 
 
 # -- what ran -----------------------------------------------------------------------------------------
@@ -247,7 +269,8 @@ def tally(readings: Sequence[ReadingResult]) -> Tally:
 
 def divergence(readings: Sequence[ReadingResult]) -> tuple[bool | None, int]:
     """(divergent, distinct answers) over the readings that answered with rows; None below two."""
-    return readings_divergent(list(tally(readings).answered))
+    sides = {getattr(r, "side_by_side", 0) for r in readings}
+    return readings_divergent(list(tally(readings).answered), sides.pop() if len(sides) == 1 else 0)
 
 
 # -- the verdict --------------------------------------------------------------------------------------

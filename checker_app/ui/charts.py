@@ -142,7 +142,8 @@ def _series_rows(reading: ReadingResult, name: str) -> tuple[list[dict[str, Any]
 def chart_spec(readings: Sequence[ReadingResult], top_n: int = TOP_N) -> ChartSpec | None:
     """The chart that fits these readings' answers, or None (fewer than two answers to compare, and no series)."""
     names = dict(zip((id(r) for r in readings), short_labels(readings)))
-    answered = [(r, answer_of(r.first_ok(), fmt.currency_of_choices(r.choices, [r.label]))) for r in readings]
+    answered = [(r, answer_of(r.first_ok(), fmt.currency_of_choices(r.choices, [r.label]), r.side_by_side))
+                for r in readings]
     shapes = Counter(a.shape for _, a in answered if a.shape not in ("none", "empty"))
     if not shapes:
         return None
