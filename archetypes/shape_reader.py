@@ -645,7 +645,7 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
             # 'how many tracks per album': each album's count, or the average count per album
             how_many_per = average is None and re.match(r"^\s*how many\b", lower) is not None
             ratio = average is not None or _BY.search(lower) is not None or bool(spec.sides) or (
-                _ASKS_FIGURE.search(lower) is not None and not how_many_per)  # 'orders per client, la vs ny'
+                _ASKS_FIGURE.search(lower) is not None and not how_many_per)  # 'visits per client, a vs b'
             if not ratio and not _BARE.match(lower) and not how_many_per:
                 return  # 'units sold per product': one figure per product (grouped by the reader)
             if not ratio:
