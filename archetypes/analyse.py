@@ -368,7 +368,7 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
     ctx.grounding = grounded
     ctx.extra["value_spans"] = [m.span for m in grounded.values] + \
         ([s.span for s in compared.sides] if compared is not None else [])
-    from archetypes.entity import known_filters, lowercase_names
+    from archetypes.entity import known_filters, lowercase_names, name_matches
 
     taken = list(intent.names) + ctx.extra["value_spans"] + [t.span for t in intent.targets] + \
         [s for _, s in intent.measures] + [m.span for m in grounded.operators] + \
@@ -377,10 +377,17 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
     for flt in known_filters(ctx):  # names of one row: the shape below may list or filter by them
         if flt not in base.filters:
             base.filters.append(flt)
+    rows = versus.named_rows(intent, name_matches(ctx)) if compared is None else None
+    if rows is not None:  # 'iron maiden vs metallica': the two artists side by side
+        versus.install_rows(rows, base)
+        grounded.operators = [m for m in grounded.operators if not rows[0][0].end <= m.span.start < rows[0][-1].start]
     grounded.shape = read_shape(intent, grounded.operators, profile, base, anchor or dt.date.today(),
                                 pending_values=bool(grounded.ambiguous), value_spans=ctx.extra["value_spans"])
+    if rows is not None:
+        grounded.shape.read += rows[0] + [rows[3]] + versus.links(intent, rows[0])
     if compared is not None:
-        grounded.shape.read += [s.span for s in compared.sides] + [compared.link]
+        spans = [s.span for s in compared.sides]
+        grounded.shape.read += spans + [compared.link] + versus.links(intent, spans)
         if sides is not None:
             grounded.shape.detections.append(sides)
             grounded.shape.replaces.add("entity")  # one entity question at a time: which values are compared

@@ -54,9 +54,10 @@ def _as_pattern(ctx: Context, span: Span, pool: list[Match]) -> bool:
 
 
 def detect(ctx: Context) -> Detection | None:
+    compared = {v for side in ctx.base.sides for v in side.values}
     for flt in known_filters(ctx):
-        if flt not in ctx.base.filters:
-            ctx.base.filters.append(flt)  # one match: not ambiguous, the question means it
+        if flt not in ctx.base.filters and not (compared and set(flt.values) <= compared):
+            ctx.base.filters.append(flt)  # one match: not ambiguous, the question means it (not a side compared)
     found: Detection | None = None
     for span, pool in name_matches(ctx):
         if len(pool) == 1 or _as_pattern(ctx, span, pool):

@@ -139,8 +139,19 @@ def claims(versus: Versus, mention: ValueMention) -> bool:
                mention.span.end for s in versus.sides)
 
 
+def links(intent: Intent, spans: list[Span]) -> list[Span]:
+    """The comparison words between consecutive sides ('vs' twice in 'uk vs usa vs france')."""
+    found = []
+    for before, after in zip(spans, spans[1:]):
+        m = _LINK.match(intent.lower, before.end) or _OR.match(intent.lower, before.end)
+        if m is not None and m.end() <= after.start + 1:
+            found.append(Span(m.start(1), m.end(1), intent.question[m.start(1):m.end(1)]))
+    return found
+
+
 def is_link(versus: Versus, mention: OperatorMention) -> bool:
-    return versus.link.start <= mention.span.start < versus.link.end
+    """The operator is a comparison word between the sides ('vs' in 'uk vs usa vs france')."""
+    return versus.sides[0].span.end <= mention.span.start < versus.sides[-1].span.start
 
 
 # -- readings -----------------------------------------------------------------------------------------
@@ -199,3 +210,43 @@ def apply(versus: Versus, spec: QuerySpec, profile: SchemaProfile, intent: Inten
     span = Span(start, end, intent.question[start:end])
     asked = " and ".join(f"'{s.span.text}'" for s in versus.sides)
     return ARCHETYPE.detection(span, readings, question=f"Which {asked} do you mean?")
+
+
+# -- names of rows ('iron maiden vs metallica') ------------------------------------------------------------
+
+def named_rows(intent: Intent, matches: list) -> tuple[list[Span], Entity, tuple[Side, ...], Span] | None:
+    """Rows named on both sides of the comparison word, each name one row of the same entity (names looked up
+    live: archetypes.entity.name_matches gives (span, rows) pairs): the names' spans, the entity, the sides
+    and the comparison word."""
+    lower = intent.lower
+    link = _LINK.search(lower) or (_OR.search(lower) if re.search(r"\b(?:which|who)\b", lower) else None)
+    single = sorted(((span, pool[0]) for span, pool in matches if len(pool) == 1), key=lambda item: item[0].start)
+    if link is None or not single:
+        return None
+    left = next((item for item in single if item[0].end == link.start()), None)
+    if left is None:
+        return None
+    chain = [left]
+    while link is not None and len(chain) < MAX_SIDES:
+        after = re.match(r"(?:the\s+|our\s+)?", lower[link.end():])
+        start = link.end() + (after.end() if after else 0)
+        following = next((item for item in single if item[0].start == start), None)
+        if following is None:
+            break
+        chain.append(following)
+        link = _LINK.match(lower, following[0].end)
+    entity = chain[0][1].entity
+    if len(chain) < 2 or any(m.entity != entity for _, m in chain):
+        return None
+    sides = tuple(Side(m.name, (m.name,)) for _, m in chain)
+    first = _LINK.search(lower) or _OR.search(lower)
+    assert first is not None  # found above
+    return [s for s, _ in chain], entity, sides, Span(first.start(1), first.end(1), intent.question[first.start(1):first.end(1)])
+
+
+def install_rows(found: tuple[list[Span], Entity, tuple[Side, ...], Span], spec: QuerySpec) -> None:
+    """The names' own filters (one row each, which no row holds together) become the sides."""
+    _, entity, sides, _ = found
+    names = {v for side in sides for v in side.values}
+    spec.filters = [f for f in spec.filters if not (f.entity == entity and f.column is None and set(f.values) <= names)]
+    _install(entity, sides)(spec)
