@@ -161,6 +161,7 @@ def create_engine(config: DatabaseConfig, *, read_only: bool = True, pool_size: 
                   time_limit_s: float = 5.0) -> Engine:
     """An engine for checking: read-only where the URL allows it, connect and read timeouts, a small pool
     that never grows past `pool_size`, every connection reset when it goes back to the pool."""
+    from adapters.pymysql_tls import share_preferred_context
     from adapters.sessions import install_reset
 
     url = config.url
@@ -187,4 +188,6 @@ def create_engine(config: DatabaseConfig, *, read_only: bool = True, pool_size: 
         connect_args["charset"] = "utf8mb4"
     engine = sa.create_engine(url, connect_args=connect_args, **kwargs)
     install_reset(engine, config.backend, time_limit_s)
+    if config.backend == "mysql":
+        share_preferred_context(engine)
     return engine
