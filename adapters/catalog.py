@@ -29,13 +29,18 @@ LEFT JOIN pg_stat_user_tables s ON s.relid = c.oid
 WHERE c.relkind IN ('r', 'p') AND n.nspname = current_schema()
 ORDER BY c.relname, a.attnum
 """
-_MYSQL = """
-SELECT c.TABLE_NAME, c.COLUMN_NAME, c.COLUMN_TYPE, t.TABLE_ROWS,
-       CONCAT(COALESCE(t.TABLE_ROWS, ''), ':', COALESCE(t.UPDATE_TIME, ''))
-FROM information_schema.COLUMNS c
-JOIN information_schema.TABLES t ON t.TABLE_SCHEMA = c.TABLE_SCHEMA AND t.TABLE_NAME = c.TABLE_NAME
-WHERE c.TABLE_SCHEMA = DATABASE() AND t.TABLE_TYPE = 'BASE TABLE'
-ORDER BY c.TABLE_NAME, c.ORDINAL_POSITION
+# MariaDB: two queries joined here. Joined in SQL, information_schema.COLUMNS x TABLES took 117 ms on the
+# history schema (load 12), against 1.1 ms and 0.7 ms for the two apart; the rows and their order are the same.
+_MYSQL_TABLES = """
+SELECT TABLE_NAME, TABLE_ROWS, CONCAT(COALESCE(TABLE_ROWS, ''), ':', COALESCE(UPDATE_TIME, ''))
+FROM information_schema.TABLES
+WHERE TABLE_SCHEMA = DATABASE() AND TABLE_TYPE = 'BASE TABLE'
+"""
+_MYSQL_COLUMNS = """
+SELECT TABLE_NAME, COLUMN_NAME, COLUMN_TYPE
+FROM information_schema.COLUMNS
+WHERE TABLE_SCHEMA = DATABASE()
+ORDER BY TABLE_NAME, ORDINAL_POSITION
 """
 _SQLITE = """
 SELECT m.name, p.name, p.type, m.sql
@@ -64,7 +69,7 @@ def snapshot(conn: sa.Connection) -> CatalogSnapshot:
     if name == "postgresql":
         return _from_rows(conn.exec_driver_sql(_POSTGRES).all())
     if name in ("mysql", "mariadb"):
-        return _from_rows(conn.exec_driver_sql(_MYSQL).all())
+        return _from_rows(_mysql_rows(conn))
     if name == "sqlite":
         return _sqlite(conn)
     raise ValueError(f"no catalog reader for {name!r}")
@@ -83,6 +88,13 @@ def _from_rows(rows: Sequence[Sequence[Any]]) -> CatalogSnapshot:
             estimates[table] = int(float(estimate))
         versions[table] = str(version)
     return CatalogSnapshot(_digest([(r[0], r[1], r[2]) for r in rows]), estimates, versions)
+
+
+def _mysql_rows(conn: sa.Connection) -> list[tuple[Any, ...]]:
+    """(table, column, type, estimate, version) for every column of a base table, in column order."""
+    tables = {row[0]: (row[1], row[2]) for row in conn.exec_driver_sql(_MYSQL_TABLES).all()}
+    return [(table, column, kind, *tables[table]) for table, column, kind in conn.exec_driver_sql(_MYSQL_COLUMNS).all()
+            if table in tables]
 
 
 def _sqlite(conn: sa.Connection) -> CatalogSnapshot:
