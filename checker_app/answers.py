@@ -36,6 +36,10 @@ BREAKDOWN_SHOWN = 3
 TIED_SHOWN = 3   # names of a tie shown before "…"
 _CHANGE_COLUMNS = ("before", "after", "change", "relative_change")
 _WEEKDAY = re.compile(r"^(?:\d\s+)?((?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day)$")
+# a month of the year named without its year ('September'): a bucket of every year at once, so rows of them are
+# a distribution to rank (which month leads), not a series from its first row to its last
+_MONTH_NAME = re.compile(r"^(?:\d{1,2}\s+)?(?:January|February|March|April|May|June|July|August|September|October"
+                         r"|November|December)$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -72,6 +76,8 @@ def bucket_column(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> int 
         if not values or any(fmt.is_number(v) for v in values):
             continue
         dated = all(isinstance(v, (dt.date, dt.datetime)) or _BUCKET_VALUE.match(str(v).strip()) for v in values)
+        if not dated and all(_MONTH_NAME.match(str(v).strip()) for v in values):
+            continue
         if dated or (name.lower() in _BUCKET_NAMES and len(values) > 1):
             return i
     return None
@@ -86,7 +92,7 @@ def answer_of(result: RunResult | None, currency: str | None = None, side_by_sid
     """`side_by_side`: the rows are that many values named ('rock vs metal'), each of them the answer."""
     if result is None or not result.ok:
         return Answer("none", "no answer")
-    columns, rows = list(result.columns), [list(r) for r in result.rows]
+    columns, rows = fmt.columns_of(result), [list(r) for r in result.rows]  # a COUNT column is never money
     if not rows:
         return Answer("empty", "no rows")
     if tuple(columns[-len(_CHANGE_COLUMNS):]) == _CHANGE_COLUMNS:

@@ -14,10 +14,15 @@ from __future__ import annotations
 
 import datetime as dt
 import decimal
+import functools
 import math
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+import sqlglot
+from sqlglot import exp
+from sqlglot.errors import SqlglotError
 
 from adapters.results import json_value
 
@@ -94,6 +99,65 @@ _MONEY_WORDS = {"revenue", "amount", "amounts", "price", "sales", "cost", "costs
                 "profit", "gmv", "income", "paid", "payment", "payments", "total", "subtotal", "discount", "fee"}
 
 
+class CountColumn(str):
+    """A result column whose values are a COUNT in the statement that produced them. Its name may still read
+    like money (a count of the `payments` table is named `payments`, a share's denominator `total`): a count is
+    never shown with decimals or a currency. `columns_of` marks them; every other use reads it as the name."""
+
+    __slots__ = ()
+
+
+_WRAPPERS = (exp.Alias, exp.Paren, exp.Cast, exp.TryCast)
+
+
+def _is_count(node: exp.Expression, select: exp.Select, ctes: Mapping[str, exp.Expression], depth: int = 0) -> bool:
+    """Whether a projection is a COUNT: directly (through an alias, a cast or `COALESCE(COUNT(...), 0)`), or a
+    column read from a derived table or CTE whose projection of that name is one."""
+    while isinstance(node, _WRAPPERS) or (isinstance(node, exp.Coalesce) and node.this is not None):
+        node = node.this
+    if isinstance(node, exp.Count):
+        return True
+    if not isinstance(node, exp.Column) or depth > 8:
+        return False
+    sources = [select.args.get("from_"), *(select.args.get("joins") or [])]
+    for source in sources:
+        target = source.this if isinstance(source, (exp.From, exp.Join)) else None
+        if target is None or (node.table and target.alias_or_name != node.table):
+            continue
+        inner: exp.Expression | None = None
+        if isinstance(target, exp.Subquery):
+            inner = target.this
+        elif isinstance(target, exp.Table) and target.name in ctes:
+            inner = ctes[target.name]
+        if isinstance(inner, exp.Select):
+            for projection in inner.selects:
+                if projection.alias_or_name == node.name:
+                    return _is_count(projection, inner, ctes, depth + 1)
+    return False
+
+
+@functools.lru_cache(maxsize=1024)
+def count_columns(sql: str, dialect: str | None = None) -> frozenset[str]:
+    """The output columns of `sql` that are COUNTs (see CountColumn); none when it does not parse."""
+    try:
+        tree = sqlglot.parse_one(sql, read=dialect or None)
+    except (SqlglotError, ValueError):
+        return frozenset()
+    if not isinstance(tree, exp.Select):
+        return frozenset()
+    ctes = {cte.alias_or_name: cte.this for cte in (tree.args.get("with_") or exp.With()).expressions}
+    return frozenset(p.alias_or_name for p in tree.selects if _is_count(p, tree, ctes))
+
+
+def columns_of(result: Any) -> list[str]:
+    """A result's column names, its COUNT columns marked as CountColumn (a RunResult, or anything with
+    `columns`, `sql` and `dialect`)."""
+    columns = [str(c) for c in getattr(result, "columns", None) or []]
+    sql = getattr(result, "sql", None)
+    counts = count_columns(sql, getattr(result, "dialect", None)) if isinstance(sql, str) and sql else frozenset()
+    return [CountColumn(c) if c in counts else c for c in columns]
+
+
 def is_money_amount(column: str, currency: str | None = None) -> bool:
     """Whether a column's numbers are money, shown with two decimals: the reading's currency applies to it,
     or its name says money (revenue, amount, price...) and nothing that counts."""
@@ -104,7 +168,7 @@ def is_money_amount(column: str, currency: str | None = None) -> bool:
 
 def is_money_column(column: str) -> bool:
     """Whether a measure column may carry the reading's currency (not counts, shares, ids or dates)."""
-    return not (_words(column) & _COUNT_WORDS)
+    return not isinstance(column, CountColumn) and not (_words(column) & _COUNT_WORDS)
 
 
 def currency_of_choices(choices: Mapping[str, str], labels: Sequence[str] = ()) -> str | None:

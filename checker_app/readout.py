@@ -108,7 +108,8 @@ def table_records(result: RunResult, currency: str | None = None) -> tuple[list[
         n = seen.get(name, 0)
         seen[name] = n + 1
         columns.append(name if n == 0 else f"{name}_{n + 1}")
-    return columns, [fmt.row_cells(result.columns, row, currency) for row in result.rows]
+    marked = fmt.columns_of(result)  # a COUNT column is never shown as money
+    return columns, [fmt.row_cells(marked, row, currency) for row in result.rows]
 
 
 def pretty_sql(sql: str, dialect: str) -> str:

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from adapters import CheckerError
+from checker_app import format as fmt
 from checker_app import readout
 from checker_app.commands.common import EXIT_OK, db_options, emit_json, fail, limits_from, require_sqlite_files
 from checker_app.commands.render import table_text
@@ -145,7 +146,7 @@ def report_text(report: Report) -> str:
         for engine, result in reading.results.items():
             lines.append(f"    {engine}: {readout.result_caption(result)}")
             if result.ok and result.columns:
-                lines.append(_indent(table_text(result.columns, result.rows, limit=3, currency=currency), "      "))
+                lines.append(_indent(table_text(fmt.columns_of(result), result.rows, limit=3, currency=currency), "      "))
             for line in readout.repair_lines(result):
                 lines.append(f"      repair: {line}")
         disagreement = readout.engine_disagreement(reading)

@@ -35,7 +35,7 @@ def result_text(result: RunResult) -> str:
     head = f"[{result.engine}] {result.status} in {result.elapsed_ms:,.0f} ms"
     if result.ok:
         head += f", {fmt.number(result.row_count)} row(s)" + (" (truncated)" if result.truncated else "")
-        body = table_text(result.columns, result.rows) if result.columns else ""
+        body = table_text(fmt.columns_of(result), result.rows) if result.columns else ""
     else:
         err = result.error
         body = f"{err.kind} ({err.code or 'no code'}): {err.message}" if err else ""

@@ -13,6 +13,7 @@ from typing import Any
 import click
 
 from adapters.results import RunResult
+from checker_app import format as fmt
 from checker_app.commands.common import db_options
 from checker_app.commands.render import table_text
 from checker_app.commands.run import emit, run_everywhere
@@ -60,7 +61,7 @@ def repair_text(result: RunResult) -> str:
             lines += [f"    - {option['label']}" for option in question["options"]]
     if result.ok and result.columns and (not result.repairs or result.repairs[0].get("sql")):
         lines.append(f"  result: {result.row_count} row(s)" + (" (truncated)" if result.truncated else ""))
-        lines += ["  " + line for line in table_text(result.columns, result.rows).splitlines()]
+        lines += ["  " + line for line in table_text(fmt.columns_of(result), result.rows).splitlines()]
     return "\n".join(lines)
 
 

@@ -280,8 +280,11 @@ def not_understood(report: Report, key: str = "main") -> None:
         text = str(item.get("text") or "")
         suggestions = [str(s) for s in item.get("suggestions") or []][:5]
         reason = str(item.get("reason") or "no column, value or phrase of this database matches it").rstrip(".")
+        # a reason that already says no reading uses the word ("read as trainer, which no reading uses") is not
+        # followed by "so no reading uses it" again
+        then = "" if "no reading" in reason.lower() else ", so no reading uses it"
         st.markdown(f":gray[:material/strikethrough_s:] ~~{highlight.md(text)}~~ was not understood: "
-                    f"{highlight.md(reason)}, so no reading uses it. Rephrase the question above"
+                    f"{highlight.md(reason)}{then}. Rephrase the question above"
                     + (", or pick what you meant:" if suggestions else "."))
         if suggestions:
             with st.container(horizontal=True, key=f"ignored_{key}_{n}"):

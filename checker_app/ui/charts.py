@@ -161,7 +161,7 @@ def chart_spec(readings: Sequence[ReadingResult], top_n: int = TOP_N) -> ChartSp
             if at is not None and result.rows[0][at] is not None:
                 value = float(result.rows[0][at])
                 rows.append({"reading": names[id(reading)], "x": names[id(reading)], "value": value,
-                             "label": fmt.cell(result.rows[0][at], result.columns[at], fmt.currency_of_choices(
+                             "label": fmt.cell(result.rows[0][at], fmt.columns_of(result)[at], fmt.currency_of_choices(
                                  reading.choices, [reading.label]))})
         if len(rows) < 2:
             return None
@@ -179,7 +179,7 @@ def chart_spec(readings: Sequence[ReadingResult], top_n: int = TOP_N) -> ChartSp
             label = " / ".join(fmt.cell(v, c) for i, (c, v) in enumerate(zip(result.columns, row))
                                if i != measure and not fmt.is_number(v))
             rows.append({"reading": names[id(reading)], "x": label, "value": round(100.0 * float(row[measure]) / leader, 1),
-                         "label": f"{result.columns[measure]} = {fmt.cell(row[measure], result.columns[measure])}"})
+                         "label": f"{result.columns[measure]} = {fmt.cell(row[measure], fmt.columns_of(result)[measure])}"})
     if len({r["reading"] for r in rows}) < 2:
         return None
     return ChartSpec("ranking", f"The top {top_n} of each reading (share of that reading's leader)", rows,

@@ -30,8 +30,9 @@ def result_csv(result: RunResult, currency: str | None = None) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(result.columns)
+    marked = fmt.columns_of(result)  # a COUNT column is never money
     for row in result.rows:
-        writer.writerow(fmt.row_cells(result.columns, row, currency, plain=True))
+        writer.writerow(fmt.row_cells(marked, row, currency, plain=True))
     return buffer.getvalue()
 
 

@@ -1,0 +1,132 @@
+"""Found by a newcomer on a gym schema the project never saw (members, trainers, payments), on SQLite and
+PostgreSQL: a count of the `payments` table, named `payments`, and a share's denominator `total` were shown as
+money ("30.00 (payments)", "total = 403.00"); a month-of-the-year breakdown ranked by its figure read as a
+series "September to October (12 months)"; the page said of a word no reading used "read as trainer, which
+no reading uses, so no reading uses it"."""
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+import sqlalchemy as sa
+from click.testing import CliRunner
+
+from checker_app import format as fmt
+from checker_app.cli import main
+from tests.support import CHROMIUM, CHROMIUM_ARGS, serving, unavailable
+from tests.support import main as page_main
+
+ENGINES = ("sqlite", "postgresql")
+# payments per month: February leads alone, so the month-of-the-year reading has one answer
+PER_MONTH = {1: 1, 2: 4, 3: 2, 4: 1, 5: 1, 6: 1, 7: 1, 8: 1, 9: 1, 10: 1, 11: 1, 12: 1}
+PAYMENTS = sum(PER_MONTH.values())
+
+
+def build_gym(url: str) -> None:
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("CREATE TABLE members (id INTEGER PRIMARY KEY, full_name VARCHAR(80) NOT NULL)")
+        conn.exec_driver_sql("CREATE TABLE trainers (id INTEGER PRIMARY KEY, trainer_name VARCHAR(80) NOT NULL)")
+        conn.exec_driver_sql("CREATE TABLE payments (id INTEGER PRIMARY KEY, member_id INTEGER NOT NULL "
+                             "REFERENCES members(id), paid_on DATE NOT NULL, amount NUMERIC(10,2) NOT NULL)")
+        conn.execute(sa.text("INSERT INTO members VALUES (:i, :n)"),
+                     [{"i": 1, "n": "Ana Berg"}, {"i": 2, "n": "Ben Costa"}, {"i": 3, "n": "Eva Dahl"}])
+        conn.execute(sa.text("INSERT INTO trainers VALUES (:i, :n)"), [{"i": 1, "n": "Hugo Novak"}])
+        rows, n = [], 0
+        for month, count in PER_MONTH.items():
+            for k in range(count):
+                n += 1
+                rows.append({"i": n, "m": 1 + n % 3, "d": dt.date(2024, month, 1 + 3 * k), "a": 39})
+        conn.execute(sa.text("INSERT INTO payments VALUES (:i, :m, :d, :a)"), rows)
+    engine.dispose()
+
+
+@pytest.fixture
+def gym_urls(servers) -> dict[str, str]:
+    urls = {backend: servers.create(backend, prefix="ac_gym") for backend in ENGINES}
+    for url in urls.values():
+        build_gym(url)
+    return urls
+
+
+def check(urls: dict[str, str], question: str) -> list[str]:
+    args = ["check", question]
+    for backend in ENGINES:
+        args += ["--db", f"{backend}={urls[backend]}"]
+    result = CliRunner().invoke(main, args, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return result.output.splitlines()
+
+
+def test_a_count_named_like_money_is_a_whole_number(gym_urls) -> None:
+    lines = check(gym_urls, "How many payments were made?")
+    assert f"    Answer: {PAYMENTS} (payments)" in lines, "\n".join(lines)
+    assert not any(f"{PAYMENTS}.00" in line for line in lines), "\n".join(lines)
+    # an amount keeps two decimals on both engines (SQLite returns the whole sum as an integer)
+    assert f"    Answer: {39 * PAYMENTS:,}.00 (amount)" in check(gym_urls, "What is the total amount of payments?")
+
+
+@pytest.mark.parametrize("sql, counts", [
+    ('SELECT COUNT("t0"."id") AS "payments" FROM "payments" AS "t0"', {"payments"}),
+    ("SELECT COUNT(CASE WHEN member_id = 1 THEN id END) AS part, COUNT(id) AS total, "
+     "CAST(COUNT(id) AS REAL) / 2 AS share FROM payments", {"part", "total"}),
+    ('SELECT "n"."full_name" AS "member", "s"."payments" AS "payments" FROM (SELECT member_id AS k, '
+     'COALESCE(COUNT(id), 0) AS payments FROM payments GROUP BY member_id) AS "s" JOIN members AS "n" '
+     'ON "n"."id" = "s"."k"', {"payments"}),
+    ("WITH c AS (SELECT COUNT(*) AS n FROM payments) SELECT c.n AS total FROM c", {"total"}),
+    ("SELECT SUM(amount) AS payments, SUM(amount) / COUNT(*) AS total FROM payments", set()),
+    ("SELECT COUNT(*) AS n FROM payments UNION SELECT 1", set()),
+])
+def test_count_columns_are_read_from_the_statement(gym_urls, sql, counts) -> None:
+    from adapters import Database, Limits, parse_db_option
+
+    for backend in ENGINES:
+        db = Database(parse_db_option(f"{backend}={gym_urls[backend]}"), Limits())
+        try:
+            result = db.run(sql)
+        finally:
+            db.dispose()
+        assert result.ok, result.error
+        marked = {str(c) for c in fmt.columns_of(result) if isinstance(c, fmt.CountColumn)}
+        assert marked == counts, (backend, result.sql)
+
+
+def test_a_month_of_the_year_is_ranked_not_a_series(gym_urls) -> None:
+    lines = check(gym_urls, "Who is the busiest trainer?")
+    month = next(line for line in lines if line.startswith("[") and "Month of the year" in line)
+    answer = lines[lines.index(month) + 1]
+    assert answer == "    Answer: February (payments = 4)", "\n".join(lines)
+
+
+def test_the_page_says_once_that_no_reading_uses_a_word(gym_urls, tmp_path) -> None:
+    import shutil
+    import urllib.parse
+    from pathlib import Path
+
+    if not (Path(CHROMIUM).exists() or shutil.which("chromium")):
+        unavailable(f"chromium not found at {CHROMIUM} (apt-get install chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        unavailable("playwright is not installed (pip install playwright)")
+    with sync_playwright() as playwright, serving(tmp_path, *(f"{b}={gym_urls[b]}" for b in ENGINES)) as base:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM if Path(CHROMIUM).exists()
+                                             else shutil.which("chromium"), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_context(viewport={"width": 1400, "height": 2400}).new_page()
+            page.set_default_timeout(60_000)
+            page.goto(f"{base}/?q={urllib.parse.quote('Who is the busiest trainer?')}")
+            verdict = page.locator(".st-key-verdict_main")
+            verdict.get_by_text("partly understood: 'trainer' was not read").wait_for()
+            said = verdict.get_by_text("was not understood").first
+            said.wait_for()
+            text = " ".join(said.inner_text().split())
+            assert "which no reading uses" in text and "so no reading uses it" not in text, text
+            page.goto(f"{base}/?q={urllib.parse.quote('How many payments were made?')}")
+            page_main(page).get_by_text("clear", exact=True).first.wait_for()
+            css = '[data-testid="stMain"] [data-testid="stMetricValue"]'
+            page.wait_for_function("(css) => document.querySelectorAll(css).length >= 1", arg=css)
+            assert [t.strip() for t in page.locator(css).all_inner_texts()] == [str(PAYMENTS)]
+            page.screenshot(path=str(tmp_path / "gym-count.png"))
+        finally:
+            browser.close()
