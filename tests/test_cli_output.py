@@ -5,7 +5,9 @@ pass with the engines' agreement, exit codes, --timeout bounding a statement tha
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
 
 import pytest
 from click.testing import CliRunner
@@ -152,6 +154,17 @@ def test_demo_prints_the_urls_the_readme_passes_to_check(demo_urls, tmp_path, mo
     for name, url in (("postgresql", plain["postgresql"]), ("mariadb", plain["mysql"])):
         assert re.search(rf"found {name} +{re.escape(url)}  \(demo data already there\)", result.output), result.output
     assert "+psycopg" not in result.output and "+pymysql" not in result.output
+    # the README's SQLite URL, expanded by the shell, is the file `demo` printed, with CHECKER_HOME set or not
+    # (a newcomer with CHECKER_HOME set passed a $HOME/.cache path that did not exist)
+    sqlite_url = re.search(r"--db (sqlite:///\S+/demo\.sqlite)", readme).group(1)
+    for home in (str(tmp_path), None):
+        env = {"HOME": str(tmp_path / "home"), "PATH": os.environ.get("PATH", "")}
+        if home:
+            env["CHECKER_HOME"] = home
+        expanded = subprocess.run(["bash", "-c", f"echo {sqlite_url}"], env=env, capture_output=True, text=True,
+                                  check=True).stdout.strip()
+        assert expanded == f"sqlite:///{home or tmp_path / 'home' / '.cache' / 'ambiguity-checker'}/demo.sqlite"
+    assert re.search(rf"found sqlite +{re.escape(f'sqlite:///{tmp_path}/demo.sqlite')}  ", result.output), result.output
 
 
 @pytest.mark.parametrize("question, said", [
