@@ -272,11 +272,21 @@ def examples_for(profiles: Sequence[Any]) -> tuple[str, ...]:
     nouns.sort()
     noun = nouns[0][2] if nouns else fact.table.lower()
     money = any(m.money for m in fact.measures)
-    what = "sales" if money else (fact.measures[0].label.split(" (")[0].lower() if fact.measures else "rows")
-    out = [f"What is the top-selling {noun}?" if money else f"What is the top {noun}?"]
+    # things sold: a price times a quantity, or units summed (order lines, invoice lines). A fact of money alone
+    # (a gym's payments, a subscription's invoices) sells no member or customer: its examples say revenue
+    sold = money and any(m.kind == "product" or (m.kind == "sum" and not m.money) for m in fact.measures)
+    if sold:
+        out = [f"What is the top-selling {noun}?"]
+        said = ["How have sales trended recently?", "Show revenue by month", "What were sales yesterday?"]
+    elif money:
+        out = [f"What is the top {noun}?"]
+        said = ["How has revenue trended recently?", "Show revenue by month", "What was revenue yesterday?"]
+    else:
+        what = fact.measures[0].label.split(" (")[0].lower() if fact.measures else "rows"
+        out = [f"What is the top {noun}?"]
+        said = [f"How have {what} trended recently?", f"Show {what} by month", f"What were {what} yesterday?"]
     if fact.time is not None:
-        out += [f"How have {what} trended recently?", f"Show {'revenue' if money else what} by month",
-                f"What were {what} yesterday?"]
+        out += said
     if len(nouns) > 1:
         out.append(f"How many {nouns[1][2]}s are there?")
     return tuple(dict.fromkeys(out))
