@@ -21,7 +21,7 @@ from archetypes.grounding import OperatorMention, ValueMention, account, operato
 from archetypes.intent import Intent, Span, Target, read
 from archetypes.model import Analysis, Detection, Interpretation, Reading
 from archetypes.naming import phrase, plural, slug
-from archetypes.profile import Fact, Lookup, Measure, SchemaProfile
+from archetypes.profile import Entity, Fact, Lookup, Measure, SchemaProfile
 from archetypes.query import MAX_CALENDAR_ROWS, RANKING_LIMIT, EntityFilter, QuerySpec, build
 from archetypes.registry import ARCHETYPES, ORDER
 from archetypes.shape_reader import ShapeRead, read_shape
@@ -395,18 +395,22 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
 
 
 _WHO_BUYS = re.compile(r"^\s*who\s+(?:has\s+|have\s+)?(?:spent|spends?|bought|buys|paid|pays|purchased|ordered)\b")
+_SPENDER = re.compile(r"\b(?:spenders?|big spenders?)\b")
 
 
 def _who_buys(intent: Intent, profile: SchemaProfile) -> None:
-    """'who spent the most with us in 2025': the people who spend are ranked (no table is named)."""
+    """'who spent the most with us in 2025', 'biggest spender in each country': the people who spend are ranked
+    (no table is named)."""
     from archetypes.counted import buyers
 
     if intent.group is not None or (intent.ranking is None and intent.superlative is None):
         return
     m = _WHO_BUYS.match(intent.lower)
-    people = buyers(profile) if m is not None else None
-    if m is not None and people is not None:
-        intent.group = Target(people, Span(m.start(), m.start() + 3, intent.question[m.start():m.start() + 3]))
+    spender = _SPENDER.search(intent.lower) if m is None else None
+    people = buyers(profile) if m is not None or spender is not None else None
+    if people is not None:
+        start, end = (m.start(), m.start() + 3) if m is not None else spender.span() if spender else (0, 0)
+        intent.group = Target(people, Span(start, end, intent.question[start:end]))
         intent.targets.append(intent.group)
 
 
@@ -439,7 +443,7 @@ def _where_based(intent: Intent, profile: SchemaProfile) -> None:
 
 # 'what do our japanese clients buy the most': the thing bought is ranked, the buyers filter it
 _WHAT_BOUGHT = re.compile(r"^\s*(what)\s+(?:do|does|did)\b.*\b(?:buy|purchase|order|get)\s+(?:the\s+)?most\b")
-_SELLER = re.compile(r"\b(?:best|top|biggest)[- ]?(sellers?)\b|\b(bestsellers?)\b")
+_SELLER = re.compile(r"\b(?:best|top|biggest)(?:[- ]?|\s+\d{1,3}\s+)(sellers?)\b|\b(bestsellers?)\b")
 
 
 def _best_seller(intent: Intent, profile: SchemaProfile) -> None:
@@ -681,6 +685,25 @@ def _named_count(intent: Intent, profile: SchemaProfile, group_table: str | None
     return rows_counted(table, profile)
 
 
+def _partition_of(intent: Intent, profile: SchemaProfile, group) -> Entity | None:
+    """The entity the ranking runs within, among the ones its words name ('country': the ranked rows' own
+    column first, then one they reach): never the ranked rows themselves."""
+    named = intent.partition
+    assert named is not None
+    options = [t.entity for t in intent.targets if t.span == named.span and t.entity.table != group.table or
+               t.span == named.span and t.entity.column_only and not group.column_only]
+    if not options:
+        return None
+
+    def rank(entity: Entity) -> tuple[int, int]:
+        if entity.table == group.table:
+            return 0, 0
+        route = profile.path(group.table, entity.table)
+        return (1, len(route)) if route is not None else (2, 0)
+
+    return min(options, key=rank)
+
+
 def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
     """The straightforward reading of the question, before any archetype's readings apply."""
     spec = QuerySpec(window=intent.window)
@@ -691,6 +714,10 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
     if intent.ranking is not None or intent.group is not None and (
             intent.explicit_measure or intent.superlative is not None):  # 'which albums earned the least'
         spec.limit = intent.top_n or RANKING_LIMIT
+    if intent.partition is not None and spec.group is not None:
+        spec.partition = _partition_of(intent, profile, spec.group)
+        if spec.partition is not None:
+            spec.limit = intent.top_n or 1  # 'best selling track in each genre': the one on top of each
     group_table = spec.group.table if spec.group else None
     if intent.how_many is not None and not (intent.group is not None and intent.explicit_measure):
         table = intent.how_many[0]
@@ -749,6 +776,13 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
                 options[0] if options else None)
         if found is not None:
             spec.fact, spec.measure = found
+    if spec.partition is not None and spec.fact is not None and \
+            profile.path(spec.fact.table, spec.partition.table) is None:
+        # 'top product in each store': the measure's rows must reach the group they are ranked within too
+        wanted = spec.measure.value if spec.measure is not None else None
+        options = profile.measures_reaching(group_table, via=(spec.partition.table,))
+        spec.fact, spec.measure = next(((f, m) for f, m in options if m.value == wanted), None) or (
+            options[0] if options else (spec.fact, spec.measure))
     if spec.measure is not None and spec.measure.money and spec.fact is not None and intent.how_many is None and \
             re.search(r"\bhow many\b", intent.lower) and any(t[0] in lexicon.SOLD_VERBS for t in intent.tokens):
         units = next((m for m in spec.fact.measures if m.value == "units"), None)  # 'how many tablets did we sell'

@@ -159,6 +159,14 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
         limit = f", top {spec.limit}" if spec.limit else ""
         return f"{metric} per {part}{in_zone}{common}, {order}{limit}"
     text = metric + common
+    if spec.partition is not None and spec.group is not None:
+        # 'top 3 albums per genre': the ranking runs within each group
+        count = spec.limit or 1
+        ranked = f"top {count} {plural(spec.group.noun)}" if count > 1 else f"the top {spec.group.noun}"
+        if spec.ascending:
+            ranked = ranked.replace("top", "bottom", 1)
+        return (f"{text}, per {spec.partition.noun}, {ranked} in each, "
+                f"{'lowest' if spec.ascending else 'highest'} first")
     if spec.grain:
         text += f", per {spec.grain.replace('_', ' ')}"
     if spec.group is not None and spec.sides:

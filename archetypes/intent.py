@@ -172,6 +172,8 @@ class Intent:
     rate_subject: bool = False
     superlative: Span | None = None               # 'the most albums': a ranking whose metric is named
     top_span: Span | None = None                  # the N of 'the 5 most expensive
+    partition: Target | None = None               # 'top 3 albums per genre': the ranking runs in each
+    partition_span: Span | None = None            # the words naming it ('per category', 'in each genre')
     absent_subject: bool = False                  # unknown_subject is a usual business subject the schema lacks
     money_context: bool = False
 
@@ -319,6 +321,7 @@ def read(question: str, profile: SchemaProfile, as_of: dt.date | None) -> Intent
         intent.viz = Span(m.start(), m.end(), text[m.start():m.end()])
     _how_many(intent, vocab)
     _group(intent, vocab)
+    _partition(intent)
     _absent_subject(intent, vocab)
     _key_refs(intent)
     _names(intent, vocab)
@@ -676,6 +679,44 @@ def _group(intent: Intent, vocab: Vocabulary) -> None:
             count = which.group(1)
             intent.top_n = int(count) if count.isdigit() else _COUNT_WORDS[count]
             intent.top_span = Span(which.start(1), which.end(1), intent.question[which.start(1):which.end(1)])
+
+
+# 'top 3 albums per genre', 'best selling track in each genre', 'top 2 sellers within each store': the
+# ranking runs within each row of the entity named after the words ('per' only right after the ranked rows:
+# 'top artists by revenue per client' is a ratio)
+_IN_EACH = re.compile(r"\b(?:in|for|within|across|from)\s+(?:each|every)\s+$|(?<![a-z])(?:each|every)\s+$")
+_PER_RIGHT_AFTER = re.compile(r"^\s*(?:per|by)\s+$")
+_TOP_N_BY = re.compile(r"\b(?:top|best|bottom|worst)\s+\d{1,3}\s+$")
+
+
+def _partition(intent: Intent) -> None:
+    """The entity a ranking runs within: named after 'in each' / 'for every' anywhere after the ranking words,
+    or after 'per' right after the ranked rows ('top 3 albums per genre'); 'by' only after 'top N <rows>'
+    ('top 3 albums by genre', not 'top albums by revenue', which names no entity)."""
+    ranked = intent.ranking or intent.superlative
+    if ranked is None:
+        return
+    group, lower = intent.group, intent.lower
+    for target in intent.targets:
+        start = target.span.start
+        if start < ranked.end:
+            continue
+        floor = max(ranked.end, start - 20)
+        each = _IN_EACH.search(lower[floor:start])
+        begin = floor + each.start() if each is not None else None
+        if begin is None and group is not None and group.span.end <= start and group.span != target.span:
+            per = _PER_RIGHT_AFTER.match(lower[group.span.end:start])
+            if per is not None and (per.group(0).strip() == "per" or
+                                    _TOP_N_BY.search(lower[:group.span.start]) is not None):
+                begin = group.span.end + len(per.group(0)) - len(per.group(0).lstrip())
+        if begin is None or (group is not None and group.span != target.span and
+                             target.entity.table == group.entity.table):
+            continue
+        intent.partition = target
+        intent.partition_span = Span(begin, target.span.end, intent.question[begin:target.span.end])
+        if group is not None and group.span == target.span:
+            intent.group = None   # 'top 2 sellers in each category': the ranked rows are not the category
+        return
 
 
 _COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,

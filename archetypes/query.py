@@ -105,6 +105,7 @@ class QuerySpec:
     count_table: str | None = None           # COUNT(*) of a table that is not a fact
     group: Entity | None = None              # ranking / "by <entity>"
     also_by: Entity | None = None            # a second breakdown ("by category and store"), plain aggregates only
+    partition: Entity | None = None          # top N per group: `group` ranked within each row of it, `limit` each
     limit: int | None = None
     window: calendar.Window | None = None    # local dates [start, end)
     grain: str | None = None                 # see calendar.periods
@@ -440,6 +441,10 @@ def _build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> ex
                 select = select.where(condition)
             return select
         return None
+    if spec.partition is not None and spec.group is not None:
+        from archetypes.top_per_group import build_top_per_group
+
+        return build_top_per_group(spec, profile)
     keyed = keyed_route(spec, profile)
     prepared = prepare(spec, profile, join_group=keyed is None)
     if prepared is None:

@@ -79,7 +79,7 @@ def read_shape(intent: Intent, ops: list[OperatorMention], profile: SchemaProfil
     words_used = {m.word for m in ops}
     if words_used & _ASCENDING:
         spec.ascending = True
-    if _top_per_group(intent, out):
+    if _top_per_group(intent, spec, out):
         return out
     for reader in (_absence, _share, read_change, _distribution, _largest_event, _attribute, _average, _having,
                    _listing):
@@ -91,9 +91,19 @@ _TOP_PER = re.compile(r"\b(?:top|best|bottom|worst)\s+\d{1,3}\s+[a-z]+(?:\s+[a-z
                       r"((?:per|in each|for each|in every|by|within each)\s+[a-z]+)")
 
 
-def _top_per_group(intent: Intent, out: ShapeRead) -> bool:
-    """'top 3 albums per genre': the top N within each group is not computed yet. Said so, rather than
-    read as a ratio ('revenue per category') or a ranking of all."""
+def _top_per_group(intent: Intent, spec: QuerySpec, out: ShapeRead) -> bool:
+    """'top 3 albums per genre': the ranking runs within each row of the group (`spec.partition`), rather than
+    read as a ratio ('revenue per category') or a ranking of all. A top N within groups the spec could not take
+    (over a series, a second breakdown, a shape of its own) is said to be unread."""
+    if spec.partition is not None and intent.partition_span is not None:
+        if spec.grain or spec.also_by is not None or spec.shape != "aggregate" or spec.fact is None:
+            out.unread.append((intent.partition_span, "the top rows within each group are not computed over a "
+                                                      "series or a second breakdown"))
+            spec.partition = None
+            return True
+        out.read.append(intent.partition_span)
+        out.consumed.add("per")
+        return True
     m = _TOP_PER.search(intent.lower)
     if m is None or not any(t.span.start >= m.start(1) for t in intent.targets):
         return False
