@@ -9,6 +9,8 @@
   GBP 12,059.82");
 * series: rows over time buckets (days, weeks, months, hours, fiscal periods): the range it covers, with
   its total and its peak;
+* top N per group: the rows of the first groups ("Beverages: Côte de Blaye, Ipoh Coffee · …"), see
+  checker_app.per_group;
 * change: the columns before, after, change, relative_change; per group, the first row (ranked by the change)
   with its change; an earlier period that holds nothing says so (its relative change is empty, not 0 %);
 * empty (no rows) and none (nothing answered).
@@ -26,7 +28,7 @@ from typing import Any
 from adapters import RunResult
 from adapters.results import json_value
 from checker_app import format as fmt
-from checker_app import ties
+from checker_app import per_group, ties
 
 _BUCKET_NAMES = {"period", "date", "day", "week", "month", "quarter", "year", "hour", "time", "bucket", "ts",
                  "timestamp", "ordered_at", "created_at", "minute"}
@@ -97,6 +99,8 @@ def answer_of(result: RunResult | None, currency: str | None = None, side_by_sid
         return Answer("empty", "no rows")
     if tuple(columns[-len(_CHANGE_COLUMNS):]) == _CHANGE_COLUMNS:
         return _change(columns, rows, currency, result)
+    if per_group.is_per_group(result):
+        return _per_group(columns, rows, result)
     if side_by_side > 1 and 1 < len(rows) <= max(side_by_side, BREAKDOWN_SHOWN):
         return _side_by_side(columns, rows, currency)
     return _shaped(columns, rows, currency, result)
@@ -111,6 +115,26 @@ def _side_by_side(columns: list[str], rows: list[list[Any]], currency: str | Non
     measure = measures[0]
     shown = [f"{_label(columns, r, set(measures))} {fmt.cell(r[measure], columns[measure], currency)}" for r in rows]
     return Answer("breakdown", " · ".join(shown), f"{columns[measure]}, one row per value named")
+
+
+def _per_group(columns: list[str], rows: list[list[Any]], result: RunResult) -> Answer:
+    """Top N per group: the rows of the first groups, by name ('Beverages: Côte de Blaye, Ipoh Coffee · …'),
+    and what ranks them; a group whose last rows are one pick of a tie says so."""
+    tops = per_group.groups(result)
+    rank = [c.lower() for c in columns].index(per_group.RANK_COLUMN)
+    label = rank - 2
+    listed: dict[str, list[str]] = {}
+    for row in rows:
+        listed.setdefault(_label(columns, row, set(range(label, len(columns)))), []).append(
+            fmt.cell(row[label], columns[label]))
+    shown = []
+    for (name, members), top in zip(list(listed.items())[:BREAKDOWN_SHOWN], tops.values()):
+        shown.append(f"{name}: {', '.join(members)}" + (f" (tied with {fmt.number(top.unshown)} more)" if top.open
+                                                        else ""))
+    more = f" · {len(listed) - BREAKDOWN_SHOWN} more" if len(listed) > BREAKDOWN_SHOWN else ""
+    most = max(len(m) for m in listed.values())
+    detail = f"top {most} by {columns[rank - 1]} per {columns[0]}, {fmt.number(len(listed))} groups"
+    return Answer("breakdown", " · ".join(shown) + more, detail)
 
 
 def _change(columns: list[str], rows: list[list[Any]], currency: str | None, result: RunResult) -> Answer:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from adapters import RunResult
 from adapters.results import is_number as _numeric
 from adapters.results import same_row, same_rows
-from checker_app import ties
+from checker_app import per_group, ties
 
 if TYPE_CHECKING:
     from checker_app.report import ReadingResult, Understood, VerdictKind
@@ -164,6 +164,11 @@ def by_winner(answered: Sequence[RunResult]) -> bool:
 def tie_words(answered: Sequence[RunResult]) -> str:
     """What the verdict adds when readings compared on their winners have ties at the top: "" when none does.
     Tied readings are compared as sets of winners, and a tie that fills the rows returned only on those."""
+    if len(answered) > 1 and all(per_group.is_per_group(r) for r in answered):
+        # the most groups of one reading whose last rows are one pick of a tie
+        cut = max(per_group.open_ties(r) for r in answered)
+        return f"{'a' if cut == 1 else cut} group{' ends' if cut == 1 else 's end'} in a tie at the cut, " \
+            "compared on the rows above it" if cut else ""
     if len(answered) < 2 or not by_winner(answered) or all(_listed_by_name(r) for r in answered):
         return ""  # breakdowns are compared on the order of all their groups, not on who leads
     tops = [winners(r) for r in answered if r.rows]
@@ -189,6 +194,12 @@ def readings_divergent(results: Sequence[RunResult], side_by_side: int = 0) -> t
         filled = [r for r in answered if r.rows]
         _, distinct = readings_divergent(filled, side_by_side) if len(filled) > 1 else (None, len(filled))
         distinct += 1
+        return distinct > 1, distinct
+    if all(per_group.is_per_group(r) for r in answered):
+        # top N per group: the same (group, row) pairs are the same answer, whatever the figures; a tie at a
+        # group's cut is compared on the rows above it
+        tops = [per_group.groups(r) for r in answered]
+        distinct = _clusters(tops, lambda a, b: per_group.same_answer(a, b) is not False)
         return distinct > 1, distinct
     if side_by_side > 1 and all(len(r.rows) == side_by_side for r in answered):
         distinct = _side_by_side(answered)
