@@ -684,7 +684,7 @@ def _group(intent: Intent, vocab: Vocabulary) -> None:
 # 'top 3 albums per genre', 'best selling track in each genre', 'top 2 sellers within each store': the
 # ranking runs within each row of the entity named after the words ('per' only right after the ranked rows:
 # 'top artists by revenue per client' is a ratio)
-_IN_EACH = re.compile(r"\b(?:in|for|within|across|from)\s+(?:each|every)\s+$|(?<![a-z])(?:each|every)\s+$")
+_IN_EACH = re.compile(r"(?<![a-z])(?:(?:in|for|within|across|from)\s+)?(?:each|every)\s+(?:of\s+(?:the|our)\s+)?$")
 _PER_RIGHT_AFTER = re.compile(r"^\s*(?:per|by)\s+$")
 _TOP_N_BY = re.compile(r"\b(?:top|best|bottom|worst)\s+\d{1,3}\s+$")
 

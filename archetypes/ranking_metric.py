@@ -31,6 +31,8 @@ def detect(ctx: Context) -> Detection | None:
         return net or sold or unnamed_figure(ctx)
     entity = intent.group.entity
     filters = tuple(f.entity.table for f in ctx.base.filters)
+    if ctx.base.partition is not None:  # 'top 3 albums per genre': the figure must reach the genre too
+        filters += (ctx.base.partition.table,)
     options = ctx.profile.measures_reaching(entity.table, via=filters)
     if len(options) < 2:
         return None

@@ -79,7 +79,7 @@ def read_shape(intent: Intent, ops: list[OperatorMention], profile: SchemaProfil
     words_used = {m.word for m in ops}
     if words_used & _ASCENDING:
         spec.ascending = True
-    if _top_per_group(intent, spec, out):
+    if _top_per_group(intent, spec, profile, out):
         return out
     for reader in (_absence, _share, read_change, _distribution, _largest_event, _attribute, _average, _having,
                    _listing):
@@ -91,7 +91,7 @@ _TOP_PER = re.compile(r"\b(?:top|best|bottom|worst)\s+\d{1,3}\s+[a-z]+(?:\s+[a-z
                       r"((?:per|in each|for each|in every|by|within each)\s+[a-z]+)")
 
 
-def _top_per_group(intent: Intent, spec: QuerySpec, out: ShapeRead) -> bool:
+def _top_per_group(intent: Intent, spec: QuerySpec, profile: SchemaProfile, out: ShapeRead) -> bool:
     """'top 3 albums per genre': the ranking runs within each row of the group (`spec.partition`), rather than
     read as a ratio ('revenue per category') or a ranking of all. A top N within groups the spec could not take
     (over a series, a second breakdown, a shape of its own) is said to be unread."""
@@ -99,7 +99,13 @@ def _top_per_group(intent: Intent, spec: QuerySpec, out: ShapeRead) -> bool:
         if spec.grain or spec.also_by is not None or spec.shape != "aggregate" or spec.fact is None:
             out.unread.append((intent.partition_span, "the top rows within each group are not computed over a "
                                                       "series or a second breakdown"))
-            spec.partition = None
+            spec.partition, spec.limit = None, intent.top_n or RANKING_LIMIT
+            return True
+        if profile.path(spec.fact.table, spec.partition.table) is None:
+            # 'top 5 tracks per playlist': no rows of events reach the group (a bridge to it is not joined)
+            out.unread.append((intent.partition_span, f"no {phrase(spec.fact.table) or spec.fact.table} row reaches "
+                                                      f"a {spec.partition.noun}: no top rows within each"))
+            spec.partition, spec.limit = None, intent.top_n or RANKING_LIMIT
             return True
         out.read.append(intent.partition_span)
         out.consumed.add("per")

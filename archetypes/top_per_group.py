@@ -84,18 +84,17 @@ def build_top_per_group(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | 
     if prepared is None:
         return None
     source = prepared.source
-    groups = _dimension(within, "g", source, profile, spec)
-    ranked = _dimension(item, "r", source, profile, spec)
+    groups = _dimension(within, "grp", source, profile, spec)
+    ranked = _dimension(item, "item", source, profile, spec)
     if groups is None or ranked is None:
         return None
     metric_name = metric_column(spec)
     metric_value = metric_expression(spec, measure, prepared.value, source, profile)
     if metric_value is None:
         return None
-    currency = prepared.currency_expr if spec.currency_mode == "per" else None
-
-    # the aggregate: one row per (group, ranked row[, currency]); builders with copy=False, the trees are ours
-    carried = groups.inner + ranked.inner + ([(currency, "currency")] if currency is not None else [])
+    # the aggregate: one row per (group, ranked row); builders with copy=False, the trees are ours (a ranking per
+    # currency is no reading: the unit archetype drops it)
+    carried = groups.inner + ranked.inner
     inner = source.select.select(*[exp.alias_(e.copy(), name, quoted=True) for e, name in carried],
                                  exp.alias_(metric_value, metric_name, quoted=True), copy=False)
     for condition in prepared.where:
@@ -106,7 +105,7 @@ def build_top_per_group(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | 
 
     assert groups.label is not None and ranked.label is not None  # set by _dimension
     figure = col(metric_name, "s")
-    partition = [(groups.key or groups.label).copy()] + ([col("currency", "s")] if currency is not None else [])
+    partition = [(groups.key or groups.label).copy()]
     order: list[exp.Expr] = []
     if spec.per_table or spec.agg:  # a ratio or an average can be NULL: last on every engine
         order.append(exp.Ordered(this=exp.Case(ifs=[exp.If(this=exp.Is(this=figure.copy(), expression=exp.Null()),
@@ -120,8 +119,7 @@ def build_top_per_group(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | 
     group_name, item_name = slug(within.noun), slug(item.noun)
     if item_name == group_name:
         item_name = f"{item_name}_ranked"
-    shown = [(group_name, groups.label)] + ([("currency", col("currency", "s"))] if currency is not None else []) + \
-        [(item_name, ranked.label), (metric_name, figure)]
+    shown = [(group_name, groups.label), (item_name, ranked.label), (metric_name, figure)]
     middle = exp.select(*[exp.alias_(e.copy(), name, quoted=True) for name, e in shown],
                         exp.alias_(number, RANK_COLUMN, quoted=True), exp.alias_(sharing, TIED_COLUMN, quoted=True)
                         ).from_(exp.Subquery(this=inner, alias=exp.TableAlias(this=ident("s"))), copy=False)
@@ -131,8 +129,7 @@ def build_top_per_group(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | 
 
     names = [name for name, _ in shown] + [RANK_COLUMN, TIED_COLUMN]
     keep = exp.LTE(this=exp.column(RANK_COLUMN, quoted=True), expression=exp.Literal.number(spec.limit or 1))
-    listed = [exp.column(group_name, quoted=True)] + ([exp.column("currency", quoted=True)] if currency is not None
-                                                      else []) + [exp.column(RANK_COLUMN, quoted=True)]
+    listed = [exp.column(group_name, quoted=True), exp.column(RANK_COLUMN, quoted=True)]
     return (exp.select(*[exp.column(name, quoted=True) for name in names])
             .from_(exp.Subquery(this=middle, alias=exp.TableAlias(this=ident("ranked"))), copy=False)
             .where(keep, copy=False)

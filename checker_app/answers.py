@@ -133,7 +133,7 @@ def _per_group(columns: list[str], rows: list[list[Any]], result: RunResult) -> 
                                                         else ""))
     more = f" · {len(listed) - BREAKDOWN_SHOWN} more" if len(listed) > BREAKDOWN_SHOWN else ""
     most = max(len(m) for m in listed.values())
-    detail = f"top {most} by {columns[rank - 1]} per {columns[0]}, {fmt.number(len(listed))} groups"
+    detail = f"{most} per {columns[0]} by {columns[rank - 1]}, {fmt.number(len(listed))} groups"
     return Answer("breakdown", " · ".join(shown) + more, detail)
 
 

@@ -34,7 +34,7 @@ def is_per_group(result: RunResult) -> bool:
 
 
 def groups(result: RunResult) -> dict[tuple[Any, ...], GroupTop]:
-    """{group: its rows}, keyed by the group's columns (the name, and the currency when per currency)."""
+    """{group: its rows}, keyed by the group's columns (its name)."""
     columns = [c.lower() for c in result.columns]
     rank, tied = columns.index(RANK_COLUMN), columns.index(TIED_COLUMN)
     figure, label = rank - 1, rank - 2

@@ -57,7 +57,7 @@ def test_a_tie_at_a_cut_is_said_and_named_in_the_answer() -> None:
     answer = answer_of(tied)
     assert answer.shape == "breakdown"
     assert answer.headline == "A: x, y (tied with 2 more) · B: z"
-    assert answer.detail == "top 2 by revenue per category, 2 groups"
+    assert answer.detail == "2 per category by revenue, 2 groups"
 
 
 @pytest.fixture(scope="module")
