@@ -758,9 +758,13 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
             spec.fact, spec.measure = rows_counted(table, profile)
         if spec.group is not None and spec.fact is not None and not spec.group.column_only and \
                 profile.path(spec.fact.table, spec.group.table) is None:
-            # 'which playlist has the most tracks': a table pointing at both counts them
+            # 'which rep has the most clients': the distinct ones the events join to the group; 'which
+            # playlist has the most tracks': a table pointing at both counts them
+            through = _actors(profile, table, spec.group.table)
             bridge = bridge_between(profile, table, spec.group.table)
-            if bridge is not None:
+            if through is not None:
+                spec.fact, spec.measure = through
+            elif bridge is not None:
                 spec.fact, spec.measure = rows_counted(bridge, profile)
     if spec.measure is None and spec.count_table is None:
         wanted = intent.explicit_measure or next(

@@ -196,6 +196,24 @@ def _label(grain: str, day: dt.date) -> str:
     return str(day.year)
 
 
+FISCAL_GRAINS = {"month": "fy_period", "quarter": "fy_quarter", "year": "fy_year"}
+
+
+def fiscal_window(unit: str, anchor: dt.date, *, current: bool, fiscal: FiscalCalendar | None = None,
+                  fiscal_year_start: int | None = None) -> Window | None:
+    """The fiscal month, quarter or year holding `anchor` (up to that day), or the whole one before it."""
+    if unit not in FISCAL_GRAINS or not (fiscal or fiscal_year_start):
+        return None
+    end = anchor + DAY
+    found = periods(FISCAL_GRAINS[unit], anchor - dt.timedelta(days=800), end + dt.timedelta(days=400),
+                    fiscal=fiscal, fiscal_year_start=fiscal_year_start)
+    holding = next((i for i, p in enumerate(found) if p.start <= anchor < p.end), None)
+    if holding is None or (not current and holding == 0):
+        return None
+    period = found[holding] if current else found[holding - 1]
+    return Window(period.start, end if current else period.end, period.label)
+
+
 def _fiscal_periods(grain: str, start: dt.date, end: dt.date, fiscal: FiscalCalendar) -> list[Period]:
     grouped: dict[str, list] = {}
     for item in fiscal.periods:

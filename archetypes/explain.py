@@ -139,6 +139,8 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
         if spec.group is not None and not spec.share_top:
             order = "lowest first" if spec.ascending else "highest first"
             text += f", per {spec.group.noun}, {order}" + (f", top {spec.limit}" if spec.limit else "")
+        elif spec.grain:
+            text += f", per {spec.grain.replace('_', ' ')}"
         return text
     if shape == "change" and spec.change is not None:
         change = spec.change

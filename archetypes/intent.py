@@ -75,15 +75,19 @@ RE_VIZ = re.compile(
     r"(?:a|an|the|on a|interactive|world|geo|geographic) maps?|maps? (?:of|showing|with))\b")
 RE_WINDOW_N = re.compile(r"\b(?:last|past|previous|trailing|prior|recent)\s+(\d{1,4}|two|three|four|five|six|seven|"
                          r"ten|twelve|thirty|ninety)\s+(day|week|month|quarter|year)s?\b")
-RE_WINDOW_UNIT = re.compile(r"\b(last|previous|past|this|current|prior)\s+(week|month|quarter|year)\b")
+RE_WINDOW_UNIT = re.compile(r"\b(last|previous|past|this|current|prior)\s+(?:(fiscal|calendar)\s+)?"
+                            r"(week|month|quarter|year)\b")
 RE_TO_DATE = re.compile(r"\b(ytd|year[- ]to[- ]date|mtd|month[- ]to[- ]date|qtd|quarter[- ]to[- ]date)\b")
 RE_MONTH_YEAR = re.compile(r"\b" + _MONTH_RE + r"\.?,?\s+" + _YEAR_RE + r"\b")
 RE_QUARTER = re.compile(r"\b(?:q([1-4])|(first|second|third|fourth) quarter)(?:\s+(?:of\s+)?(?:fy\s?)?" + _YEAR_RE + r")?\b")
 RE_HALF = re.compile(r"\b(?:h([12])|(first|second|1st|2nd) half)(?:\s+(?:of\s+)?" + _YEAR_RE + r")?\b")
 RE_YEAR = re.compile(r"\b(?:fy\s?)?" + _YEAR_RE + r"\b")
 RE_ISO_DAY = re.compile(r"\b((?:19|20)\d{2})-(\d{2})-(\d{2})\b")
-RE_ON_DAY = re.compile(r"\bon\s+" + _MONTH_RE + r"\.?\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+" + _YEAR_RE + r")?\b"
-                       r"|\bon\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH_RE + r"(?:,?\s+" + _YEAR_RE + r")?\b")
+# 'on march 6', 'for the 6th of march', and without a preposition when the year follows ('march 6 2025')
+RE_ON_DAY = re.compile(r"\b(?:on|for|during)\s+" + _MONTH_RE + r"\.?\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+" + _YEAR_RE + r")?\b"
+                       r"|\b(?:on|for|during)\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH_RE +
+                       r"(?:,?\s+" + _YEAR_RE + r")?\b"
+                       r"|\b" + _MONTH_RE + r"\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+" + _YEAR_RE + r"\b")
 RE_ALL_TIME = re.compile(r"\b(all[- ]time|of all time|ever|since the (?:start|beginning)|in total|overall|lifetime)\b")
 RE_BARE_MONTH = re.compile(r"\b(?:in|for|during|of|from|over)\s+(?:the\s+month\s+of\s+)?" + _MONTH_RE +
                            r"\b(?![\s.,]*\d)")
@@ -93,6 +97,7 @@ RE_PROPER = re.compile(r"[\"“]([^\"”]{2,60})[\"”]|(?<!\w)'([^']{2,60})'(?=
 RE_ALL_MATCHES = re.compile(r"\b(?:contain(?:s|ing)?|like|matching|match(?:es)?|starting with|starts with|"
                             r"beginning with|begins with|includ(?:e|es|ing)|with .{0,12}in (?:the|their|its) name)\s+$")
 RE_KEY_REF = re.compile(r"^\s*(?:#|no\.?\s*|number\s+|id\s+)?(\d{1,9})\b")
+RE_NOUN_COUNT = re.compile(r"\b([a-z]+)\s+(?:count|counts|tally)\b")
 RE_CHILD_COUNT = re.compile(r"\b(?:most|fewest|least|number of|count of|how many)\s+(?:distinct\s+|unique\s+|different\s+)?"
                             r"([a-z][a-z ]{1,30})")
 RE_SUPERLATIVE = re.compile(r"\b(?<!at )(?:the )?(most|fewest|least|highest|lowest|largest|smallest|biggest)\b"
@@ -312,6 +317,7 @@ def read(question: str, profile: SchemaProfile, as_of: dt.date | None) -> Intent
     _schema_words(intent, vocab)
     _ranking(intent, vocab)
     _time(intent, as_of)
+    _fiscal_window(intent, profile, as_of)
     _grain(intent)
     _money(intent)
     if vocab.rate_words and any(w in vocab.rate_words for w, _, _ in tokens) or (
@@ -424,8 +430,22 @@ def _time(intent: Intent, as_of: dt.date | None) -> None:
         intent.window = window
         intent.window_span = Span(match[0], match[1], text[match[0]:match[1]])
         intent.day_specific = single_day
+        if single_day and intent.day_boundary is None:
+            intent.day_boundary = intent.window_span  # 'march 6 2025' is a day: whose day?
     elif (m := RE_ALL_TIME.search(lower)) is not None:
         intent.window_span = Span(m.start(), m.end(), text[m.start():m.end()])
+
+
+def _fiscal_window(intent: Intent, profile: SchemaProfile, as_of: dt.date | None) -> None:
+    """'this fiscal quarter': the fiscal period of the profile's calendar, not the calendar one."""
+    m = RE_WINDOW_UNIT.search(intent.lower)
+    if m is None or m.group(2) != "fiscal" or as_of is None or intent.window_span is None or \
+            intent.window_span.start != m.start():
+        return
+    window = calendar.fiscal_window(m.group(3), as_of, current=m.group(1) in ("this", "current"),
+                                    fiscal=profile.fiscal, fiscal_year_start=profile.fiscal_year_start)
+    if window is not None:
+        intent.window = window
 
 
 def _concrete_window(lower: str, as_of: dt.date) -> tuple[calendar.Window, tuple[int, int], bool] | None:
@@ -441,9 +461,9 @@ def _concrete_window(lower: str, as_of: dt.date) -> tuple[calendar.Window, tuple
         except ValueError:
             pass
     if (m := RE_ON_DAY.search(lower)) is not None:
-        month_word = m.group(1) or m.group(5)
-        day_number = int(m.group(2) or m.group(4))
-        year = m.group(3) or m.group(6)
+        month_word = m.group(1) or m.group(5) or m.group(7)
+        day_number = int(m.group(2) or m.group(4) or m.group(8))
+        year = m.group(3) or m.group(6) or m.group(9)
         try:
             month = _MONTHS[month_word[:3] if month_word[:4] != "sept" else "sep"]
             if year:
@@ -479,7 +499,7 @@ def _concrete_window(lower: str, as_of: dt.date) -> tuple[calendar.Window, tuple
             start = as_of.replace(day=1)
         return calendar.Window(start, as_of + day, m.group(0)), m.span(), False
     if (m := RE_WINDOW_UNIT.search(lower)) is not None:
-        which, unit = m.group(1), m.group(2)
+        which, unit = m.group(1), m.group(3)
         current = which in ("this", "current")
         if unit == "week":
             start = as_of - dt.timedelta(days=as_of.weekday())
@@ -608,6 +628,7 @@ def _subject_word(text: str) -> tuple[str, int] | None:
 def _how_many(intent: Intent, vocab: Vocabulary) -> None:
     m = RE_HOW_MANY.search(intent.lower)
     if m is None:
+        _noun_count(intent, vocab)
         return
     subject = _subject_word(m.group(1))
     if subject is None:
@@ -643,6 +664,15 @@ def _how_many(intent: Intent, vocab: Vocabulary) -> None:
         intent.unknown_subject = span
 
 
+def _noun_count(intent: Intent, vocab: Vocabulary) -> None:
+    """'song count by genre', 'order count for march': the noun before 'count' is what is counted."""
+    for m in RE_NOUN_COUNT.finditer(intent.lower):
+        table = vocab.tables.get((singular(m.group(1)),))
+        if table is not None:
+            intent.how_many = (table, Span(m.start(1), m.end(1), intent.question[m.start(1):m.end(1)]))
+            return
+
+
 def _group(intent: Intent, vocab: Vocabulary) -> None:
     lower = intent.lower
     if intent.ranking is not None:
@@ -661,7 +691,7 @@ def _group(intent: Intent, vocab: Vocabulary) -> None:
                 intent.unknown_subject = Span(start, start + len(word), intent.question[start:start + len(word)])
         return
     for m in RE_GROUP.finditer(lower):
-        target = next((t for t in intent.targets if t.span.start == m.start(1)), None)
+        target = next((t for t in intent.targets if t.span.start == m.start(1)), None) or _owned_column(intent, m)
         if target is not None:
             intent.group = target
             _second_breakdown(intent, target)
@@ -717,6 +747,17 @@ def _partition(intent: Intent) -> None:
         if group is not None and group.span == target.span:
             intent.group = None   # 'top 2 sellers in each category': the ranked rows are not the category
         return
+
+
+def _owned_column(intent: Intent, m: re.Match[str]) -> Target | None:
+    """'per order status': a column named after its own table's noun ('order' names the rows that hold it)."""
+    first = WORD.match(intent.lower, m.start(1))
+    if first is None:
+        return None
+    at = first.end() + 1
+    owner = singular(first.group(0))
+    return next((t for t in intent.targets if t.span.start == at and t.entity.column_only and
+                 owner in phrase(t.entity.table).split()), None)
 
 
 _COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,

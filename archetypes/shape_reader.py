@@ -27,12 +27,14 @@ from archetypes.query import RANKING_LIMIT, Attribute, QuerySpec
 _ASCENDING = frozenset({"worst", "least", "fewest", "lowest", "bottom", "weakest", "smallest", "quietest",
                         "slowest", "drop", "dropped", "drops", "decline", "declined", "declines", "declining",
                         "decrease", "decreased", "fall", "fell", "fallen", "down", "lost", "loss", "shrank"})
-_THRESHOLD = re.compile(r"\b(more than|greater than|over|above|at least|exceeding|less than|fewer than|under|"
+_THRESHOLD = re.compile(r"\b(more than|greater than|over|above|at least|exceeding|exceeded|topped|surpassed|"
+                        r"less than|fewer than|under|"
                         r"below|at most|exactly|only|just)\s+\$?(\d[\d,]*(?:\.\d+)?|one|two|three|four|five|six|"
                         r"seven|eight|nine|ten)\s*(k\b)?")
 _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
                  "ten": 10}
-_OPS = {"more than": "gt", "greater than": "gt", "over": "gt", "above": "gt", "exceeding": "gt",
+_OPS = {"more than": "gt", "greater than": "gt", "over": "gt", "above": "gt", "exceeding": "gt", "exceeded": "gt",
+        "topped": "gt", "surpassed": "gt",
         "at least": "ge", "less than": "lt", "fewer than": "lt", "under": "lt", "below": "lt", "at most": "le",
         "exactly": "eq", "only": "eq", "just": "eq"}
 _PER = re.compile(r"\b(?:per|each|every|a|an)\s+([a-z][a-z ]{1,30})")
@@ -81,10 +83,23 @@ def read_shape(intent: Intent, ops: list[OperatorMention], profile: SchemaProfil
         spec.ascending = True
     if _top_per_group(intent, spec, profile, out):
         return out
+    _fiscal_unknown(intent, profile, out)
     for reader in (_absence, _share, read_change, _distribution, _largest_event, _attribute, _average, _having,
                    _listing):
         reader(intent, ops, kinds, profile, spec, as_of, out)
     return out
+
+
+_FISCAL_WORD = re.compile(r"\bfiscal\b|\bfy\s?(?:\d{2,4}\b|(?=q[1-4]\b))")
+
+
+def _fiscal_unknown(intent: Intent, profile: SchemaProfile, out: ShapeRead) -> None:
+    """'this fiscal quarter' on data with no fiscal calendar: the calendar period is all there is, said so."""
+    m = _FISCAL_WORD.search(intent.lower)
+    if m is not None and not (profile.fiscal or profile.fiscal_year_start):
+        out.unread.append((_span(intent, m.start(), m.end()),
+                           "this database has no fiscal calendar (a profile override can set the year's first "
+                           "month); the calendar period was used"))
 
 
 _TOP_PER = re.compile(r"\b(?:top|best|bottom|worst)\s+\d{1,3}\s+[a-z]+(?:\s+[a-z]+)?\s+"
@@ -550,6 +565,9 @@ def _largest_event(intent, ops, kinds, profile, spec, as_of, out) -> None:
     """'What was the biggest invoice in 2024?': the one event with the highest value, not a count of them.
     Its value is its money, or the units on it: both are shown. Per owner ('which client had the largest
     single visit') is a maximum of per-event sums, not computed yet: said so."""
+    if spec.shape == "aggregate" and intent.ranking is None and intent.superlative is not None:
+        _which_event(intent, profile, spec, out)
+        return
     if spec.shape != "aggregate" or intent.ranking is None:
         return
     counted = next(((m, s, w) for m, s in intent.measures if m.kind in ("count", "count_distinct") and
@@ -594,6 +612,57 @@ def _largest_event(intent, ops, kinds, profile, spec, as_of, out) -> None:
                     for f, m in values[:4]]
         out.detections.append(ARCHETYPE.detection(_span(intent, word.start(), span.end), readings,
                                                   question=f"The {word.group(1)} {phrase(header.table)} by what?"))
+
+
+_WHICH_EVENT = re.compile(r"^\s*(?:which|what)\s+(?:single\s+|one\s+)?([a-z]+)\s+(?:had|has|have|was|contained|"
+                          r"contains|included|includes|got|carried)\s+(?:the\s+)?(most|fewest|least|highest|largest|"
+                          r"biggest|lowest|smallest)\s+([a-z]+(?:\s+[a-z]+)?)")
+_ON_THE_LINES = frozenset({"item", "line", "product", "thing", "unit", "piece", "article", "track", "song", "sku"})
+_VALUE_WORDS = frozenset({"value", "total", "amount", "revenue", "money", "sale", "spend", "price"})
+
+
+def _which_event(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: ShapeRead) -> None:
+    """'which order had the most items': one event ranked by what its lines hold, the units on it or its
+    lines (both defensible), or by its money; not the things sold ranked by how often they were sold."""
+    m = _WHICH_EVENT.match(intent.lower)
+    if m is None:
+        return
+    header = next((profile.facts.get(rows_of(profile, measure)) for measure, span in intent.measures
+                   if span.start == m.start(1) and measure.kind in ("count", "count_distinct")), None)
+    if header is None or not header.header or not profile.tables[header.table].primary_key:
+        return
+    lines = [f for f in profile.fact_list() if f.table != header.table and _header_of(profile, f) == header.table]
+    held = [singular(w) for w in m.group(3).split()]
+    if held[0] in _ON_THE_LINES:
+        values = [(f, x) for f in lines for x in f.measures if x.value == "units"]
+        values += [rows_counted(f.table, profile) for f in lines]
+        said = 1
+    elif set(held) & _VALUE_WORDS:
+        values = [(f, x) for f in lines for x in f.measures if x.money and x.kind == "product"]
+        values += [(f, x) for f, x in [(header, x) for x in header.measures] if x.money and x.kind == "sum" and
+                   set(words(" ".join(x.columns))) & _TOTAL_WORDS]
+        said = len(held)
+    else:
+        return
+    if not values:
+        return
+    from archetypes.ranking_metric import ARCHETYPE
+
+    key = tuple(profile.tables[header.table].primary_key[:1])
+    spec.group = Entity(header.table, key, f"{phrase(header.table) or header.table} id", key=key)
+    spec.fact, spec.measure = values[0]
+    spec.limit, spec.count_table = intent.top_n or 1, None
+    spec.ascending = m.group(2) in ("fewest", "least", "lowest", "smallest")
+    end = m.end(3) if said == len(held) else m.start(3) + len(m.group(3).split()[0])
+    whole = _span(intent, m.start(1), end)
+    out.read.append(whole)
+    out.consumed |= {"ranking"}
+    out.replaces |= {"ranking_metric"}
+    if len(values) > 1:
+        readings = [Reading(x.value, f"By {x.label[:1].lower()}{x.label[1:]}", _set_measure(f, x))
+                    for f, x in values[:4]]
+        out.detections.append(ARCHETYPE.detection(whole, readings,
+                                                  question=f"The {phrase(header.table)} with the {m.group(2)} what?"))
 
 
 # -- averages and ratios ---------------------------------------------------------------------------------
@@ -1004,7 +1073,10 @@ _AGGREGATING = re.compile(r"\b(how many|how much|number of|count|total|sum|reven
 def _listing(intent, ops, kinds, profile, spec, as_of, out) -> None:
     """'List the genres', 'which clients are from canada', 'what is the list price of X': the rows of a
     table (with the columns named), not a total."""
-    if spec.shape != "aggregate" or intent.ranking is not None or intent.superlative is not None:
+    if spec.shape != "aggregate" or intent.ranking is not None or intent.superlative is not None or \
+            spec.having is not None:  # 'which clients topped $10k': a condition on totals, read above
+        return
+    if _price_list(intent, profile, spec, out):
         return
     if intent.how_many is not None or intent.money or intent.grain is not None or any(
             m.kind in ("product", "sum", "expression") for m, _ in intent.measures):
@@ -1029,6 +1101,31 @@ def _listing(intent, ops, kinds, profile, spec, as_of, out) -> None:
     spec.window = None if intent.window is None else spec.window
     spec.list_columns = _columns_named(intent, profile, entity.table, target)
     out.replaces |= {"ranking_metric", "unit", "timezone"}
+
+
+_PRICE_LIST = re.compile(r"^\s*(?:(?:show|give|get|send)\s+(?:me\s+)?)?(?:(?:a|the|our|full|current)\s+)*"
+                         r"(price\s*list|catalog(?:ue)?)\b")
+
+
+def _price_list(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: ShapeRead) -> bool:
+    """'price list for monitors': the things with a price, named and priced, within what the filters name;
+    not a sum of what was sold."""
+    m = _PRICE_LIST.match(intent.lower)
+    if m is None or intent.how_many is not None or intent.grain is not None:
+        return False
+    scoped = [f.entity.table for f in spec.filters]
+    priced = [(entity, column) for name, entity in profile.entities.items() if not entity.column_only
+              for column in _attribute_columns(profile, name, "price")[:1]
+              if all(t == name or profile.path(name, t) is not None for t in scoped)]
+    if len(priced) != 1:
+        return False  # no priced table, or several (a product's and a plan's): not guessed
+    entity, column = priced[0]
+    spec.shape, spec.group, spec.fact, spec.measure = "list", entity, None, None
+    spec.window = None if intent.window is None else spec.window
+    spec.list_columns = (column,)
+    out.read.append(_span(intent, m.start(1), m.end(1)))
+    out.replaces |= {"ranking_metric", "unit", "timezone"}
+    return True
 
 
 def _starts_with_table(intent: Intent) -> bool:

@@ -40,6 +40,8 @@ PART_FUNCTIONS = {"weekday": "CHECKER_WEEKDAY", "hour": "CHECKER_HOUR", "minute"
 def build_shape(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp.Query | None:
     builder = {"absence": _absence, "attribute": _attribute, "distribution": _distribution, "change": _change,
                "share": _share, "list": _list}.get(spec.shape)
+    if spec.shape == "share" and spec.grain and spec.group is None and not spec.share_top:
+        return _share_series(spec, profile, as_of)
     return builder(spec, profile) if builder else None
 
 
@@ -441,6 +443,36 @@ def _share(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
         if spec.limit:
             select = select.limit(spec.limit)
     return select
+
+
+def _share_series(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp.Query | None:
+    """'cancellation rate by month': the part's series and the whole's, period by period, divided. Each
+    side is the plain series of its rows (the same calendar, so the same periods), joined on the period."""
+    from archetypes.query import build
+
+    part_spec = spec.copy()
+    part_spec.shape = "aggregate"
+    part_spec.conditions = [*spec.conditions, *spec.share_conditions]
+    whole_spec = spec.copy()
+    whole_spec.shape = "aggregate"
+    whole_spec.filters = [f for f in spec.filters if f not in spec.share_filters]
+    part_query, whole_query = build(part_spec, profile, as_of), build(whole_spec, profile, as_of)
+    if part_query is None or whole_query is None or spec.measure is None:
+        return None
+    spec.notes.extend(n for n in part_spec.notes if n not in spec.notes)
+    metric = metric_column(part_spec)
+    part_value, whole_value = col(metric, "p"), col(metric, "w")
+    fraction = exp.Div(this=exp.Mul(this=part_value.copy(), expression=exp.Literal.number("1.0")),
+                       expression=exp.Nullif(this=whole_value.copy(), expression=_int(0)))
+    return (exp.select(exp.alias_(col("period", "w"), "period", quoted=True),
+                       exp.alias_(exp.Coalesce(this=part_value, expressions=[_int(0)]), "part", quoted=True),
+                       exp.alias_(whole_value, "total", quoted=True),
+                       exp.alias_(fraction.copy(), "share", quoted=True),
+                       exp.alias_(exp.Mul(this=fraction, expression=_int(100)), "percent", quoted=True))
+            .from_(exp.Subquery(this=whole_query, alias=exp.TableAlias(this=ident("w"))))
+            .join(exp.Subquery(this=part_query, alias=exp.TableAlias(this=ident("p"))),
+                  on=exp.EQ(this=col("period", "p"), expression=col("period", "w")), join_type="left")
+            .order_by(col("period", "w")))
 
 
 def _list(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:

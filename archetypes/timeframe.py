@@ -26,7 +26,7 @@ _TREND_WORDS = ("trend", "growth", "growing", "grown", "declin", "momentum", "ov
 def detect(ctx: Context) -> Detection | None:
     intent = ctx.intent
     if intent.window is not None and intent.window_span is not None:
-        return _date_column(ctx) or _last_period(ctx) or _period_so_far(ctx)
+        return _date_column(ctx) or _last_period(ctx) or _period_so_far(ctx) or _fiscal_period(ctx)
     if intent.vague_time is None or intent.window is not None or intent.window_span is not None:
         return None
     anchor = ctx.as_of or dt.date.today()
@@ -60,6 +60,10 @@ def _last_period(ctx: Context) -> Detection | None:
         last_day = (calendar.add_months(first, 1) - calendar.DAY).day
         trailing = calendar.Window(first.replace(day=min(end.day, last_day)), end, "last 3 months")
         readings.append(Reading("last_3_months", f"The last three months, {_days(trailing)}", _set(trailing)))
+        fiscal = _fiscal_window(ctx, unit, current=False)
+        if fiscal is not None:
+            readings.append(Reading("fiscal", f"The previous full fiscal {unit}, {fiscal.label}, {_days(fiscal)}",
+                                    _set(fiscal)))
     return ARCHETYPE.detection(span, readings, question=f"Which '{span.text}'? (the latest data is "
                                                         f"{ctx.as_of.isoformat()})")
 
@@ -87,6 +91,74 @@ def _period_so_far(ctx: Context) -> Detection | None:
                         _set(before))]
     return ARCHETYPE.detection(span, readings, question=f"Which '{span.text}'? (the latest data is "
                                                         f"{ctx.as_of.isoformat()})")
+
+
+_THIS_PERIOD = re.compile(r"^(?:(this|current|last|previous|prior)\s+(month|quarter|year)|(m|q|y)td|"
+                          r"(month|quarter|year)[- ]to[- ]date)$")
+_LETTER = {"m": "month", "q": "quarter", "y": "year"}
+
+
+def _fiscal_period(ctx: Context) -> Detection | None:
+    """'qtd', 'this quarter', 'last month' where the data has a fiscal calendar: the calendar period or the
+    fiscal one (a 4-4-5 quarter starts on another day), unless the question says which."""
+    window, span = ctx.intent.window, ctx.intent.window_span
+    assert window is not None and span is not None
+    if ctx.base.shape in ("change", "list", "attribute"):
+        return None
+    m = _THIS_PERIOD.match(span.text.lower().strip())
+    if m is None:
+        return _fiscal_quarter(ctx)
+    unit = m.group(2) or (_LETTER[m.group(3)] if m.group(3) else m.group(4))
+    current = m.group(1) not in ("last", "previous", "prior")
+    fiscal = _fiscal_window(ctx, unit, current=current)
+    if fiscal is None:
+        return None
+    what = f"{unit} to date" if current else f"previous full {unit}"
+    readings = [Reading("calendar", f"The calendar {what}, {_days(window)}", _set(window)),
+                Reading("fiscal", f"The fiscal {what}, {fiscal.label}, {_days(fiscal)}", _set(fiscal))]
+    return ARCHETYPE.detection(span, readings, question=f"Calendar or fiscal '{span.text}'?")
+
+
+_NAMED_QUARTER = re.compile(r"^q([1-4])\s+(?:of\s+)?((?:19|20)\d{2})$")
+
+
+def _fiscal_quarter(ctx: Context) -> Detection | None:
+    """'q1 2025' where the data has a fiscal calendar: the calendar quarter, or the fiscal quarter of that
+    name (FY2025 Q1 of a 4-4-5 calendar starts in February)."""
+    from archetypes.intent import RE_CALENDAR_WORD, RE_FISCAL
+
+    window, span, profile = ctx.intent.window, ctx.intent.window_span, ctx.profile
+    assert window is not None and span is not None
+    m = _NAMED_QUARTER.match(span.text.lower().strip())
+    if m is None or not profile.fiscal or RE_FISCAL.search(ctx.intent.lower) or \
+            RE_CALENDAR_WORD.search(ctx.intent.lower):
+        return None
+    name = f"FY{m.group(2)} Q{m.group(1)}"
+    found = calendar.periods("fy_quarter", window.start - dt.timedelta(days=400), window.end + dt.timedelta(days=400),
+                             fiscal=profile.fiscal)
+    period = next((p for p in found if p.label == name), None)
+    if period is None or (period.start, period.end) == (window.start, window.end):
+        return None
+    fiscal = calendar.Window(period.start, period.end, name)
+    readings = [Reading("calendar", f"The calendar quarter, {_days(window)}", _set(window)),
+                Reading("fiscal", f"The fiscal quarter {name}, {_days(fiscal)}", _set(fiscal))]
+    return ARCHETYPE.detection(span, readings, question=f"Calendar or fiscal '{span.text}'?")
+
+
+def _fiscal_window(ctx: Context, unit: str, *, current: bool) -> calendar.Window | None:
+    """The fiscal period holding the latest data (to that day), or the whole one before it; None without a
+    fiscal calendar, when the question names one or the other, or when it is the calendar period itself."""
+    from archetypes.intent import RE_CALENDAR_WORD, RE_FISCAL
+
+    profile, anchor, lower = ctx.profile, ctx.as_of, ctx.intent.lower
+    if anchor is None or RE_FISCAL.search(lower) or RE_CALENDAR_WORD.search(lower):
+        return None
+    chosen = calendar.fiscal_window(unit, anchor, current=current, fiscal=profile.fiscal,
+                                    fiscal_year_start=profile.fiscal_year_start)
+    window = ctx.intent.window
+    if chosen is None or window is not None and (chosen.start, chosen.end) == (window.start, window.end):
+        return None
+    return chosen
 
 
 _NOT_EVENT_WORDS = {"date", "at", "time", "on", "day", "timestamp", "datetime", "utc", "local"}

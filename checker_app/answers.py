@@ -238,6 +238,9 @@ def _shaped(columns: list[str], rows: list[list[Any]], currency: str | None,
                   f"{fmt.cell(rows[top][measure], columns[measure], currency)}")
 
 
+_RATIO_COLUMNS = frozenset({"share", "percent", "rate", "ratio"})
+
+
 def _series(columns: Sequence[str], rows: Sequence[Sequence[Any]], bucket: int, measure: int,
             currency: str | None) -> Answer:
     others = [i for i in range(len(columns)) if i not in (bucket, measure) and not fmt.is_number(_value(rows[0][i]))]
@@ -260,8 +263,16 @@ def _series(columns: Sequence[str], rows: Sequence[Sequence[Any]], bucket: int, 
     def amount(value: float) -> str:
         return fmt.with_currency(fmt.number(value, money=decimals), money)
 
-    total = sum(v for _, v in points)
     values = [v for _, v in points]
+    if columns[measure] in _RATIO_COLUMNS:  # shares do not add up: the peak and the lowest period
+        known = [(str(_value(r[bucket])), float(_value(r[measure]))) for r in rows if _value(r[measure]) is not None]
+        if not known:
+            return Answer("series", span, f"no {columns[measure]}: every period is empty")
+        high, low = max(known, key=lambda p: p[1]), min(known, key=lambda p: p[1])
+        empty = f" ({len(points) - len(known)} empty)" if len(known) < len(points) else ""
+        return Answer("series", span, f"{columns[measure]} peak {amount(high[1])} on {high[0]}, lowest "
+                                      f"{amount(low[1])} on {low[0]}{empty}")
+    total = sum(v for _, v in points)
     if len(points) > 2 and values[0] < values[-1] and all(a <= b for a, b in zip(values, values[1:])):
         # ordered lowest first ('which month had the fewest orders'): the first period is the answer
         return Answer("series", span, f"{columns[measure]} total {amount(total)}, lowest {amount(values[0])} on "
