@@ -672,6 +672,8 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
     lower = intent.lower
     basket = _BASKET.search(lower)
     per = _PER.search(lower) if average is not None else re.search(r"\bper\s+([a-z][a-z ]{1,30})", lower)
+    if per is not None and average is None and basket is None and re.search(r",\s*$", lower[:per.start()]):
+        return  # 'how much dairy did we sell in 1998, per product?': broken down by product, not divided
     if spec.shape != "aggregate" or (average is None and basket is None and per is None):
         return
     fact = spec.fact

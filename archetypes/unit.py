@@ -62,6 +62,8 @@ def detect(ctx: Context) -> Detection | None:
     rate = profile.rate_table
     target = intent.currency_named or (rate.target if rate else None) or codes[0]
     readings = [Reading(f"only_{target.lower()}", f"Only amounts recorded in {target}", _apply("only", target))]
+    if present is not None and target not in present:
+        readings = []  # 'berlin vs london': none of their amounts is in dollars, keeping only those keeps nothing
     if rate is not None and fact.time is not None:
         into = intent.currency_named if intent.currency_named in codes else rate.target
         readings.append(Reading(f"converted_to_{into.lower()}",

@@ -277,4 +277,9 @@ def _series(columns: Sequence[str], rows: Sequence[Sequence[Any]], bucket: int, 
         # ordered lowest first ('which month had the fewest orders'): the first period is the answer
         return Answer("series", span, f"{columns[measure]} total {amount(total)}, lowest {amount(values[0])} on "
                                       f"{points[0][0]}")
+    tied = [b for b, v in points if v == peak[1]]
+    if len(tied) > 1:  # 'which year had the most invoices': several share the peak, none is the answer alone
+        named = ", ".join(tied[:4]) + (f" and {len(tied) - 4} more" if len(tied) > 4 else "")
+        return Answer("series", span, f"{columns[measure]} total {amount(total)}, peak {amount(peak[1])} shared by "
+                                      f"{len(tied)} periods ({named})")
     return Answer("series", span, f"{columns[measure]} total {amount(total)}, peak {amount(peak[1])} on {peak[0]}")

@@ -208,6 +208,12 @@ ANSWERS = [  # (columns, rows, choices, label, shape, answer text)
     (["period", "revenue"], [["1 Monday", 5.0], ["5 Friday", 431286.42], ["6 Saturday", 9.0]], {}, "UTC days",
      "breakdown", "Friday (largest of 3 days: revenue = 431,286.42)"),
     (["product", "revenue"], [], {}, "Revenue", "empty", "no rows"),
+    # a peak shared by several periods names them all; a rate per period is never totalled, empty ones are said
+    (["period", "invoices"], [["2021", 83], ["2022", 83], ["2023", 80]], {}, "As asked", "series",
+     "2021 to 2023 (3 periods): invoices total 246, peak 83 shared by 2 periods (2021, 2022)"),
+    (["period", "part", "total", "share"], [["2025-01", 1, 10, 0.1], ["2025-02", 3, 10, 0.3], ["2025-03", 0, 0, None]],
+     {}, "Calendar months", "series", "2025-01 to 2025-03 (3 periods): share peak 0.3 on 2025-02, lowest 0.1 on "
+     "2025-01 (1 empty)"),
 ]
 
 
