@@ -49,9 +49,11 @@ _ORDER_VALUE = re.compile(r"\b(?:average|avg|mean|typical)\s+(?:\w+\s+)?(?:value
 _WHEN_MOST = re.compile(r"\bwhen\b.*\b(most|busiest|peak|least|fewest)\b|\b(busiest|quietest|peak|slowest)\b")
 _PARTS = (("weekday", re.compile(r"\b(weekday|day of (?:the )?week|which day|what day|days of (?:the )?week)\b")),
           ("hour", re.compile(r"\b(hour|time of (?:the )?day|what time|which time)\b")),
-          ("month_key", re.compile(r"\b(month|months)\b.*\b(ever|all[- ]time|on record)\b|\bbest month\b|\bworst month\b")),
+          ("month_key", re.compile(r"\b(month|months)\b.*\b(ever|all[- ]time|on record)\b|"
+                                   r"\b(?:best|worst|busiest|quietest|slowest|strongest|weakest|biggest|peak)\s+"
+                                   r"month\b")),
           ("month", re.compile(r"\b(month of (?:the )?year|which month|what month|season)\b")),
-          ("year", re.compile(r"\b(which year|what year|best year|worst year)\b")))
+          ("year", re.compile(r"\b(which year|what year|(?:best|worst|busiest|quietest|strongest|weakest) year)\b")))
 
 
 @dataclass
@@ -360,7 +362,8 @@ def _distribution(intent, ops, kinds, profile, spec, as_of, out) -> None:
     if named is not None:
         part, match = named
         spec.time_part = part
-        spec.limit = 1 if part == "month_key" or re.search(r"\b(best|worst|busiest|quietest)\b", lower) else None
+        # the top one, with room to show that others tie with it (a limit of 1 would hide a tie)
+        spec.limit = RANKING_LIMIT if part == "month_key" or re.search(r"\b(best|worst|busiest|quietest)\b", lower) else None
         out.read.append(_span(intent, match.start(), match.end()))
     else:
         from archetypes.aggregation_level import ARCHETYPE
@@ -672,8 +675,9 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
     lower = intent.lower
     basket = _BASKET.search(lower)
     per = _PER.search(lower) if average is not None else re.search(r"\bper\s+([a-z][a-z ]{1,30})", lower)
-    if per is not None and average is None and basket is None and re.search(r",\s*$", lower[:per.start()]):
-        return  # 'how much dairy did we sell in 1998, per product?': broken down by product, not divided
+    if per is not None and average is None and basket is None and re.search(r"(?:,|\bcounts?|\btally)\s*$",
+                                                                            lower[:per.start()]):
+        return  # 'how much dairy did we sell in 1998, per product?', 'album count per artist': broken down
     if spec.shape != "aggregate" or (average is None and basket is None and per is None):
         return
     fact = spec.fact

@@ -203,7 +203,7 @@ def _shaped(columns: list[str], rows: list[list[Any]], currency: str | None,
     if "share" in columns and columns.index("share") in measures:  # one share per group: the share is the answer
         measure = columns.index("share")
     bucket = bucket_column(columns, rows)
-    if bucket is not None and measure is not None and len(rows) > 1:
+    if bucket is not None and measure is not None and len(rows) > 1 and not _ranked_periods(rows, bucket, measure):
         return _series(columns, rows, bucket, measure, currency)
     if measure is None:
         return Answer("ranking", _label(columns, rows[0], set()),
@@ -236,6 +236,13 @@ def _shaped(columns: list[str], rows: list[list[Any]], currency: str | None,
     return Answer("breakdown", _label(columns, rows[top], set(measures)),
                   f"largest of {fmt.number(len(rows))}: {columns[measure]} = "
                   f"{fmt.cell(rows[top][measure], columns[measure], currency)}")
+
+
+def _ranked_periods(rows: Sequence[Sequence[Any]], bucket: int, measure: int) -> bool:
+    """Periods ordered by their figure, not by time ('the busiest month of 2024'): a ranking of periods."""
+    labels = [str(_value(r[bucket])) for r in rows]
+    values = [float(_value(r[measure])) if r[measure] is not None else float("-inf") for r in rows]
+    return labels != sorted(labels) and ties.ordered(values)
 
 
 _RATIO_COLUMNS = frozenset({"share", "percent", "rate", "ratio"})
