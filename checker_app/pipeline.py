@@ -7,9 +7,10 @@ be spelled differently there (Chinook is snake_case on PostgreSQL).
 """
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -73,38 +74,55 @@ def _analyses(question: str, databases: Sequence[Database], options: CheckOption
     analyses: dict[str, Any] = {}
     by_signature: dict[str, Any] = {}
     primary = None
-    profiles = _at_once(databases, lambda db: load_profile(db, options.profile_overrides))
-    for db in databases:
-        try:
-            profile = profiles[db.name]
-            if isinstance(profile, CheckerError):
-                raise profile
-            signature = reading_signature(profile)
-            shared = by_signature.get(signature)
-            if shared is not None:
-                analyses[db.name] = shared
+    with _started(databases, partial(_prepared, overrides=options.profile_overrides)) as profiles:
+        for db in databases:
+            try:
+                # waits for this engine's profile only: the primary is analysed while the others' are read
+                profile = profiles[db.name]()
+                if isinstance(profile, CheckerError):
+                    raise profile
+                signature = reading_signature(profile)
+                shared = by_signature.get(signature)
+                if shared is not None:
+                    analyses[db.name] = shared
+                    continue
+                as_of = primary.as_of if primary else options.as_of
+                analysis = analyse_on(db, question, options, as_of)
+            except CheckerError as err:
+                if primary is None and db is databases[-1]:
+                    raise
+                notes.append(f"{db.name}: {err}")
                 continue
-            as_of = primary.as_of if primary else options.as_of
-            analysis = analyse_on(db, question, options, as_of)
-        except CheckerError as err:
-            if primary is None and db is databases[-1]:
-                raise
-            notes.append(f"{db.name}: {err}")
-            continue
-        analyses[db.name] = analysis
-        primary = primary or analysis
-        if as_of is not None or profile.as_of is not None:
-            # with no date at all the primary reads without an anchor, where the others are given the
-            # primary's (today), and some archetypes fire only with one: each is then analysed on its own
-            by_signature.setdefault(signature, analysis)
+            analyses[db.name] = analysis
+            primary = primary or analysis
+            if as_of is not None or profile.as_of is not None:
+                # with no date at all the primary reads without an anchor, where the others are given the
+                # primary's (today), and some archetypes fire only with one: each is then analysed on its own
+                by_signature.setdefault(signature, analysis)
     assert primary is not None
     return analyses
+
+
+def _prepared(db: Database, overrides: Path | None) -> Any:
+    """`db`'s profile, then its privilege check on the same thread: each engine's round trips overlap the
+    others' instead of every engine waiting for the slowest profile first."""
+    profile = load_profile(db, overrides)
+    db.privilege_warning()
+    return profile
 
 
 def _at_once(databases: Sequence[Database], fn: Callable[[Database], T]) -> dict[str, T | CheckerError]:
     """{engine name: fn(engine), or the CheckerError it raised}, every engine at once: a new connection
     reads its catalog (and a stored profile its header) before anything else, and one after another their
     waits added up."""
+    with _started(databases, fn) as results:
+        return {name: wait() for name, wait in results.items()}
+
+
+@contextlib.contextmanager
+def _started(databases: Sequence[Database], fn: Callable[[Database], T]) -> Iterator[dict[str, Callable[[], T | CheckerError]]]:
+    """{engine name: a call that waits for fn(engine), or the CheckerError it raised}, every engine started
+    at once (with one engine, fn runs when waited for)."""
     def call(db: Database) -> T | CheckerError:
         try:
             return fn(db)
@@ -112,11 +130,11 @@ def _at_once(databases: Sequence[Database], fn: Callable[[Database], T]) -> dict
             return err
 
     if len(databases) < 2:
-        return {db.name: call(db) for db in databases}
+        yield {db.name: partial(call, db) for db in databases}
+        return
     pool = DaemonPool(len(databases), "prepare")
     try:
-        futures = [(db.name, pool.submit(call, db)) for db in databases]
-        return {name: future.result() for name, future in futures}
+        yield {db.name: pool.submit(call, db).result for db in databases}
     finally:
         pool.shutdown()
 
