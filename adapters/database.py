@@ -26,6 +26,7 @@ from adapters.classify import classify
 from adapters.connections import READ_GRACE_S, DatabaseConfig, scrub, shared_engine
 from adapters.errors import CheckerError, EngineErrorInfo, IntrospectionError
 from adapters.fetch import Fetched, batches_of, bounded_rows, stream_batches
+from adapters.memo import BoundedMemo
 from adapters.privileges import privilege_warning
 from adapters.results import RunResult
 from adapters.safety import parse_query
@@ -34,6 +35,7 @@ from adapters.sessions import TooManyConnections, connection_slot, too_many_info
 from adapters.threads import call_with_timeout
 
 INTROSPECTION_S = 20.0
+SENT_MEMO_SIZE = 1024
 T = TypeVar("T")
 
 
@@ -87,6 +89,9 @@ class Database:
         self._lock = threading.Lock()
         self._cache: dict[str, Any] = {}
         self.allow_functions: frozenset[str] = frozenset()  # user-defined functions the profile allows
+        # checked statement -> the text sent: a statement sent again (the same check re-run, a reading two
+        # questions share) is not parsed and written again; refused ones are checked each time
+        self._sent: BoundedMemo[str] = BoundedMemo(SENT_MEMO_SIZE)
 
     @property
     def name(self) -> str:
@@ -181,7 +186,8 @@ class Database:
         result = RunResult(engine=self.name, dialect=self.dialect, sql=sql, status="ok")
         started = time.perf_counter()
         try:
-            query = parse_query(sql, self.dialect, allow_functions=self.allow_functions)
+            text = self._sent.get((sql, limits.row_cap, self.allow_functions), lambda: sent_text(
+                parse_query(sql, self.dialect, allow_functions=self.allow_functions), self.dialect, limits))
         except CheckerError as err:  # refused before it ran: the error's own kind (syntax, read_only; other for input)
             result.status = "rejected"
             result.error = EngineErrorInfo(err.kind, None, str(err))
@@ -195,7 +201,6 @@ class Database:
             result.status = "timeout"
             result.error = EngineErrorInfo("timeout", None, "not run: the check's overall deadline passed")
             return result
-        text = sent_text(query, self.dialect, limits)
         try:
             with connection_slot(self.config.url, seconds), self.engine.connect() as conn:
                 with self._guard(conn, seconds) as prepare:
