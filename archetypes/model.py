@@ -95,12 +95,16 @@ class Interpretation:
     explanation: str = ""          # one plain-English sentence: what the SQL computes
     lists: bool = False            # a list of rows: no rows is the answer 'none', not a failure
     side_by_side: int = 0          # the rows are this many named values, in the order named ('rock vs metal')
+    written: dict[str, str] = field(default_factory=dict, repr=False, compare=False)  # dialect -> text, once
 
     def sql(self, dialect: str) -> str:
-        """The runnable text for 'sqlite' | 'postgres' | 'mysql'."""
+        """The runnable text for 'sqlite' | 'postgres' | 'mysql', written once per dialect (an analysis
+        kept for a question asked again is not written again; the query is not changed after analysis)."""
         from archetypes.query import render
 
-        return render(self.query, dialect)
+        if dialect not in self.written:
+            self.written[dialect] = render(self.query, dialect)
+        return self.written[dialect]
 
     def to_dict(self, dialects: tuple[str, ...] = ENGINE_DIALECTS) -> dict[str, Any]:
         return {"id": self.id, "label": self.label, "choices": dict(self.choices),

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 from adapters import CheckerError, Database, Job, Limits, deadline, decode_input
 from adapters.safety import MAX_QUESTION_BYTES
 from adapters.threads import DaemonPool
+from checker_app.analysis_memo import analysis_memo
 from checker_app.profiles import load_profile, lookup_for
 from checker_app.report import ENGINES, Detection, EngineInfo, ModelReport, ReadingResult, Report, Understood
 from checker_app.statements import Answered, Rendered, run_statements
@@ -46,9 +47,17 @@ def _choice_key(choices: dict[str, str]) -> tuple[tuple[str, str], ...]:
 
 
 def analyse_on(db: Database, question: str, options: CheckOptions, as_of: dt.date | None) -> Any:
+    """The analysis of `question` on `db`'s profile, kept with that profile (`analysis_memo`): a question
+    asked again on the same profile (`batch`, the page) is not analysed again."""
+    profile = load_profile(db, options.profile_overrides)
+    return analysis_memo(profile).get(
+        (question, _choice_key(options.answers), as_of, options.cap, options.engine == "rules", dt.date.today()),
+        lambda: _analysed(db, profile, question, options, as_of))
+
+
+def _analysed(db: Database, profile: Any, question: str, options: CheckOptions, as_of: dt.date | None) -> Any:
     from archetypes import UnknownAnswerError, analyse
 
-    profile = load_profile(db, options.profile_overrides)
     answers = dict(options.answers)
     while True:
         try:

@@ -1,0 +1,89 @@
+"""What a check keeps for the next one, on the three real engines: the analysis of a question on a profile
+(`checker_app.analysis_memo`), each reading's text per dialect (`Interpretation.sql`), and the checked text
+of each statement sent (`Database.run`). A repeated check gives the same report; other options, another day
+of the profile or a refreshed profile analyse again; a refused statement is checked again."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from adapters import Database, Limits, parse_db_option
+from adapters.memo import BoundedMemo
+from archetypes.query import render
+from checker_app.analysis_memo import analysis_memo
+from checker_app.pipeline import CheckOptions, analyse_on, check
+from checker_app.profiles import load_profile, refresh_profiles
+from tests.support import BACKENDS
+
+QUESTION = "What is the top-selling product?"
+
+
+@pytest.fixture(scope="module")
+def demo(demo_urls) -> Iterator[list[Database]]:
+    databases = [Database(parse_db_option(f"{b}={demo_urls[b]}"), Limits()) for b in BACKENDS]
+    yield databases
+    for db in databases:
+        db.dispose()
+
+
+def _untimed(value: object) -> object:
+    if isinstance(value, dict):
+        return {k: _untimed(v) for k, v in value.items() if k != "elapsed_ms"}
+    if isinstance(value, list):
+        return [_untimed(v) for v in value]
+    return value
+
+
+def test_a_question_asked_again_is_not_analysed_again(demo) -> None:
+    first = check(QUESTION, demo)
+    memo = analysis_memo(load_profile(demo[0]))
+    kept = len(memo)
+    second = check(QUESTION, demo)
+    assert len(memo) == kept
+    assert _untimed(second.to_dict()) == _untimed(first.to_dict())
+    options = CheckOptions()
+    assert analyse_on(demo[0], QUESTION, options, None) is analyse_on(demo[0], QUESTION, options, None)
+
+
+def test_other_options_are_analysed_apart(demo) -> None:
+    plain = analyse_on(demo[0], QUESTION, CheckOptions(), None)
+    answered = analyse_on(demo[0], QUESTION, CheckOptions(answers={"ranking_metric": "units"}), None)
+    capped = analyse_on(demo[0], QUESTION, CheckOptions(cap=2), None)
+    assert len({id(plain), id(answered), id(capped)}) == 3
+    assert len(answered.interpretations) < len(plain.interpretations)
+    assert len(capped.interpretations) == 2
+
+
+def test_a_refreshed_profile_analyses_again(demo) -> None:
+    before = analyse_on(demo[0], QUESTION, CheckOptions(), None)
+    refresh_profiles([demo[0]])
+    after = analyse_on(demo[0], QUESTION, CheckOptions(), None)
+    assert after is not before
+    assert [i.sql(demo[0].dialect) for i in after.interpretations] == [i.sql(demo[0].dialect) for i in before.interpretations]
+
+
+def test_a_reading_is_written_once_per_dialect(demo) -> None:
+    analysis = analyse_on(demo[0], QUESTION, CheckOptions(), None)
+    for db in demo:
+        for interpretation in analysis.interpretations:
+            text = interpretation.sql(db.dialect)
+            assert interpretation.sql(db.dialect) is text
+            assert text == render(interpretation.query, db.dialect)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_statement_sent_again_is_not_checked_again(demo, backend) -> None:
+    db = next(d for d in demo if d.name == backend)
+    db._sent = BoundedMemo(2)
+    first = db.run("SELECT name FROM products ORDER BY id")
+    again = db.run("SELECT name FROM products ORDER BY id")
+    assert first.ok and again.ok and again.rows == first.rows and len(db._sent) == 1
+    capped = db.run("SELECT name FROM products ORDER BY id", Limits(row_cap=3))  # another cap, another text
+    assert capped.row_count == 3 and capped.truncated and len(db._sent) == 2
+    for _ in range(2):
+        refused = db.run("DELETE FROM products")
+        assert refused.status == "rejected"
+    assert len(db._sent) == 2
+    db.run("SELECT COUNT(*) FROM products")
+    assert len(db._sent) == 2  # the oldest dropped
