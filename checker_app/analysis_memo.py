@@ -14,7 +14,7 @@ from typing import Any
 
 from adapters.memo import BoundedMemo
 
-SIZE = 512
+SIZE = 128
 _KEY = "checker_app.analyses"
 _lock = threading.Lock()
 
