@@ -5,12 +5,13 @@ import datetime as dt
 import itertools
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sqlglot import exp
 
 from adapters.errors import InputError
 from adapters.safety import MAX_QUESTION_BYTES, decode_input
+from adapters.schema import TableInfo
 from archetypes import lexicon, versus
 from archetypes.archetype import Context
 from archetypes.counted import bridge_between, rows_counted, rows_of
@@ -22,6 +23,7 @@ from archetypes.intent import Intent, Span, Target, read
 from archetypes.model import Analysis, Detection, Interpretation, Reading
 from archetypes.naming import phrase, plural, slug
 from archetypes.profile import Entity, Fact, Lookup, Measure, SchemaProfile
+from archetypes.profile.model import TimeColumn
 from archetypes.query import MAX_CALENDAR_ROWS, RANKING_LIMIT, EntityFilter, QuerySpec, build
 from archetypes.registry import ARCHETYPES, ORDER
 from archetypes.shape_reader import ShapeRead, read_shape
@@ -383,6 +385,9 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
         grounded.operators = [m for m in grounded.operators if not rows[0][0].end <= m.span.start < rows[0][-1].start]
     grounded.shape = read_shape(intent, grounded.operators, profile, base, anchor or dt.date.today(),
                                 pending_values=bool(grounded.ambiguous), value_spans=ctx.extra["value_spans"])
+    if base.window is not None and base.fact is not None and base.fact.time is not None and \
+            base.fact.table not in profile.facts:  # 'joined in 2024': the words naming the date bounded are read
+        grounded.shape.read += _date_words(intent, base.fact.time.column)
     if rows is not None:
         grounded.shape.read += rows[0] + [rows[3]] + versus.links(intent, rows[0])
     if compared is not None:
@@ -704,6 +709,27 @@ def _partition_of(intent: Intent, profile: SchemaProfile, group) -> Entity | Non
     return min(options, key=rank)
 
 
+def _date_words(intent: Intent, column: str) -> list[Span]:
+    """The question's words naming a date column ('joined' for a joined-on date, 'hired' for a hire date)."""
+    from archetypes.naming import singular, words
+
+    parts = [w for w in words(column) if len(w) >= 3 and w not in ("date", "time", "day")]
+    return [Span(start, end, intent.question[start:end]) for word, start, end in intent.tokens
+            if any(singular(word) == w or word.startswith(w) and len(word) - len(w) <= 2 for w in parts)]
+
+
+def _own_date(intent: Intent, table: TableInfo) -> TimeColumn | None:
+    """The date column of `table` a window bounds: the one the question names ('joined', 'hired'), else its
+    only one; None when it has several and the question names none."""
+    from archetypes.profile.facts import time_column, time_columns
+
+    dated = time_columns(table)
+    chosen = [c for c in dated if _date_words(intent, c.name)]
+    if len(chosen) == 1:
+        return time_column(table, chosen[0])
+    return time_column(table, dated[0]) if len(dated) == 1 else None
+
+
 def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
     """The straightforward reading of the question, before any archetype's readings apply."""
     spec = QuerySpec(window=intent.window)
@@ -745,6 +771,11 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
                     spec.group.table == table or profile.path(table, spec.group.table) is not None):
                 # 'number of tracks per genre': the rows counted per group, through the path to the group
                 spec.fact, spec.measure = rows_counted(table, profile)
+            elif spec.window is not None and table in profile.tables and \
+                    (dated := _own_date(intent, profile.tables[table])) is not None:
+                # 'how many members joined in 2024': a table that is not a fact, bounded by its own date
+                fact, measure = rows_counted(table, profile)
+                spec.fact, spec.measure = replace(fact, time=dated), measure
             else:
                 spec.count_table = table
     explicit = intent.explicit_measure or ""

@@ -701,6 +701,8 @@ def _group(intent: Intent, vocab: Vocabulary) -> None:
         intent.group = before[0] if before else intent.targets[0]
         return
     which = _WHICH_HAS.match(lower)
+    if intent.superlative is not None and (which is None or which.end() != intent.superlative.start):
+        which = _WHICH_HAS_PAID.match(lower) or which  # 'which client has paid the most', 'brings in the most'
     if intent.superlative is not None and which is not None and which.end() == intent.superlative.start:
         # 'which store has the highest refund rate', 'which five albums earned the least': the rows named
         # are ranked by what follows (one verb between them and the superlative), as many as the number says
@@ -764,6 +766,13 @@ _COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7
                 "twenty": 20}
 _WHICH_HAS = re.compile(r"(?:which|what)\s+(?:(\d{1,3}|" + "|".join(_COUNT_WORDS) + r")\s+)?"
                         r"([a-z][a-z ]{0,30}?)\s+[a-z']+\s+")
+
+
+# the same with an auxiliary before the verb or a particle after it, up to the superlative
+_WHICH_HAS_PAID = re.compile(r"(?:which|what)\s+(?:(\d{1,3}|" + "|".join(_COUNT_WORDS) + r")\s+)?"
+                             r"([a-z][a-z ]{0,30}?)\s+(?:(?:has|have|had|did|does|do)\s+)?[a-z']+\s+"
+                             r"(?:(?:in|up|out|back|on)\s+)?(?=(?:the\s+)?(?:most|least|fewest|highest|lowest|"
+                             r"largest|smallest|biggest)\b)")
 
 
 _AND_BY = re.compile(r"\s*(?:,\s*|\s+)(?:and|&)\s+(?:by\s+|per\s+|each\s+)?")
