@@ -802,6 +802,11 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
             (m.value for m, _ in intent.measures if m.kind in ("product", "sum", "expression")), None) or next(
             (m.value for m, _ in intent.measures), None)
         found = profile.measure(wanted, group_table) if wanted else None
+        if found is None and wanted and spec.group is not None and spec.group.column_only and \
+                group_table in profile.facts:
+            # 'which room hosts the most sessions': a column of the rows counted groups their own count
+            own = profile.facts[group_table]
+            found = next(((own, m) for m in own.measures if m.value == wanted), None)
         if found is None and wanted and not intent.explicit_measure:
             found = _named_count(intent, profile, group_table)  # 'invoices by status': the invoices, counted
         if found is None:

@@ -230,6 +230,11 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
     share = _first(ops, "share") or _first(ops, "rate")
     if share is None or spec.shape != "aggregate":
         return
+    if share.category == "rate" and _first(ops, "share") is None and \
+            (named := _numeric_mentioned(intent, profile, spec)) is not None and \
+            singular(share.word) in {singular(w) for w in words(named[1])}:
+        out.read.append(share.span)  # 'the average hourly rate': a column named so, not a share
+        return
     lower = intent.lower
     top = re.search(r"\btop\s+(\d{1,3})\b", lower)
     if top is not None and intent.group is not None:
@@ -761,6 +766,11 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
                 out.read.append(_span(intent, per.start(), per.end()))
                 _group_by_mention(intent, spec, skip=denominator, profile=profile)
                 return
+            if average is not None and spec.measure is not None and spec.measure.kind == "count":
+                # 'average payment per member': the money of the events counted, per member, not their number
+                valued = _event_money(intent, average, profile, spec.measure)
+                if valued is not None:
+                    spec.fact, spec.measure = valued
             spec.per_table = denominator
             out.consumed |= {"average"}
             out.read.append(_span(intent, per.start(), per.end()))
@@ -784,20 +794,29 @@ def _average_event(intent: Intent, average: OperatorMention, profile: SchemaProf
     """'the highest avg invoice': the average value of the event the count counts (its money per row)."""
     assert spec.measure is not None
     events = rows_of(profile, spec.measure)
-    noun = re.match(r"\s*([a-z]+)", intent.lower[average.span.end:])
-    if events not in profile.facts or noun is None or singular(noun.group(1)) not in phrase(events).split():
+    valued = _event_money(intent, average, profile, spec.measure)
+    if valued is None:
         return
-    own = profile.facts[events]
-    lines = next((f for f in profile.fact_list() if _header_of(profile, f) == events and
-                  any(m.money for m in f.measures)), None)
-    holder = lines or own
-    money = next((m for m in holder.measures if m.money), None)
-    if money is None:
-        return
-    spec.fact, spec.measure, spec.per_table, spec.agg = holder, money, events, None
+    spec.fact, spec.measure = valued
+    spec.per_table, spec.agg = events, None
     out.consumed |= {"average"}
     _group_by_mention(intent, spec, profile=profile)
     out.replaces.add("ranking_metric")
+
+
+def _event_money(intent: Intent, average: OperatorMention, profile: SchemaProfile,
+                 counted: Measure) -> tuple[Fact, Measure] | None:
+    """The money of the events `counted` counts when the word after 'average' names them ('average invoice'):
+    their lines' money when they have lines, else their own; None when they carry none."""
+    events = rows_of(profile, counted)
+    noun = re.match(r"\s*([a-z]+)", intent.lower[average.span.end:])
+    if events not in profile.facts or noun is None or singular(noun.group(1)) not in phrase(events).split():
+        return None
+    lines = next((f for f in profile.fact_list() if _header_of(profile, f) == events and
+                  any(m.money for m in f.measures)), None)
+    holder = lines or profile.facts[events]
+    money = next((m for m in holder.measures if m.money), None)
+    return (holder, money) if money is not None else None
 
 
 def _per_whom(intent: Intent, per: re.Match, table: str) -> Detection:

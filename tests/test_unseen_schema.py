@@ -28,12 +28,13 @@ def build_gym(url: str) -> None:
     engine = sa.create_engine(url)
     with engine.begin() as conn:
         conn.exec_driver_sql("CREATE TABLE members (id INTEGER PRIMARY KEY, full_name VARCHAR(80) NOT NULL)")
-        conn.exec_driver_sql("CREATE TABLE trainers (id INTEGER PRIMARY KEY, trainer_name VARCHAR(80) NOT NULL)")
+        conn.exec_driver_sql("CREATE TABLE trainers (id INTEGER PRIMARY KEY, trainer_name VARCHAR(80) NOT NULL, "
+                             "hourly_rate NUMERIC(8,2) NOT NULL)")
         conn.exec_driver_sql("CREATE TABLE payments (id INTEGER PRIMARY KEY, member_id INTEGER NOT NULL "
                              "REFERENCES members(id), paid_on DATE NOT NULL, amount NUMERIC(10,2) NOT NULL)")
         conn.execute(sa.text("INSERT INTO members VALUES (:i, :n)"),
                      [{"i": 1, "n": "Ana Berg"}, {"i": 2, "n": "Ben Costa"}, {"i": 3, "n": "Eva Dahl"}])
-        conn.execute(sa.text("INSERT INTO trainers VALUES (:i, :n)"), [{"i": 1, "n": "Hugo Novak"}])
+        conn.execute(sa.text("INSERT INTO trainers VALUES (:i, :n, :r)"), [{"i": 1, "n": "Hugo Novak", "r": 45}])
         rows, n = [], 0
         for month, count in PER_MONTH.items():
             for k in range(count):
@@ -98,6 +99,12 @@ def test_a_month_of_the_year_is_ranked_not_a_series(gym_urls) -> None:
     month = next(line for line in lines if line.startswith("[") and "Month of the year" in line)
     answer = lines[lines.index(month) + 1]
     assert answer == "    Answer: February (payments = 4)", "\n".join(lines)
+
+
+def test_a_column_named_rate_is_averaged_not_read_as_a_share(gym_urls) -> None:
+    lines = check(gym_urls, "What is the average hourly rate of trainers?")
+    assert "Verdict:  clear: one reading" in lines, "\n".join(lines)
+    assert any('AVG("t0"."hourly_rate")' in line for line in lines), "\n".join(lines)
 
 
 GYM_EXAMPLES = ["What is the top member?", "How has revenue trended recently?", "Show revenue by month",
