@@ -57,6 +57,8 @@ def detect(ctx: Context) -> Detection | None:
         return None
     tables = _tables_read(base, profile)
     named = {f.entity.table + "." + f.entity.name_columns[0] for f in base.filters + base.share_filters}
+    if ctx.grounding is not None:  # 'bookings cancelled': a column a pending value may filter is no scope to ask about
+        named |= {f"{r.table}.{r.column}" for _, refs in ctx.grounding.ambiguous for r in refs}
     root = base.fact.table if base.fact else base.count_table
     if base.group is not None:
         named.add(base.group.table + "." + base.group.name_columns[0])  # grouped by the state: all shown

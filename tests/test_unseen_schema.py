@@ -107,6 +107,30 @@ def test_a_column_named_rate_is_averaged_not_read_as_a_share(gym_urls) -> None:
     assert any('AVG("t0"."hourly_rate")' in line for line in lines), "\n".join(lines)
 
 
+def test_a_status_a_pending_value_may_filter_is_not_also_a_scope(tmp_path) -> None:
+    """'bookings cancelled': 'cancelled' is a booking's or a member's status; the member's status is not
+    asked about again as a scope (a reading 'cancelled members, only active ones' counts nothing)."""
+    url = f"sqlite:///{tmp_path / 'scope.sqlite'}"
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("CREATE TABLE members (id INTEGER PRIMARY KEY, full_name VARCHAR(80) NOT NULL, "
+                             "member_status VARCHAR(20) NOT NULL)")
+        conn.exec_driver_sql("CREATE TABLE bookings (id INTEGER PRIMARY KEY, member_id INTEGER NOT NULL "
+                             "REFERENCES members(id), booked_at TIMESTAMP NOT NULL, booking_status VARCHAR(20) NOT NULL)")
+        states = ["active", "frozen", "cancelled"]
+        conn.execute(sa.text("INSERT INTO members VALUES (:i, :n, :s)"),
+                     [{"i": i, "n": f"Member {i}", "s": states[i % 3]} for i in range(1, 10)])
+        conn.execute(sa.text("INSERT INTO bookings VALUES (:i, :m, :d, :s)"),
+                     [{"i": i, "m": 1 + i % 9, "d": dt.datetime(2025, 1 + i % 12, 3, 9),
+                       "s": ["attended", "cancelled", "no_show", "booked"][i % 4]} for i in range(1, 60)])
+    engine.dispose()
+    result = CliRunner().invoke(main, ["check", "How many bookings were cancelled in 2025?", "--db", url],
+                                catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert "entity=bookings.booking_status" in result.output, result.output
+    assert "record_scope" not in result.output, result.output
+
+
 GYM_EXAMPLES = ["What is the top member?", "How has revenue trended recently?", "Show revenue by month",
                 "What was revenue yesterday?"]
 
