@@ -298,8 +298,12 @@ def _grouped_by(analysis: Analysis, entity, profile: SchemaProfile) -> bool:
                                                            for w in words(c)}
     for interpretation in analysis.interpretations:
         aliases = {t.alias_or_name: t.name for t in interpretation.query.find_all(exp.Table)}
+        # a series groups by the names an inner select gave its columns ('grp', 'grp_key'): look through them
+        named = {a.alias: a.this for a in interpretation.query.find_all(exp.Alias)}
         for clause in interpretation.query.find_all(exp.Group, exp.Window):
-            for column in clause.find_all(exp.Column):
+            grouped = list(clause.find_all(exp.Column))
+            grouped += [c for g in list(grouped) if g.name in named for c in named[g.name].find_all(exp.Column)]
+            for column in grouped:
                 # the entity's own key ('t1.id', t1 its table) or a column naming it ('genre_id')
                 held = aliases.get(column.table)
                 if held == entity.table or {singular(w) for w in words(column.name)} & wanted:

@@ -113,7 +113,7 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
             ("latest" if dated else "highest")
         column = phrase(attribute.column)
         value = f"total {column} of their {_rows(attribute.table)}" if attribute.child else column
-        head = f"{plural(spec.group.noun).capitalize()} by {value}, {order} first"
+        head = f"{plural(spec.group.noun).capitalize()}{_filters(spec)} by {value}, {order} first"
         if spec.attribute_group is not None:
             return f"{head}, the {order} in each {spec.attribute_group.noun} (ties kept)"
         owner = f", with the {spec.attribute_owner.noun} it belongs to" if spec.attribute_owner is not None else ""

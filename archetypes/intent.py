@@ -308,9 +308,14 @@ def vocabulary(profile: SchemaProfile) -> Vocabulary:
 
 # -- reading a question -------------------------------------------------------------------------
 
+# 'acme corp's email': the possessive is not part of the name or the noun; contractions keep theirs
+_POSSESSIVE = re.compile(r"(?<=[a-z])(?<!\bwhat)(?<!\bwho)(?<!\bit)(?<!\bthat)(?<!\bthere)(?<!\bhere)(?<!\blet)"
+                         r"(?<!\bhow)(?<!\bwhere)(?<!\bwhen)(?<!\bhe)(?<!\bshe)'s\b")
+
+
 def read(question: str, profile: SchemaProfile, as_of: dt.date | None) -> Intent:
     text = question  # at most adapters.safety.MAX_QUESTION_BYTES: every word is read
-    lower = text.lower().replace("’", "'")
+    lower = _POSSESSIVE.sub("  ", text.lower().replace("’", "'"))  # same length: spans still hold
     tokens = word_spans(lower)
     intent = Intent(question=text, lower=lower, tokens=tokens)
     vocab = vocabulary(profile)

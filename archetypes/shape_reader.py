@@ -380,13 +380,28 @@ def _distribution(intent, ops, kinds, profile, spec, as_of, out) -> None:
         out.detections.append(ARCHETYPE.detection(_span(intent, asked.start(), asked.end()), readings,
                                                   question="Grouped by which part of the time?"))
         out.replaces.add("aggregation_level")
+    if spec.time_part == "month_key" and named is not None and intent.window is None and \
+            not re.search(r"\b(?:ever|all[- ]time|on record)\b", lower):
+        from archetypes.aggregation_level import ARCHETYPE as LEVEL
+
+        # 'our busiest month': one month of one year, or the month of the year that is busiest every year
+        readings = [Reading("month_key", "One month of one year", _set_part("month_key")),
+                    Reading("month", "A month of the year, every year added up", _set_part("month"))]
+        out.detections.append(LEVEL.detection(_span(intent, named[1].start(), named[1].end()), readings,
+                                              question="A month of one year, or a month of every year?"))
+        out.replaces.add("aggregation_level")
     if spec.time_part == "month_key" and not intent.explicit_measure:
         from archetypes.ranking_metric import ARCHETYPE as RANKING
 
         options = [(f, m) for f, m in profile.measures_reaching(None) if f.time is not None][:3]
-        if len(options) > 1 and intent.ranking is not None:
+        events = _event_count(profile) if re.search(r"\b(busiest|quietest|slowest|peak)\b", lower) else None
+        if events is not None:  # 'busiest': how many happened first, then how much they were worth
+            options = [events] + [o for o in options if o[1].value != events[1].value][:2]
+        said = intent.ranking or intent.superlative or (_span(intent, named[1].start(), named[1].end())
+                                                        if named is not None else None)
+        if len(options) > 1 and said is not None:
             readings = [Reading(m.value, m.label, _set_measure(f, m)) for f, m in options]
-            out.detections.append(RANKING.detection(intent.ranking, readings, question="Best by which metric?"))
+            out.detections.append(RANKING.detection(said, readings, question="Best by which metric?"))
             out.replaces.add("ranking_metric")
     else:
         out.replaces.add("ranking_metric")
@@ -430,7 +445,7 @@ def _attribute(intent, ops, kinds, profile, spec, as_of, out) -> None:
         return
     kind, direction = lexicon.ATTRIBUTE_WORDS[mention.word]
     target = _target_after(intent, mention.span.start) or _main_target(intent) or \
-        _dated_by(intent, profile, mention.span.end, kind)
+        _dated_by(intent, profile, mention.span.end, kind) or _holder_of(intent, profile, spec, kind, mention.span)
     if target is None:
         out.unread.append((mention.span, "no table of things to order"))
         return
@@ -454,6 +469,18 @@ def _attribute(intent, ops, kinds, profile, spec, as_of, out) -> None:
             spec.attribute_group = grouped.entity
     out.consumed |= {"attribute", "ranking"}
     out.replaces |= {"ranking_metric", "unit"}
+
+
+def _holder_of(intent: Intent, profile: SchemaProfile, spec: QuerySpec, kind: str, span: Span) -> Target | None:
+    """'cheapest beverage': no table is named, a value is; the one table with such a column that reaches
+    the value's rows holds the rows compared."""
+    scoped = {f.entity.table for f in spec.filters}
+    if not scoped:
+        return None
+    held = [entity for name, entity in profile.entities.items() if not entity.column_only and
+            _attribute_columns(profile, name, kind) and name not in scoped and
+            all(profile.path(name, t) is not None for t in scoped)]
+    return Target(held[0], span) if len(held) == 1 else None
 
 
 def _dated_by(intent: Intent, profile: SchemaProfile, position: int, kind: str) -> Target | None:
@@ -1101,7 +1128,7 @@ def _listing(intent, ops, kinds, profile, spec, as_of, out) -> None:
     if spec.shape != "aggregate" or intent.ranking is not None or intent.superlative is not None or \
             spec.having is not None:  # 'which clients topped $10k': a condition on totals, read above
         return
-    if _price_list(intent, profile, spec, out):
+    if _price_list(intent, profile, spec, out) or _when_did(intent, profile, spec, out):
         return
     if intent.how_many is not None or intent.money or intent.grain is not None or any(
             m.kind in ("product", "sum", "expression") for m, _ in intent.measures):
@@ -1150,6 +1177,31 @@ def _price_list(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: Sh
     spec.list_columns = (column,)
     out.read.append(_span(intent, m.start(1), m.end(1)))
     out.replaces |= {"ranking_metric", "unit", "timezone"}
+    return True
+
+
+_WHEN_DID = re.compile(r"^\s*when\s+(?:did|was|were|has|had|is)\b")
+# the words for a row's own start: 'when did acme sign up', 'when was anna hired', 'when did they join'
+_STARTED = re.compile(r"\b(sign(?:ed)?[- ]?up|join(?:ed)?|register(?:ed)?|creat(?:ed|e)|hired?|onboard(?:ed)?|"
+                      r"start(?:ed)?|open(?:ed)?|become an? (?:customer|client|member))\b")
+
+
+def _when_did(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: ShapeRead) -> bool:
+    """'when did acme corp sign up?': the named row's own start date (a created, joined or hired column),
+    listed; not a total of what it bought."""
+    started = _STARTED.search(intent.lower)
+    # the named row's table ('steven buchanan': a first and a last name of one table)
+    tables = {f.entity.table for f in spec.filters if not f.negate}
+    owner = profile.entities.get(next(iter(tables))) if len(tables) == 1 else None
+    if _WHEN_DID.match(intent.lower) is None or started is None or owner is None or owner.column_only:
+        return False
+    columns = _attribute_columns(profile, owner.table, "recency")
+    if not columns:
+        return False
+    spec.shape, spec.group, spec.fact, spec.measure, spec.window = "list", owner, None, None, None
+    spec.list_columns = (columns[0],)
+    out.read.append(_span(intent, started.start(), started.end()))
+    out.replaces |= {"ranking_metric", "unit", "timezone", "record_scope"}
     return True
 
 

@@ -270,8 +270,16 @@ def _attribute(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
         value_alias = source.alias_for(attribute.child_path)
         label = name_expression(entity, entity_alias)
         total = exp.Sum(this=col(attribute.column, value_alias))
+        conditions = []
+        for flt in spec.filters:  # 'metallica's longest album': the albums of the rows named
+            reach = profile.path(attribute.child, flt.entity.table)
+            if reach is None:
+                return None  # a filter no path reaches is never dropped silently
+            conditions.append(flt.condition(source.alias_for(reach)))  # joins the path before the select
         select = source.select.select(exp.alias_(label.copy(), name, quoted=True),
                                       exp.alias_(total, f"total_{value_name}", quoted=True))
+        for condition in conditions:
+            select = select.where(condition)
         select = select.group_by(label.copy(), *[col(k, entity_alias) for k in entity.key[:1]])
         return select.order_by(exp.Ordered(this=exp.column(f"total_{value_name}", quoted=True), desc=desc),
                                exp.Ordered(this=label.copy())).limit(spec.limit or 1)
@@ -283,8 +291,10 @@ def _attribute(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
     value = col(attribute.column, alias)
     label = name_expression(entity, "t0")
     where: list[exp.Expr] = [exp.Not(this=exp.Is(this=value.copy(), expression=exp.Null()))]
+    if any(profile.path(entity.table, f.entity.table) is None for f in spec.filters):
+        return None  # a filter no path reaches is never dropped silently
     where += [f.condition(source.alias_for(profile.path(entity.table, f.entity.table) or ()))
-              for f in spec.filters if profile.path(entity.table, f.entity.table) is not None]
+              for f in spec.filters]
     group = spec.attribute_group
     if group is not None:
         group_path = profile.path(entity.table, group.table)
