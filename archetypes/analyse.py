@@ -268,8 +268,10 @@ _BREAKDOWN = re.compile(r"\b(?:by|for each|for every|each|across|broken down by|
 
 def _breakdowns(intent: Intent) -> list[Target]:
     """The targets the question asks to break the figure down by."""
+    measured = [span for _, span in intent.measures]  # 'by tracks sold': the figure, not a breakdown
     return [t for t in intent.targets
-            if t is intent.also_group or _BREAKDOWN.search(intent.lower[max(0, t.span.start - 20):t.span.start])]
+            if t is intent.also_group or _BREAKDOWN.search(intent.lower[max(0, t.span.start - 20):t.span.start])
+            and not any(s.start <= t.span.start < s.end for s in measured)]
 
 
 def _ranks(query: exp.Query) -> bool:

@@ -21,7 +21,9 @@ _MONTH_RE = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|
 _YEAR_RE = r"((?:19|20)\d{2})"
 
 RE_RANKING = re.compile(
-    r"\b(top(?:[- ]selling|[- ]performing|[- ]earning)?(?:\s+\d+)?|best(?:[- ]selling|[- ]performing)?|"
+    r"\b(top(?:[- ]selling|[- ]performing|[- ]earning)?(?:\s+\d+)?|"
+    r"bottom(?:[- ]selling|[- ]performing)?(?:\s+\d+)?(?!\s+(?:line|of)\b)|"
+    r"best(?:[- ]selling|[- ]performing)?|"
     r"worst(?:[- ]selling|[- ]performing)?|most[- ]popular|most[- ]active|most[- ]valuable|"
     r"most[- ]successful|most[- ]sold|leading|biggest|largest|strongest|weakest|"
     r"least[- ]popular|popular|highest[- ]ranked|number one|#1|ranking|rank)\b"
@@ -407,6 +409,13 @@ def _ranking(intent: Intent, vocab: Vocabulary) -> None:
             if begin <= span.start <= finish:
                 intent.explicit_measure = measure.value
                 return
+        sold = re.match(r"([a-z]+)\s+(?:sold|bought|purchased)\b", criterion.group(1))
+        units = vocab.measure_words.get(("unit",))
+        if sold is not None and units is not None and (singular(sold.group(1)),) in vocab.tables:
+            intent.explicit_measure = units.value  # 'top artists by tracks sold': the units the lines hold
+            intent.measures.append((units, Span(criterion.start(1), criterion.start(1) + sold.end(),
+                                                intent.question[criterion.start(1):criterion.start(1) + sold.end()])))
+            return
     # 'most albums', 'by number of tracks': a count of the rows of another table
     for criterion in RE_CHILD_COUNT.finditer(lower):
         parts = [singular(w) for w in WORD.findall(criterion.group(1))][:3]
@@ -723,6 +732,9 @@ def _group(intent: Intent, vocab: Vocabulary) -> None:
 # 'top artists by revenue per client' is a ratio)
 _IN_EACH = re.compile(r"(?<![a-z])(?:(?:in|for|within|across|from)\s+)?(?:each|every)\s+(?:of\s+(?:the|our)\s+)?$")
 _PER_RIGHT_AFTER = re.compile(r"^\s*(?:per|by)\s+$")
+# 'top 5 artists by tracks sold': the rows after 'by' are what is counted, not a group to rank within
+_COUNTED_AFTER = re.compile(r"\s*(?:sold|bought|purchased|ordered|played|streamed|downloaded|shipped|count|"
+                            r"revenue|sales|units)\b")
 _TOP_N_BY = re.compile(r"\b(?:top|best|bottom|worst)\s+\d{1,3}\s+$")
 
 
@@ -744,7 +756,8 @@ def _partition(intent: Intent) -> None:
         if begin is None and group is not None and group.span.end <= start and group.span != target.span:
             per = _PER_RIGHT_AFTER.match(lower[group.span.end:start])
             if per is not None and (per.group(0).strip() == "per" or
-                                    _TOP_N_BY.search(lower[:group.span.start]) is not None):
+                                    _TOP_N_BY.search(lower[:group.span.start]) is not None and
+                                    _COUNTED_AFTER.match(lower, target.span.end) is None):
                 begin = group.span.end + len(per.group(0)) - len(per.group(0).lstrip())
         if begin is None or (group is not None and group.span != target.span and
                              target.entity.table == group.entity.table):
