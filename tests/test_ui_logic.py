@@ -296,6 +296,33 @@ def test_scalars_are_bars_and_rankings_the_top_n_of_each_reading() -> None:
     assert spec.kind == "ranking" and Counter(r["reading"] for r in spec.rows) == {"Revenue": 5, "Units": 5}
 
 
+def test_a_rate_per_month_charts_the_share_not_the_count_it_divides() -> None:
+    """Found on the page: 'cancellation rate by month for 2025' charted `part` (the cancellations), not the rate."""
+    reading = ReadingResult(id="m", label="Calendar months", choices={})
+    reading.results = {"demo": _result("demo", ["period", "part", "total", "share", "percent"],
+                                       [["2025-01", 20, 292, 0.0685, 6.85], ["2025-02", 26, 285, 0.0912, 9.12],
+                                        ["2025-03", 0, 0, None, None]])}
+    spec = charts.chart_spec([reading])
+    assert spec.kind == "line" and spec.y_title == "share"
+    assert [r["value"] for r in spec.rows] == [0.0685, 0.0912, None]
+    assert {r["reading"] for r in spec.rows} == {"Calendar months"}  # the other figures are not series groups
+
+
+def test_two_named_rows_are_no_top_5_and_a_top_n_per_group_is_not_ranked_across_groups() -> None:
+    pair = [_reading("revenue", "Revenue", [["Berlin", 60.0], ["London", 80.0]]),
+            _reading("units", "Units", [["Berlin", 6], ["London", 8]], "units")]
+    spec = charts.chart_spec(pair)
+    assert spec.kind == "ranking" and spec.title == "Each reading's rows (share of that reading's largest)"
+    per_group = []
+    for rid in ("all", "completed"):
+        reading = ReadingResult(id=rid, label=rid, choices={"record_scope": rid})
+        reading.results = {"demo": _result("demo", ["category", "product", "units", "rank_in_group", "tied_in_group"],
+                                           [["Audio", "AirPods", 749, 1, 1], ["Audio", "AirPods Pro", 572, 2, 1],
+                                            ["Tablets", "iPad mini", 185, 1, 1]])}
+        per_group.append(reading)
+    assert charts.chart_spec(per_group) is None
+
+
 def test_legend_names_are_short_and_distinct() -> None:
     long = "Standard chart (table, bar or line) of the same data"
     labels = [f"{long} / Days in America/New_York (business time zone)", f"{long} / Days in America/New_York (x)",

@@ -19,6 +19,7 @@ from typing import Any
 
 from adapters.results import json_value
 from checker_app import format as fmt
+from checker_app import per_group
 from checker_app.answers import answer_of, bucket_column
 from checker_app.report import ReadingResult
 
@@ -120,13 +121,23 @@ def _measure_at(columns: Sequence[str], rows: Sequence[Sequence[Any]], skip: int
     return None
 
 
+def _figure_at(columns: Sequence[str], rows: Sequence[Sequence[Any]], skip: int | None = None) -> int | None:
+    """The column a chart draws: a share when the rows carry one ('cancellation rate by month': the rate, not the
+    count of cancellations it divides, as the answer reads it), else the first numeric column."""
+    if "share" in columns:
+        share = list(columns).index("share")
+        if share != skip and _measure_at([columns[share]], [[r[share]] for r in rows]) is not None:
+            return share
+    return _measure_at(columns, rows, skip)
+
+
 def _series_rows(reading: ReadingResult, name: str) -> tuple[list[dict[str, Any]], str] | None:
     result = reading.first_ok()
     if result is None or len(result.rows) < 2:
         return None
     columns, rows = list(result.columns), [list(r) for r in result.rows]
     bucket = bucket_column(columns, rows)
-    measure = _measure_at(columns, rows, bucket)
+    measure = _figure_at(columns, rows, bucket)
     if bucket is None or measure is None:
         return None
     groups = [i for i in range(len(columns)) if i not in (bucket, measure) and not fmt.is_number(rows[0][i])]
@@ -167,11 +178,17 @@ def chart_spec(readings: Sequence[ReadingResult], top_n: int = TOP_N) -> ChartSp
             return None
         return ChartSpec("bar", "What each reading returns", rows, order=[r["reading"] for r in rows])
     rows = []
+    cut = False
     for reading in picked:
         result = reading.first_ok()
-        measure = _measure_at(result.columns, result.rows)
+        if per_group.is_per_group(result):
+            # the top N of each group ('top 2 sellers in each category'): a top 5 across the groups would rank
+            # rows the question never compared; the table shows them group by group
+            continue
+        measure = _figure_at(result.columns, result.rows)
         if measure is None:
             continue
+        cut = cut or sum(r[measure] is not None for r in result.rows) > top_n
         top = [r for r in result.rows if r[measure] is not None]
         top = sorted(top, key=lambda r: float(r[measure]), reverse=True)[:top_n]
         leader = max((abs(float(r[measure])) for r in top), default=0.0) or 1.0
@@ -182,7 +199,10 @@ def chart_spec(readings: Sequence[ReadingResult], top_n: int = TOP_N) -> ChartSp
                          "label": f"{result.columns[measure]} = {fmt.cell(row[measure], fmt.columns_of(result)[measure])}"})
     if len({r["reading"] for r in rows}) < 2:
         return None
-    return ChartSpec("ranking", f"The top {top_n} of each reading (share of that reading's leader)", rows,
+    # 'berlin vs london': two rows per reading are no top 5
+    title = (f"The top {top_n} of each reading (share of that reading's leader)" if cut
+             else "Each reading's rows (share of that reading's largest)")
+    return ChartSpec("ranking", title, rows,
                      "% of the reading's top value", order=list(dict.fromkeys(r["reading"] for r in rows)))
 
 
