@@ -25,8 +25,8 @@ WHEN = ("A count, total or average reads rows that carry a state: a status such 
         "refunded, a validity period (start and end dates, the current row marked by an empty or far-future end), "
         "or a deletion mark, and the question does not say which rows count.")
 ASK = "Which records count?"
-REASON = ("Cancelled purchases, expired prices and deleted rows are in the table: including them or not changes "
-          "every total, and both are defensible until someone says which.")
+REASON = ("Rows in a state that may not count (cancelled or refunded, no longer valid, deleted) are in the table: "
+          "including them or not changes every total, and both are defensible until someone says which.")
 
 DONE = ("completed", "complete", "paid", "delivered", "shipped", "fulfilled", "closed", "settled", "confirmed",
         "approved", "succeeded", "success", "successful", "active", "won", "finished", "done", "posted")

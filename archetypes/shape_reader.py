@@ -100,8 +100,8 @@ def _fiscal_unknown(intent: Intent, profile: SchemaProfile, out: ShapeRead) -> N
     m = _FISCAL_WORD.search(intent.lower)
     if m is not None and not (profile.fiscal or profile.fiscal_year_start):
         out.unread.append((_span(intent, m.start(), m.end()),
-                           "this database has no fiscal calendar (a profile override can set the year's first "
-                           "month); the calendar period was used"))
+                           "this database has no fiscal calendar, so no reading is fiscal: the calendar period was "
+                           "used (a profile override can set the year's first month)"))
 
 
 _TOP_PER = re.compile(r"\b(?:top|best|bottom|worst)\s+\d{1,3}\s+[a-z]+(?:\s+[a-z]+)?\s+"

@@ -25,6 +25,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import sqlglot
+from sqlglot import exp
+
 from adapters import RunResult
 from adapters.results import json_value
 from checker_app import format as fmt
@@ -220,6 +223,12 @@ def _shaped(columns: list[str], rows: list[list[Any]], currency: str | None,
     # ordered by the figure, either way (a ranking lowest first included): the first row is the answer, or
     # the rows that share its figure are
     ordered = ties.ordered(values)
+    if len(rows) > 1 and _listed_rows(result, columns[measure]):
+        # 'price list for displays': rows listed by name, whatever order their figures happen to fall in
+        shown = [f"{_label(columns, r, set(measures))} {fmt.cell(r[measure], columns[measure], currency)}"
+                 for r in rows[:BREAKDOWN_SHOWN]]
+        more = f" · {len(rows) - BREAKDOWN_SHOWN} more" if len(rows) > BREAKDOWN_SHOWN else ""
+        return Answer("breakdown", " · ".join(shown) + more, f"{fmt.number(len(rows))} rows, listed by name")
     if len(rows) == 1 or ordered:
         if tie.tied:
             return _tied(columns, rows, tie, measure, measures, money)
@@ -236,6 +245,28 @@ def _shaped(columns: list[str], rows: list[list[Any]], currency: str | None,
     return Answer("breakdown", _label(columns, rows[top], set(measures)),
                   f"largest of {fmt.number(len(rows))}: {columns[measure]} = "
                   f"{fmt.cell(rows[top][measure], columns[measure], currency)}")
+
+
+def _listed_rows(result: RunResult | None, figure: str) -> bool:
+    """The statement lists rows (no grouping) in an order that is not its figure's: a list, not a ranking."""
+    if result is None or not result.sql:
+        return False
+    try:
+        tree = sqlglot.parse_one(result.sql, read=result.dialect)
+    except sqlglot.errors.ParseError:
+        return False
+    order = tree.args.get("order")
+    if not isinstance(tree, exp.Select) or tree.args.get("group") is not None or order is None or \
+            any(isinstance(node, exp.AggFunc) for node in tree.selects for node in node.walk()):
+        return False
+    first = order.expressions[0].this if order.expressions else None
+    if not isinstance(first, exp.Column):
+        return False
+    named = {figure} | {node.alias_or_name for node in tree.selects if node.alias_or_name == figure} | {
+        c.name for node in tree.selects if node.alias_or_name == figure for c in node.find_all(exp.Column)}
+    if figure not in {node.alias_or_name for node in tree.selects}:
+        return False  # the statement's names are not the result's: no telling what it is ordered by
+    return first.name not in named
 
 
 def _ranked_periods(rows: Sequence[Sequence[Any]], bucket: int, measure: int) -> bool:

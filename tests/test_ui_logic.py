@@ -248,6 +248,17 @@ def test_a_tie_at_the_top_is_said_as_a_tie(columns, rows, limit, text) -> None:
     assert answer_of(result).text == text
 
 
+def test_rows_listed_by_name_are_a_list_not_a_ranking() -> None:
+    # two priced rows listed by name happen to be in price order: the first is no winner
+    sql = 'SELECT "t0"."name" AS "product", "t0"."list_price" AS "list_price" FROM "products" AS "t0" ORDER BY "t0"."name"'
+    result = RunResult(engine="demo", dialect="sqlite", sql=sql, status="ok", columns=["product", "list_price"],
+                       rows=[["4K Monitor", 399.99], ["Studio Display", 1599.0]], row_count=2)
+    assert answer_of(result).text == "4K Monitor 399.99 · Studio Display 1,599.00 (2 rows, listed by name)"
+    ranked = RunResult(engine="demo", dialect="sqlite", sql=sql.replace('ORDER BY "t0"."name"', 'ORDER BY "list_price"'),
+                       status="ok", columns=result.columns, rows=result.rows, row_count=2)
+    assert answer_of(ranked).text == "4K Monitor (list_price = 399.99)"  # ordered by its figure: a ranking
+
+
 def test_a_reading_that_did_not_answer_says_so() -> None:
     failed = ReadingResult(id="x", label="X", choices={})
     failed.results = {"demo": _result("demo", [], [], status="error")}
