@@ -359,6 +359,7 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
     _who_buys(intent, profile)
     _best_seller(intent, profile)
     _where_based(intent, profile)
+    _how_often(intent, profile)
     grounded = Grounded(values=value_mentions(intent, profile), operators=operator_mentions(intent))
     compared = versus.find(intent, profile)  # 'rock vs metal': the two values side by side, not filters
     if compared is not None:
@@ -423,6 +424,22 @@ def _who_buys(intent: Intent, profile: SchemaProfile) -> None:
         start, end = (m.start(), m.start() + 3) if m is not None else spender.span() if spender else (0, 0)
         intent.group = Target(people, Span(start, end, intent.question[start:end]))
         intent.targets.append(intent.group)
+
+
+_OFTEN = re.compile(r"\b(?:most|least)\s+(often|frequently)\b")
+
+
+def _how_often(intent: Intent, profile: SchemaProfile) -> None:
+    """'which product do they buy most often': how many separate events hold it (distinct headers), not
+    what they were worth."""
+    m = _OFTEN.search(intent.lower)
+    if m is None or intent.group is None or intent.explicit_measure:
+        return
+    counted = next((x for f, x in profile.measures_reaching(intent.group.entity.table)
+                    if x.kind == "count_distinct"), None)
+    if counted is not None:
+        intent.explicit_measure = counted.value
+        intent.measures.append((counted, Span(m.start(1), m.end(1), intent.question[m.start(1):m.end(1)])))
 
 
 _WHERE = re.compile(r"^\s*where\s+(?:are|is|do|does)\s+(?:(most|the most)\s+(?:of\s+)?)?(?:our\s+|the\s+|all\s+)?"

@@ -284,8 +284,9 @@ def _one_word_pool(pool: list[Match], term: str) -> list[Match]:
     exact = [m for m in pool if m.name.lower().replace("’", "'") == term]
     if exact:
         return exact
-    if lemma(term) != term:
-        return []  # an inflected word ('wrote', 'sold') begins a title ('Wrote A Song For Everyone'), names nothing
+    if lemma(term) != term and not (term.endswith("s") and term.startswith(lemma(term))):
+        return []  # an inflected word ('wrote', 'sold') begins a title ('Wrote A Song For Everyone'), names nothing;
+        # a plural noun ('cables') may begin a name ('Cables & Chargers') as it is
     return starting if len(starting) == len(pool) <= MAX_ONE_WORD_MATCHES else []
 
 
