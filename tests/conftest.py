@@ -91,6 +91,15 @@ def session_servers(tmp_path_factory) -> Iterator[ServerDatabases]:
     databases.drop_all()
 
 
+@pytest.fixture(scope="module")
+def demo_databases(demo_urls) -> Iterator[list[Database]]:
+    """One Database per engine on the seeded demo, disposed after the module (its own profiles and memos)."""
+    databases = [Database(parse_db_option(f"{b}={demo_urls[b]}"), Limits()) for b in BACKENDS]
+    yield databases
+    for db in databases:
+        db.dispose()
+
+
 @pytest.fixture(scope="session")
 def demo_urls(session_servers) -> dict[str, str]:
     """The demo orders database (seed 42, scale 1) on every engine: {backend: URL}."""

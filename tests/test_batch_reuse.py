@@ -2,22 +2,9 @@
 answer (`CheckOptions.answered`), and only answers are kept (an error or a timeout is sent again)."""
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
-
-from adapters import Database, Job, Limits, parse_db_option
+from adapters import Database, Job
 from checker_app.pipeline import CheckOptions, check
 from checker_app.statements import run_statements
-from tests.support import BACKENDS
-
-
-@pytest.fixture(scope="module")
-def demo(demo_urls) -> Iterator[list[Database]]:
-    databases = [Database(parse_db_option(f"{b}={demo_urls[b]}"), Limits()) for b in BACKENDS]
-    yield databases
-    for db in databases:
-        db.dispose()
 
 
 def _sent(databases: list[Database], monkeypatch) -> list[tuple[str, str]]:
@@ -38,30 +25,30 @@ def _answers(report) -> list[dict[str, object]]:
     return [{name: (result.status, result.rows) for name, result in r.results.items()} for r in report.interpretations]
 
 
-def test_a_reading_answered_earlier_in_the_batch_is_not_sent_again(demo, monkeypatch) -> None:
-    sent = _sent(demo, monkeypatch)
+def test_a_reading_answered_earlier_in_the_batch_is_not_sent_again(demo_databases, monkeypatch) -> None:
+    sent = _sent(demo_databases, monkeypatch)
     options = CheckOptions(answered={})
-    first = check("What is the top-selling product?", demo, options)
+    first = check("What is the top-selling product?", demo_databases, options)
     statements = {(name, sql) for r in first.interpretations for name, sql in r.sql.items()}
     assert statements and statements <= set(sent)
     sent.clear()
-    second = check("What is the top-selling product?", demo, options)
+    second = check("What is the top-selling product?", demo_databases, options)
     assert not statements & set(sent)
     assert _answers(second) == _answers(first)
     assert [r.sql for r in second.interpretations] == [r.sql for r in first.interpretations]
-    again = check("What is the top-selling product?", demo)  # no batch: every statement is sent
+    again = check("What is the top-selling product?", demo_databases)  # no batch: every statement is sent
     assert statements <= set(sent)
     assert _answers(again) == _answers(first)
 
 
-def test_an_error_is_sent_again(demo) -> None:
+def test_an_error_is_sent_again(demo_databases) -> None:
     answered: dict = {}
-    jobs = [Job("bad", {db.name: "SELECT no_such_column FROM products" for db in demo}),
-            Job("good", {db.name: "SELECT COUNT(*) FROM products" for db in demo})]
-    first = run_statements(jobs, demo, answered=answered)
+    jobs = [Job("bad", {db.name: "SELECT no_such_column FROM products" for db in demo_databases}),
+            Job("good", {db.name: "SELECT COUNT(*) FROM products" for db in demo_databases})]
+    first = run_statements(jobs, demo_databases, answered=answered)
     assert all(r.status == "error" for r in first["bad"].values())
     assert all(r.ok for r in first["good"].values())
     assert {key[1] for key in answered} == {"SELECT COUNT(*) FROM products"}
-    second = run_statements(jobs, demo, answered=answered)
+    second = run_statements(jobs, demo_databases, answered=answered)
     assert all(r.status == "error" for r in second["bad"].values())
     assert [r.rows for r in second["good"].values()] == [r.rows for r in first["good"].values()]

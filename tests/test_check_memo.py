@@ -4,11 +4,9 @@ of each statement sent (`Database.run`). A repeated check gives the same report;
 of the profile or a refreshed profile analyse again; a refused statement is checked again."""
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
-from adapters import Database, Limits, parse_db_option
+from adapters import Limits
 from adapters.memo import BoundedMemo
 from archetypes.query import render
 from checker_app.analysis_memo import analysis_memo
@@ -19,14 +17,6 @@ from tests.support import BACKENDS
 QUESTION = "What is the top-selling product?"
 
 
-@pytest.fixture(scope="module")
-def demo(demo_urls) -> Iterator[list[Database]]:
-    databases = [Database(parse_db_option(f"{b}={demo_urls[b]}"), Limits()) for b in BACKENDS]
-    yield databases
-    for db in databases:
-        db.dispose()
-
-
 def _untimed(value: object) -> object:
     if isinstance(value, dict):
         return {k: _untimed(v) for k, v in value.items() if k != "elapsed_ms"}
@@ -35,37 +25,37 @@ def _untimed(value: object) -> object:
     return value
 
 
-def test_a_question_asked_again_is_not_analysed_again(demo) -> None:
-    first = check(QUESTION, demo)
-    memo = analysis_memo(load_profile(demo[0]))
+def test_a_question_asked_again_is_not_analysed_again(demo_databases) -> None:
+    first = check(QUESTION, demo_databases)
+    memo = analysis_memo(load_profile(demo_databases[0]))
     kept = len(memo)
-    second = check(QUESTION, demo)
+    second = check(QUESTION, demo_databases)
     assert len(memo) == kept
     assert _untimed(second.to_dict()) == _untimed(first.to_dict())
     options = CheckOptions()
-    assert analyse_on(demo[0], QUESTION, options, None) is analyse_on(demo[0], QUESTION, options, None)
+    assert analyse_on(demo_databases[0], QUESTION, options, None) is analyse_on(demo_databases[0], QUESTION, options, None)
 
 
-def test_other_options_are_analysed_apart(demo) -> None:
-    plain = analyse_on(demo[0], QUESTION, CheckOptions(), None)
-    answered = analyse_on(demo[0], QUESTION, CheckOptions(answers={"ranking_metric": "units"}), None)
-    capped = analyse_on(demo[0], QUESTION, CheckOptions(cap=2), None)
+def test_other_options_are_analysed_apart(demo_databases) -> None:
+    plain = analyse_on(demo_databases[0], QUESTION, CheckOptions(), None)
+    answered = analyse_on(demo_databases[0], QUESTION, CheckOptions(answers={"ranking_metric": "units"}), None)
+    capped = analyse_on(demo_databases[0], QUESTION, CheckOptions(cap=2), None)
     assert len({id(plain), id(answered), id(capped)}) == 3
     assert len(answered.interpretations) < len(plain.interpretations)
     assert len(capped.interpretations) == 2
 
 
-def test_a_refreshed_profile_analyses_again(demo) -> None:
-    before = analyse_on(demo[0], QUESTION, CheckOptions(), None)
-    refresh_profiles([demo[0]])
-    after = analyse_on(demo[0], QUESTION, CheckOptions(), None)
+def test_a_refreshed_profile_analyses_again(demo_databases) -> None:
+    before = analyse_on(demo_databases[0], QUESTION, CheckOptions(), None)
+    refresh_profiles([demo_databases[0]])
+    after = analyse_on(demo_databases[0], QUESTION, CheckOptions(), None)
     assert after is not before
-    assert [i.sql(demo[0].dialect) for i in after.interpretations] == [i.sql(demo[0].dialect) for i in before.interpretations]
+    assert [i.sql(demo_databases[0].dialect) for i in after.interpretations] == [i.sql(demo_databases[0].dialect) for i in before.interpretations]
 
 
-def test_a_reading_is_written_once_per_dialect(demo) -> None:
-    analysis = analyse_on(demo[0], QUESTION, CheckOptions(), None)
-    for db in demo:
+def test_a_reading_is_written_once_per_dialect(demo_databases) -> None:
+    analysis = analyse_on(demo_databases[0], QUESTION, CheckOptions(), None)
+    for db in demo_databases:
         for interpretation in analysis.interpretations:
             text = interpretation.sql(db.dialect)
             assert interpretation.sql(db.dialect) is text
@@ -73,8 +63,8 @@ def test_a_reading_is_written_once_per_dialect(demo) -> None:
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_a_statement_sent_again_is_not_checked_again(demo, backend) -> None:
-    db = next(d for d in demo if d.name == backend)
+def test_a_statement_sent_again_is_not_checked_again(demo_databases, backend) -> None:
+    db = next(d for d in demo_databases if d.name == backend)
     db._sent = BoundedMemo(2)
     first = db.run("SELECT name FROM products ORDER BY id")
     again = db.run("SELECT name FROM products ORDER BY id")
