@@ -626,16 +626,13 @@ def _largest_event(intent, ops, kinds, profile, spec, as_of, out) -> None:
     info = profile.tables[header.table]
     if not info.primary_key:
         return
-    key = tuple(info.primary_key[:1])
-    # named by its key ('order id'): the event has no name of its own
-    entity = Entity(header.table, key, f"{phrase(header.table) or header.table} id", key=key)
+    entity = _event_entity(header.table, info.primary_key)
     # its value: the money of its lines, or a column of its own that totals it (not a freight or a tax)
     values = [(f, m) for f, m in profile.measures_reaching(header.table) if m.money and (
         m.kind == "product" or m.kind == "sum" and set(words(" ".join(m.columns))) & _TOTAL_WORDS)]
     values += [(f, m) for f, m in profile.measures_reaching(header.table) if m.value == "units"]
     if not values:
         return
-    from archetypes.ranking_metric import ARCHETYPE
 
     spec.fact, spec.measure = values[0]
     spec.group, spec.limit, spec.count_table = entity, intent.top_n or 1, None
@@ -644,10 +641,8 @@ def _largest_event(intent, ops, kinds, profile, spec, as_of, out) -> None:
     out.consumed |= {"ranking"}
     out.replaces |= {"ranking_metric"}
     if len(values) > 1:
-        readings = [Reading(m.value, f"By {m.label[:1].lower()}{m.label[1:]}", _set_measure(f, m))
-                    for f, m in values[:4]]
-        out.detections.append(ARCHETYPE.detection(_span(intent, word.start(), span.end), readings,
-                                                  question=f"The {word.group(1)} {phrase(header.table)} by what?"))
+        out.detections.append(_by_which(values, _span(intent, word.start(), span.end),
+                                        f"The {word.group(1)} {phrase(header.table)} by what?"))
 
 
 _WHICH_EVENT = re.compile(r"^\s*(?:which|what)\s+(?:single\s+|one\s+)?([a-z]+)\s+(?:had|has|have|was|contained|"
@@ -682,10 +677,8 @@ def _which_event(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: S
         return
     if not values:
         return
-    from archetypes.ranking_metric import ARCHETYPE
 
-    key = tuple(profile.tables[header.table].primary_key[:1])
-    spec.group = Entity(header.table, key, f"{phrase(header.table) or header.table} id", key=key)
+    spec.group = _event_entity(header.table, profile.tables[header.table].primary_key)
     spec.fact, spec.measure = values[0]
     spec.limit, spec.count_table = intent.top_n or 1, None
     spec.ascending = m.group(2) in ("fewest", "least", "lowest", "smallest")
@@ -695,10 +688,21 @@ def _which_event(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: S
     out.consumed |= {"ranking"}
     out.replaces |= {"ranking_metric"}
     if len(values) > 1:
-        readings = [Reading(x.value, f"By {x.label[:1].lower()}{x.label[1:]}", _set_measure(f, x))
-                    for f, x in values[:4]]
-        out.detections.append(ARCHETYPE.detection(whole, readings,
-                                                  question=f"The {phrase(header.table)} with the {m.group(2)} what?"))
+        out.detections.append(_by_which(values, whole, f"The {phrase(header.table)} with the {m.group(2)} what?"))
+
+
+def _event_entity(table: str, primary_key: list[str] | tuple[str, ...]) -> Entity:
+    """An event ranked as a row of its own, named by its key ('order id'): it has no name of its own."""
+    key = tuple(primary_key[:1])
+    return Entity(table, key, f"{phrase(table) or table} id", key=key)
+
+
+def _by_which(values: list[tuple[Fact, Measure]], span: Span, question: str) -> Detection:
+    """The figures one event can be ranked by (its money, its units, its lines), as a metric choice."""
+    from archetypes.ranking_metric import ARCHETYPE
+
+    readings = [Reading(x.value, f"By {x.label[:1].lower()}{x.label[1:]}", _set_measure(f, x)) for f, x in values[:4]]
+    return ARCHETYPE.detection(span, readings, question=question)
 
 
 # -- averages and ratios ---------------------------------------------------------------------------------
