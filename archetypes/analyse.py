@@ -12,7 +12,7 @@ from sqlglot import exp
 from adapters.errors import InputError
 from adapters.safety import MAX_QUESTION_BYTES, decode_input
 from adapters.schema import TableInfo
-from archetypes import lexicon, versus
+from archetypes import lexicon, roles, versus
 from archetypes.archetype import Context
 from archetypes.counted import bridge_between, rows_counted, rows_of
 from archetypes.errors import UnknownAnswerError
@@ -367,6 +367,9 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
         grounded.operators = [m for m in grounded.operators if not versus.is_link(compared, m)]
     grounded.values = [m for m in grounded.values if not _inside_name(m, intent)
                        and not _names_several_rows(m, intent, profile, lookup)]
+    negations = [m.span for m in grounded.values if m.negated]  # 'shops not in germany': a filter, not an absence
+    grounded.operators = [m for m in grounded.operators
+                          if not any(s.start <= m.span.start < s.end for s in negations)]
     base = base_spec(intent, profile)
     _apply_values(grounded, intent, profile, base)
     sides = versus.apply(compared, base, profile, intent) if compared is not None else None
@@ -403,6 +406,7 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
         if sides is not None:
             grounded.shape.detections.append(sides)
             grounded.shape.replaces.add("entity")  # one entity question at a time: which values are compared
+    ctx.extra["open_roles"] = roles.settle(base, intent, profile)
     return ctx
 
 
@@ -613,6 +617,7 @@ def _detect(ctx: Context) -> list[Detection]:
             found.append(detection)
     found += shape.detections
     found += _value_columns(ctx, found)
+    found += _open_roles(ctx, found)
     if "ranking_metric" in shape.replaces and not any(d.archetype == "ranking_metric" for d in found):
         from archetypes.ranking_metric import gross_or_net, unnamed_figure
 
@@ -646,6 +651,39 @@ def _value_columns(ctx: Context, found: list[Detection]) -> list[Detection]:
             continue
         out.append(value_columns_detection(mention.span, refs, ctx.profile, mention.negated))
     return out
+
+
+def _open_roles(ctx: Context, found: list[Detection]) -> list[Detection]:
+    """A filter or a group reached through several tables ('revenue in germany': the customer's country or the
+    store's) is an entity ambiguity; one entity question at a time, so another is reported as not read."""
+    from archetypes.entity import role_detection
+
+    grounded = ctx.grounding
+    out: list[Detection] = []
+    for role in ctx.extra.get("open_roles") or []:
+        span = _role_span(ctx, role)
+        if out or any(d.archetype == "entity" for d in found):
+            if grounded is not None:
+                grounded.unread.append((span, f"reached through several tables ({', '.join(r.via for r in role.options)}); "
+                                              f"ask about one at a time"))
+            continue
+        out.append(role_detection(span, role, ctx.base))
+    return out
+
+
+def _role_span(ctx: Context, role: roles.OpenRole) -> Span:
+    intent = ctx.intent
+    if role.index is None:
+        return intent.group.span if intent.group is not None else Span(0, len(ctx.question), ctx.question)
+    flt = ctx.base.filters[role.index]
+    for value in flt.values:
+        at = intent.lower.find(value.lower())
+        if at >= 0:
+            return Span(at, at + len(value), ctx.question[at:at + len(value)])
+    mention = next((m.span for m in (ctx.grounding.values if ctx.grounding else [])
+                    if any(r.table == flt.entity.table or r.target(ctx.profile).table == flt.entity.table
+                           for r in m.refs)), None)
+    return mention or Span(0, len(ctx.question), ctx.question)
 
 
 def _answer(detections: list[Detection], answers: dict[str, str]) -> dict[str, list[Reading]]:
@@ -869,9 +907,10 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
         elif unit in ("weekday", "hour"):
             spec.grain = unit
             days = (spec.window.end - spec.window.start).days if spec.window is not None else 0
-            if days * (24 if unit == "hour" else 1) > MAX_CALENDAR_ROWS:
-                # 'invoices by weekday in 1997': a calendar of 365 days would be cut to its last 250; each row's
-                # own weekday (or hour) is grouped instead
+            if spec.window is None or days * (24 if unit == "hour" else 1) > MAX_CALENDAR_ROWS:
+                # 'sales by weekday' is a cycle over every row, not the last 28 days; 'invoices by weekday in
+                # 1997': a calendar of 365 days would be cut to its last 250. Each row's own weekday (or hour)
+                # is grouped instead
                 spec.grain, spec.shape, spec.time_part = None, "distribution", unit
         elif intent.grain_fiscal and (profile.fiscal or profile.fiscal_year_start):
             spec.grain = {"month": "fy_period", "quarter": "fy_quarter", "year": "fy_year"}.get(unit, unit)

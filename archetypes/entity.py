@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from sqlglot import exp
@@ -11,8 +11,10 @@ from sqlglot import exp
 from archetypes.archetype import Archetype, Context
 from archetypes.intent import Span
 from archetypes.model import Detection, Reading
+from archetypes.naming import phrase
 from archetypes.profile import Entity, SchemaProfile
 from archetypes.query import EntityFilter, QuerySpec, col, literal, name_expression, table_ref
+from archetypes.roles import OpenRole
 from archetypes.values import lemma
 
 ID = "entity"
@@ -55,8 +57,9 @@ def _as_pattern(ctx: Context, span: Span, pool: list[Match]) -> bool:
 
 def detect(ctx: Context) -> Detection | None:
     compared = {v for side in ctx.base.sides for v in side.values}
+    present = [replace(f, via=None) for f in ctx.base.filters]  # a filter given its role is still the same one
     for flt in known_filters(ctx):
-        if flt not in ctx.base.filters and not (compared and set(flt.values) <= compared):
+        if flt not in present and not (compared and set(flt.values) <= compared):
             ctx.base.filters.append(flt)  # one match: not ambiguous, the question means it (not a side compared)
     found: Detection | None = None
     for span, pool in name_matches(ctx):
@@ -330,4 +333,23 @@ def _apply_value(flt: EntityFilter):
         spec.filters.append(flt)
         if spec.shape == "share":
             spec.share_filters.append(flt)  # the value is the part of a share
+    return apply
+
+
+def role_detection(span: Span, role: OpenRole, spec: QuerySpec) -> Detection:
+    """One reading per table the filter's or the group's rows are reached through: 'germany' as the customer's
+    country or as the store's."""
+    readings = [Reading(f"via_{option.via}", option.label(role.goal), _apply_role(role.index, option.via))
+                for option in role.options]
+    what = phrase(role.goal) or role.goal
+    return ARCHETYPE.detection(span, readings, question=f"Whose {what}: " +
+                               " or ".join(f"the {phrase(o.via) or o.via}'s" for o in role.options) + "?")
+
+
+def _apply_role(index: int | None, via: str):
+    def apply(spec: QuerySpec) -> None:
+        if index is None:
+            spec.group_via = via
+        elif index < len(spec.filters):
+            spec.filters[index] = replace(spec.filters[index], via=via)
     return apply

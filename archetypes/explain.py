@@ -138,7 +138,7 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
         text = f"{metric} of {part} as a share of the {metric[0].lower() + metric[1:]} of all{common}"
         if spec.group is not None and not spec.share_top:
             order = "lowest first" if spec.ascending else "highest first"
-            text += f", per {spec.group.noun}, {order}" + (f", top {spec.limit}" if spec.limit else "")
+            text += f", per {_group_noun(spec)}, {order}" + (f", top {spec.limit}" if spec.limit else "")
         elif spec.grain:
             text += f", per {spec.grain.replace('_', ' ')}"
         return text
@@ -149,7 +149,7 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
                 "the difference and the relative change")
         if spec.group is not None:
             order = "smallest" if spec.ascending else "largest"
-            text += f", per {spec.group.noun}, ranked by the {change.mode} change, {order} first"
+            text += f", per {_group_noun(spec)}, ranked by the {change.mode} change, {order} first"
             if spec.limit:
                 text += f", top {spec.limit}"
         return text
@@ -174,9 +174,9 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
     if spec.group is not None and spec.sides:
         names = [side.label for side in spec.sides]
         listed = ", ".join(names[:-1]) + f" and {names[-1]}"
-        text += f", per {spec.group.noun} for {listed}, one row each"
+        text += f", per {_group_noun(spec)} for {listed}, one row each"
     elif spec.group is not None:
-        text += f", per {spec.group.noun}"
+        text += f", per {_group_noun(spec)}"
         if spec.also_by is not None and spec.shape == "aggregate" and not spec.grain:
             text += f" and {spec.also_by.noun}"
     if spec.having is not None:
@@ -193,3 +193,9 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
 def _span(window) -> str:
     last = window.end - dt.timedelta(days=1)
     return window.start.isoformat() if last <= window.start else f"{window.start.isoformat()} to {last.isoformat()}"
+
+
+def _group_noun(spec: QuerySpec) -> str:
+    """'country', or 'store's country' when the group is reached through a role (archetypes.roles)."""
+    assert spec.group is not None
+    return f"{phrase(spec.group_via)}'s {spec.group.noun}" if spec.group_via else spec.group.noun

@@ -20,6 +20,8 @@ _NOT_A_VALUE = lexicon.FUNCTION_WORDS | lexicon.TIME_WORDS | frozenset(lexicon.O
 _SKIP_IN_VALUES = {"and", "&"}
 # short English words that are also upper-case codes somewhere ('US', 'IT', 'OR', 'ME'): never a value unless
 # typed in capitals
+_NEGATING = frozenset({"not", "non", "excluding", "except", "without", "outside"})
+_PLACE_WORDS = frozenset({"in", "from", "at", "to", "of"})
 _DETERMINERS = frozenset({"our", "the", "all", "any", "those", "these", "my", "every", "from", "in", "at"})
 _SHORT_WORDS = frozenset("""us it or me am pm no on in at up go do so an as be by he we tv id ok all any are can
                          did had has her his its new old one our out own per say see she the top two way who why
@@ -75,11 +77,20 @@ def value_mentions(intent: Intent, profile: SchemaProfile) -> list[ValueMention]
             # 'our us shops': a short word between a determiner and a table's noun is an adjective, not 'us'
             adjective = size == 1 and 0 < index < len(words) - 1 and words[index - 1].text in _DETERMINERS and \
                 (singular(words[index + 1].text),) in schema.phrases and first.text in _SHORT_WORDS
-            if size == 1 and not adjective and not _single_word_value(first.text, text, refs, schema):
+            # 'shops in the us', 'our non-us shops': no pronoun follows 'the' or 'non'
+            country = size == 1 and first.text == "us" and index > 0 and words[index - 1].text in ("the", "non")
+            if size == 1 and not adjective and not country and \
+                    not _single_word_value(first.text, text, refs, schema):
                 continue
             if not text[:1].isupper() and all(_many_names(profile, r) for r in refs):
                 continue  # 'released' is not the track 'Release': a lowercase word of a long name list
-            negated = index > 0 and words[index - 1].text in ("not", "non", "excluding", "except", "without")
+            before = [w.text for w in words[max(0, index - 2):index]]
+            reach = 1 if before[-1:] and before[-1] in _NEGATING else \
+                2 if len(before) == 2 and before[0] in _NEGATING and before[1] in _PLACE_WORDS else 0
+            negated = reach > 0
+            if negated:  # 'non-us shops', 'shops not in germany': the negation is read with the value it negates
+                first = words[index - reach]
+                text = intent.question[first.start:last.end]
             found.append(ValueMention(Span(first.start, last.end, text), refs, negated))
             matched = size
             break

@@ -15,8 +15,8 @@ import sqlglot
 from sqlglot import exp
 
 from adapters.dialects import sqlglot_dialect
-from archetypes import calendar, period_key
-from archetypes.naming import plural, slug
+from archetypes import calendar, period_key, roles
+from archetypes.naming import phrase, plural, slug
 from archetypes.profile import Edge, Entity, Fact, Measure, SchemaProfile, TimeColumn
 
 RANKING_LIMIT = 10
@@ -34,6 +34,7 @@ class EntityFilter:
     values: tuple[str, ...]
     column: str | None = None
     negate: bool = False
+    via: str | None = None   # the role the entity is reached through (archetypes.roles): the store's country
 
     def expression(self, alias: str) -> exp.Expr:
         return col(self.column, alias) if self.column else name_expression(self.entity, alias)
@@ -44,7 +45,7 @@ class EntityFilter:
 
     def describe(self) -> str:
         what = " or ".join(self.values)
-        noun = self.entity.noun
+        noun = f"{phrase(self.via)}'s {self.entity.noun}" if self.via else self.entity.noun
         return f"{noun} is not {what}" if self.negate else f"{noun} is {what}"
 
 
@@ -104,6 +105,7 @@ class QuerySpec:
     measure: Measure | None = None
     count_table: str | None = None           # COUNT(*) of a table that is not a fact
     group: Entity | None = None              # ranking / "by <entity>"
+    group_via: str | None = None             # the role the group is reached through (archetypes.roles)
     also_by: Entity | None = None            # a second breakdown ("by category and store"), plain aggregates only
     partition: Entity | None = None          # top N per group: `group` ranked within each row of it, `limit` each
     limit: int | None = None
@@ -322,7 +324,7 @@ def prepare(spec: QuerySpec, profile: SchemaProfile, need_time: bool = False,
     group_expr = None
     group_key: exp.Expr | None = None
     if spec.group is not None and join_group:
-        route = profile.path(fact.table, spec.group.table)
+        route = roles.route(profile, fact.table, spec.group.table, spec.group_via)
         if route is None and spec.group.column_only:
             twin = same_column_reaching(profile, spec.group, fact.table)  # 'status': the counted table's own
             if twin is not None:
@@ -531,7 +533,7 @@ def keyed_route(spec: QuerySpec, profile: SchemaProfile) -> tuple[Edge, ...] | N
     if group is None or spec.fact is None or spec.grain or group.column_only or len(group.key) != 1 or \
             spec.also_by is not None or combined(spec.sides):
         return None
-    route = profile.path(spec.fact.table, group.table)
+    route = roles.route(profile, spec.fact.table, group.table, spec.group_via)
     if not route or tuple(route[-1].ref_columns) != tuple(group.key):
         return None
     return route
@@ -589,7 +591,7 @@ def row_filters(spec: QuerySpec, profile: SchemaProfile, source: _From, root: st
     silently drops a filter answers another question."""
     where: list[exp.Expr] = []
     for flt in spec.filters:
-        route = profile.path(root, flt.entity.table)
+        route = roles.route(profile, root, flt.entity.table, flt.via)
         if route is None:
             spec.notes.append(f"{flt.entity.noun} cannot be reached from {root}: no reading over {root} "
                               f"can apply '{flt.describe()}'")

@@ -347,7 +347,9 @@ def _fact_holding(profile: SchemaProfile, table: str) -> Fact | None:
 # -- distributions over a time part ----------------------------------------------------------------------
 
 def _distribution(intent, ops, kinds, profile, spec, as_of, out) -> None:
-    if spec.shape != "aggregate" or spec.fact is None or spec.fact.time is None:
+    # 'which weekday is busiest': 'by weekday' with no window already grouped each row's own weekday
+    cycle = spec.shape == "distribution" and spec.time_part in ("weekday", "hour")
+    if (spec.shape != "aggregate" and not cycle) or spec.fact is None or spec.fact.time is None:
         return
     lower = intent.lower
     named = next(((part, m) for part, m in ((p, r.search(lower)) for p, r in _PARTS) if m is not None), None)

@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 
 from sqlglot import exp
 
-from archetypes import calendar
+from archetypes import calendar, roles
 from archetypes.naming import plural, slug
 from archetypes.profile import Fact, SchemaProfile, TimeColumn
 from archetypes.query import (
@@ -426,8 +426,8 @@ def _share(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
                            exp.alias_(fraction.copy(), "share", quoted=True),
                            exp.alias_(exp.Mul(this=fraction, expression=_int(100)), "percent", quoted=True))
                 .with_(ident("groups"), as_=per_group))
-    parts = [f.condition(prepared.source.alias_for(profile.path(spec.fact.table, f.entity.table) or ()))
-             for f in spec.share_filters]
+    parts = [f.condition(prepared.source.alias_for(
+        roles.route(profile, spec.fact.table, f.entity.table, f.via) or ())) for f in spec.share_filters]
     parts += [c.expression(prepared.source.alias_for(profile.path(spec.fact.table, c.table) or ()))
               for c in spec.share_conditions]
     part_condition = exp.and_(*parts) if parts else exp.true()

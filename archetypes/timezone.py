@@ -38,8 +38,17 @@ def detect(ctx: Context) -> Detection | None:
         column, route = found
         where = route[-1].ref_table if route else column.table
         readings.append(Reading(LOCAL, f"Each row's own local day ({where}.{column.column})", _apply(LOCAL)))
+        if _pinned(ctx.base, where):
+            # 'tokyo sales by hour': the rows are one shop's, so its own clock is the local one and the
+            # other shops' zones answer a question nobody asked
+            return ARCHETYPE.detection(span, readings)
     readings.extend(Reading(zone, f"Days in {zone}", _apply(zone)) for zone in zones)
     return ARCHETYPE.detection(span, readings)
+
+
+def _pinned(spec: QuerySpec, table: str) -> bool:
+    """The rows read are filtered to one row of the table holding the zone (one shop, one office)."""
+    return any(f.entity.table == table and not f.negate and len(f.values) == 1 for f in spec.filters)
 
 
 def _apply(zone: str):

@@ -80,8 +80,9 @@ def codes_in_scope(ctx: Context) -> list[str] | None:
     base = ctx.base
     if not base.filters or ctx.lookup is None or base.fact is None or base.measure is None:
         return None
-    key = ("currency scope", base.fact.table, tuple((f.entity.table, f.column, f.values) for f in base.filters),
-           base.window)
+    # every part of a filter that changes its rows (a negation, the role it is reached through) is in the key
+    key = ("currency scope", base.fact.table,
+           tuple((f.entity.table, f.column, f.values, f.negate, f.via) for f in base.filters), base.window)
     if key in ctx.profile.cache:
         return ctx.profile.cache[key]
     spec = QuerySpec(fact=base.fact, measure=base.measure, window=base.window,

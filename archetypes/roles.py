@@ -1,0 +1,115 @@
+"""A table the rows read reach through several others: 'revenue in germany' on lines whose order has a
+customer with a country and a store with a country. The shortest path picks one silently (the customer's),
+which answers a question about the other as confidently as about the right one. Here each way in is a *role*
+(the customer's country, the store's country): a role the question names ('shops in germany', 'revenue by
+store') is taken, and otherwise each role is a reading of the `entity` archetype."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from archetypes.intent import Intent
+from archetypes.naming import phrase
+from archetypes.profile import Edge, SchemaProfile
+
+if TYPE_CHECKING:  # query.py routes through roles: the spec is only a type here
+    from archetypes.query import QuerySpec
+
+
+@dataclass(frozen=True)
+class Role:
+    """`goal` reached from `start` through `via`, the last table before it (its foreign key names the role)."""
+
+    via: str
+    route: tuple[Edge, ...]
+
+    def label(self, goal: str) -> str:
+        edge = self.route[-1]
+        return f"the {phrase(goal) or goal} of the {phrase(self.via) or self.via} ({self.via}.{', '.join(edge.columns)})"
+
+
+def roles(profile: SchemaProfile, start: str, goal: str) -> list[Role]:
+    """Every table with a foreign key to `goal` that `start` reaches without passing through `goal`, fewest
+    joins first; one role (or none) is no ambiguity."""
+    key = ("roles", start, goal)
+    if key in profile.cache:
+        return profile.cache[key]
+    found: list[Role] = []
+    if start != goal:
+        for table in [start, *profile.tables]:
+            if table == goal or any(r.via == table for r in found):
+                continue
+            hops = [e for e in profile.edges.get(table, ()) if e.ref_table == goal]
+            first = profile.path(start, table)
+            if len(hops) != 1 or first is None or any(e.ref_table == goal for e in first):
+                continue  # two keys to the same table from one row ('billing' and 'shipping') are its own case
+            found.append(Role(table, first + (hops[0],)))
+    found.sort(key=lambda r: len(r.route))
+    profile.cache[key] = found
+    return found
+
+
+def route(profile: SchemaProfile, start: str, goal: str, via: str | None) -> tuple[Edge, ...] | None:
+    """The path from `start` to `goal` through the role `via`, or the shortest path when no role is set."""
+    if via is not None:
+        chosen = next((r for r in roles(profile, start, goal) if r.via == via), None)
+        if chosen is not None:
+            return chosen.route
+    return profile.path(start, goal)
+
+
+def named_role(intent: Intent, options: list[Role]) -> Role | None:
+    """The role whose table the question names ('shops in germany', 'revenue by shop', 'the tokyo store'),
+    when exactly one is named."""
+    tables = {t.entity.table for t in intent.targets if not t.entity.column_only}
+    if intent.group is not None:
+        tables.add(intent.group.entity.table)
+    named = [r for r in options if r.via in tables]
+    return named[0] if len(named) == 1 else None
+
+
+@dataclass(frozen=True)
+class OpenRole:
+    """A filter (its index in `spec.filters`) or the group (`index` None) whose role the question leaves open."""
+
+    goal: str
+    index: int | None
+    options: tuple[Role, ...]
+
+
+def _ambiguous(profile: SchemaProfile, start: str, goal: str) -> list[Role]:
+    found = roles(profile, start, goal)
+    coded = {(c.table, c.column) for c in profile.currency_columns}
+    if any((r.route[-1].table, r.route[-1].columns[0]) in coded for r in found):
+        return []  # an order's currency and its store's are the same money: the unit archetype asks about it
+    return found if len(found) > 1 else []
+
+
+def settle(spec: QuerySpec, intent: Intent, profile: SchemaProfile) -> list[OpenRole]:
+    """Sets on each filter and on the group the role the question names; returns those it leaves open."""
+    from dataclasses import replace
+
+    if spec.fact is None or spec.shape not in ("aggregate", "distribution", "change", "share"):
+        return []  # an absence, a list or an attribute reaches its filters from the rows it lists
+    start = spec.count_table or spec.fact.table
+    left: list[OpenRole] = []
+    filters = list(spec.filters)
+    for index, flt in enumerate(filters):
+        if flt.via is not None or flt.column is not None:
+            continue
+        options = _ambiguous(profile, start, flt.entity.table)
+        chosen = named_role(intent, options) if options else None
+        if chosen is not None:
+            filters[index] = replace(flt, via=chosen.via)
+        elif options:
+            left.append(OpenRole(flt.entity.table, index, tuple(options)))
+    spec.filters = filters
+    group = spec.group
+    if group is not None and spec.group_via is None and not group.column_only:
+        options = _ambiguous(profile, start, group.table)
+        chosen = named_role(intent, options) if options else None
+        if chosen is not None:
+            spec.group_via = chosen.via
+        elif options:
+            left.append(OpenRole(group.table, None, tuple(options)))
+    return left
