@@ -50,6 +50,11 @@ def test_what_the_question_was_read_as(grounded, where: str, db: str, question: 
             assert item.split("=", 1)[1] in [d.archetype for d in analysis.detections], (where, analysis.archetypes)
         elif item.startswith("reason~"):
             assert any(item[7:] in i.reason for i in understood.ignored), (where, understood.ignored)
+        elif item.startswith("explains~"):  # some reading says this in its explanation
+            said = [i.explanation for i in analysis.interpretations]
+            assert any(item[9:] in text for text in said), (where, said)
+        elif item.startswith("readings="):
+            assert len(analysis.interpretations) == int(item.split("=", 1)[1]), (where, analysis.interpretations)
         elif item.startswith("answer="):  # some reading's first row holds this cell (its answer)
             wanted = item.split("=", 1)[1]
             rows = [connected.run(i) for i in analysis.interpretations]
