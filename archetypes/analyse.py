@@ -21,7 +21,7 @@ from archetypes.explain import explain
 from archetypes.grounding import OperatorMention, ValueMention, account, operator_mentions, value_mentions
 from archetypes.intent import Intent, Span, Target, read
 from archetypes.model import Analysis, Detection, Interpretation, Reading
-from archetypes.naming import phrase, plural, slug
+from archetypes.naming import phrase, plural, slug, words
 from archetypes.profile import Entity, Fact, Lookup, Measure, SchemaProfile
 from archetypes.profile.model import TimeColumn
 from archetypes.query import MAX_CALENDAR_ROWS, RANKING_LIMIT, EntityFilter, QuerySpec, build
@@ -653,6 +653,12 @@ def _value_columns(ctx: Context, found: list[Detection]) -> list[Detection]:
     return out
 
 
+def _names_a_column(word: str, profile: SchemaProfile) -> bool:
+    """'hourly' in 'the average hourly rate' is a word of the column hourly_rate, not a time grain asked."""
+    word = word.lower()
+    return any(word in words(c.name) for t in profile.tables.values() for c in t.columns)
+
+
 def _open_roles(ctx: Context, found: list[Detection]) -> list[Detection]:
     """A filter or a group reached through several tables ('revenue in germany': the customer's country or the
     store's) is an entity ambiguity; one entity question at a time, so another is reported as not read."""
@@ -907,7 +913,8 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
         elif unit in ("weekday", "hour"):
             spec.grain = unit
             days = (spec.window.end - spec.window.start).days if spec.window is not None else 0
-            if spec.window is None or days * (24 if unit == "hour" else 1) > MAX_CALENDAR_ROWS:
+            if (spec.window is None and not _names_a_column(intent.grain[1].text, profile)) or \
+                    days * (24 if unit == "hour" else 1) > MAX_CALENDAR_ROWS:
                 # 'sales by weekday' is a cycle over every row, not the last 28 days; 'invoices by weekday in
                 # 1997': a calendar of 365 days would be cut to its last 250. Each row's own weekday (or hour)
                 # is grouped instead

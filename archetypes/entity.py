@@ -11,7 +11,7 @@ from sqlglot import exp
 from archetypes.archetype import Archetype, Context
 from archetypes.intent import Span
 from archetypes.model import Detection, Reading
-from archetypes.naming import phrase
+from archetypes.naming import fold, phrase
 from archetypes.profile import Entity, SchemaProfile
 from archetypes.query import EntityFilter, QuerySpec, col, literal, name_expression, table_ref
 from archetypes.roles import OpenRole
@@ -163,14 +163,15 @@ def _resolve(matches: list[Match], term: str, adjacent: tuple[set[str], set[str]
     """The rows the term could mean: whole-word matches, restricted to a table named just before the term
     ('the album X') or just after it when that table has the exact name ('the X playlist'); an exact name
     wins over other tables."""
+    term = fold(term)
     pattern = re.compile(r"(?<!\w)" + re.escape(term) + r"(?!\w)")
-    pool = [m for m in matches if pattern.search(m.name.lower().replace("’", "'"))]
+    pool = [m for m in matches if pattern.search(fold(m.name))]
     before, after = adjacent
-    exact = {m.entity.table for m in pool if m.name.lower().replace("’", "'") == term}
+    exact = {m.entity.table for m in pool if fold(m.name) == term}
     near = {t for t in before if any(m.entity.table == t for m in pool)} or (after & exact)
     if near:
         pool = [m for m in pool if m.entity.table in near]
-    exact = {m.entity.table for m in pool if m.name.lower().replace("’", "'") == term}
+    exact = {m.entity.table for m in pool if fold(m.name) == term}
     if exact:
         pool = [m for m in pool if m.entity.table in exact]
     if len(exact) > 1 and profile is not None and not near:
@@ -178,7 +179,7 @@ def _resolve(matches: list[Match], term: str, adjacent: tuple[set[str], set[str]
         # (the artist) is what a name alone means
         top = [t for t in exact if all(o == t or profile.path(o, t) is not None for o in exact)]
         if len(top) == 1:
-            pool = [m for m in pool if m.entity.table == top[0] and m.name.lower().replace("’", "'") == term]
+            pool = [m for m in pool if m.entity.table == top[0] and fold(m.name) == term]
     seen: set[tuple[str, str | None, str]] = set()
     unique = []
     for match in sorted(pool, key=_order):
@@ -220,11 +221,38 @@ def _matches(profile: SchemaProfile, term: str, lookup) -> list[Match]:
             if rows is not None:
                 found.extend(Match(entity, None if r[0] is None else str(r[0]), str(r[1]))
                              for r in rows if len(r) > 1 and r[1] is not None)
+                if not rows and len(term) >= 4:  # 'leonie kohler': LIKE keeps the accents of 'Köhler'
+                    found.extend(m for m in _accented_names(profile, entity, lookup) if fold(term) in fold(m.name))
                 continue
         if len(entity.name_columns) == 1:
             column = profile.tables[entity.table].column(entity.name_columns[0])
             if column is not None:
                 found.extend(Match(entity, None, s) for s in column.samples if term in s.lower())
+    profile.cache[key] = found
+    return found
+
+
+MAX_ACCENT_SCAN = 5000  # rows of names read once to match them without accents; larger tables are not scanned
+
+
+def _accented_names(profile: SchemaProfile, entity: Entity, lookup) -> list[Match]:
+    """The names of the entity holding a letter outside ASCII, read once per profile (no engine folds accents
+    the same way: SQLite's LOWER does not, MariaDB's collation does)."""
+    key = ("accented names", entity.table)
+    if key in profile.cache:
+        return profile.cache[key]
+    found: list[Match] = []
+    if profile.tables[entity.table].row_count <= MAX_ACCENT_SCAN:
+        name = name_expression(entity, "t0")
+        keyed = col(entity.key[0], "t0") if len(entity.key) == 1 else exp.Null()
+        query = exp.select(exp.alias_(keyed, "key", quoted=True), exp.alias_(name, "name", quoted=True)) \
+            .from_(table_ref(entity.table, "t0")).limit(MAX_ACCENT_SCAN)
+        try:
+            rows = lookup(query)
+        except Exception:  # noqa: BLE001 - a failed scan only means no accent-free match
+            rows = []
+        found = [Match(entity, None if r[0] is None else str(r[0]), str(r[1])) for r in rows or []
+                 if len(r) > 1 and r[1] is not None and not str(r[1]).isascii()]
     profile.cache[key] = found
     return found
 
@@ -282,9 +310,10 @@ def lowercase_names(intent, profile: SchemaProfile, lookup, taken: list[Span]) -
 def _one_word_pool(pool: list[Match], term: str) -> list[Match]:
     """One lowercase word names rows only as a whole name, or as the first word of a few names and of nothing
     else ('acme', 'iphone'); an ordinary word inside titles ('live', 'single') names none."""
+    term = fold(term)
     begins = re.compile(r"^" + re.escape(term) + r"(?!\w)")
-    starting = [m for m in pool if begins.search(m.name.lower().replace("’", "'"))]
-    exact = [m for m in pool if m.name.lower().replace("’", "'") == term]
+    starting = [m for m in pool if begins.search(fold(m.name))]
+    exact = [m for m in pool if fold(m.name) == term]
     if exact:
         return exact
     if lemma(term) != term and not (term.endswith("s") and term.startswith(lemma(term))):

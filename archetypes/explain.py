@@ -118,6 +118,13 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
             return f"{head}, the {order} in each {spec.attribute_group.noun} (ties kept)"
         owner = f", with the {spec.attribute_owner.noun} it belongs to" if spec.attribute_owner is not None else ""
         return f"{head}, top {spec.limit or 1}{owner}"
+    if shape == "list" and spec.group is not None and spec.reference is not None:
+        from archetypes.shapes import reference_words
+
+        said = " ".join(reference_words(spec.reference))
+        if spec.reference_reverse:
+            return f"{plural(spec.group.noun).capitalize()} whose {said} is the {spec.group.noun}{_filters(spec)}"
+        return f"The {phrase(spec.reference.ref_table)} named by the {spec.group.noun}'s {said}{_filters(spec)}"
     if shape == "list" and spec.group is not None:
         shown = [phrase(c) for c in spec.list_columns if c not in spec.group.name_columns]
         extra = f" with their {', '.join(shown)}" if shown else ""

@@ -22,6 +22,15 @@ def words(identifier: str) -> tuple[str, ...]:
     return tuple(parts)
 
 
+def fold(text: str) -> str:
+    """Lowercase text without accents or typographic apostrophes: 'Köhler' and 'kohler' are typed alike,
+    'Luís Gonçalves' is 'luis goncalves' (a keyboard without the letters). Same length for Latin letters."""
+    text = text.lower().replace("’", "'")
+    if text.isascii():
+        return text
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
 def slug(text: str) -> str:
     """A stable lowercase slug: 'America/New_York' -> 'america_new_york', 'Acme Corp' -> 'acme_corp'."""
     folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii").lower()

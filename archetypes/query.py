@@ -135,6 +135,8 @@ class QuerySpec:
     attribute_group: Entity | None = None    # attribute superlative per group ('cheapest in each category')
     attribute_owner: Entity | None = None    # the row the top one belongs to ('which artist has the longest track')
     list_columns: tuple[str, ...] = ()       # list: columns of the listed table shown next to its name
+    reference: Edge | None = None            # list: the row this key of the listed row points at, named first
+    reference_reverse: bool = False          # list: the rows whose `reference` points at the row the filters name
     absent: Entity | None = None             # absence: rows of this entity with no fact rows
     absent_count: bool = False               # absence: how many such rows, not their list
     conditions: list[RowCondition] = field(default_factory=list)      # record scope: which rows count

@@ -18,7 +18,7 @@ from archetypes.change_reader import read_change
 from archetypes.counted import bridge_between, buyers, rows_counted, rows_of
 from archetypes.counted import header_of as _header_of
 from archetypes.grounding import OperatorMention
-from archetypes.intent import RE_YEAR, Intent, Span, Target
+from archetypes.intent import RE_YEAR, STOPWORDS, Intent, Span, Target
 from archetypes.model import Detection, Reading
 from archetypes.naming import phrase, plural, singular, slug, words
 from archetypes.profile import Edge, Entity, Fact, Measure, SchemaProfile
@@ -1141,8 +1141,11 @@ def _listing(intent, ops, kinds, profile, spec, as_of, out) -> None:
             m.kind in ("product", "sum", "expression") for m, _ in intent.measures):
         return
     lower = _without(intent.lower, out.value_spans)  # 'sales' inside the value 'Sales Support Agent' sums nothing
-    if not (_LISTING.search(lower) or _starts_with_table(intent)) or _AGGREGATING.search(lower) or \
-            kinds & lexicon.SHAPE_OPERATORS:
+    if _AGGREGATING.search(lower) or kinds & lexicon.SHAPE_OPERATORS:
+        return
+    if _reference(intent, profile, spec, out):
+        return
+    if not (_LISTING.search(lower) or _starts_with_table(intent) or _starts_with_column(intent, profile, spec)):
         return
     target = _head_target(intent)
     if target is None:
@@ -1210,6 +1213,59 @@ def _when_did(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: Shap
     out.read.append(_span(intent, started.start(), started.end()))
     out.replaces |= {"ranking_metric", "unit", "timezone", "record_scope"}
     return True
+
+
+def _named_owner(profile: SchemaProfile, spec: QuerySpec) -> Entity | None:
+    """The table of the one row the question names ('leonie kohler', 'speedy express'; 'anne dodsworth' as a
+    first and a last name of one table)."""
+    tables = {f.entity.table for f in spec.filters if not f.negate}
+    owner = profile.entities.get(next(iter(tables))) if len(tables) == 1 else None
+    return owner if owner is not None and not owner.column_only else None
+
+
+def _reference(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: ShapeRead) -> bool:
+    """"who's leonie kohler's support rep", 'who does anne dodsworth report to': the named row's foreign key
+    named by its words (SupportRepId, ReportsTo) answers with the row it points at."""
+    from archetypes.shapes import reference_words
+
+    owner = _named_owner(profile, spec)
+    if owner is None:
+        return False
+    said = {singular(w): (s, e) for w, s, e in intent.tokens}
+    found = []
+    for fk in profile.tables[owner.table].foreign_keys:  # a key to its own table too: 'reports to' a colleague
+        ref = next((n for n in profile.tables if n.lower() == fk.ref_table.lower()), None)
+        if ref is None or not fk.columns:
+            continue
+        edge = Edge(owner.table, tuple(fk.columns), ref, tuple(fk.ref_columns))
+        parts = [singular(w) for w in reference_words(edge)]
+        content = [p for p in parts if p not in lexicon.FUNCTION_WORDS]  # 'to' of ReportsTo need not be typed
+        if len(edge.columns) == 1 and content and all(p in said for p in content) and \
+                edge.ref_table in profile.entities:
+            found.append((edge, content))
+    if len(found) != 1:
+        return False  # none named, or several keys share the words: not guessed
+    edge, parts = found[0]
+    last = max(said[p][1] for p in parts)
+    named = [at for f in spec.filters for v in f.values if (at := intent.lower.find(v.lower())) >= 0]
+    # 'who reports to nancy edwards': among rows of one table, those whose key points at the named one
+    between = intent.lower[last:min(named)].split() if named and min(named) > last else ["-"]
+    reverse = edge.ref_table == owner.table and all(w in ("to", "under", "the") for w in between)
+    spec.shape, spec.group, spec.fact, spec.measure, spec.window = "list", owner, None, None, None
+    spec.reference, spec.list_columns, spec.reference_reverse = edge, edge.columns, reverse
+    out.read.extend(_span(intent, *said[p]) for p in parts)
+    out.replaces |= {"ranking_metric", "unit", "timezone", "record_scope"}
+    return True
+
+
+def _starts_with_column(intent: Intent, profile: SchemaProfile, spec: QuerySpec) -> bool:
+    """'phone number for speedy express', 'email of acme corp': a column of the one row named."""
+    owner = _named_owner(profile, spec)
+    if owner is None:
+        return False
+    first = next((w for w, _, _ in intent.tokens if w not in STOPWORDS), None)
+    columns = _columns_named(intent, profile, owner.table, None)
+    return first is not None and any(singular(first) in {singular(w) for w in words(c)} for c in columns)
 
 
 def _starts_with_table(intent: Intent) -> bool:

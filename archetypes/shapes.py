@@ -12,8 +12,8 @@ from zoneinfo import ZoneInfo
 from sqlglot import exp
 
 from archetypes import calendar, roles
-from archetypes.naming import plural, slug
-from archetypes.profile import Fact, SchemaProfile, TimeColumn
+from archetypes.naming import plural, slug, words
+from archetypes.profile import Edge, Fact, SchemaProfile, TimeColumn
 from archetypes.query import (
     Prepared,
     QuerySpec,
@@ -494,10 +494,28 @@ def _list(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
     name = name_expression(entity, "t0")
     outputs = [exp.alias_(name.copy(), slug(entity.noun), quoted=True)]
     outputs += [exp.alias_(col(c, "t0"), slug(c), quoted=True) for c in spec.list_columns
-                if c not in entity.name_columns]
+                if c not in entity.name_columns and (spec.reference is None or c not in spec.reference.columns)]
+    filtered: tuple[Edge, ...] = ()  # where the filters' rows are: the listed row, or the one it points at
+    if spec.reference is not None:
+        pointed = profile.entities.get(spec.reference.ref_table)
+        if pointed is None:
+            return None
+        alias = source.alias_for((spec.reference,))
+        if spec.reference_reverse:  # 'who reports to nancy edwards': the listed rows point at the named one
+            filtered = (spec.reference,)
+        else:  # "leonie kohler's support rep": the row the key points at is the answer, the named row its detail
+            label = slug(" ".join(reference_words(spec.reference)) or pointed.noun)
+            shown = [exp.alias_(name_expression(pointed, alias), label, quoted=True)]
+            key = profile.tables[entity.table].column(spec.reference.columns[0])
+            if key is not None and key.family == "text":  # a code ('JPY') says as much as the name it points at
+                shown.append(exp.alias_(col(spec.reference.columns[0], "t0"), slug(spec.reference.columns[0]),
+                                        quoted=True))
+            outputs = shown + outputs
     where = []
     for flt in spec.filters:
         path = profile.path(entity.table, flt.entity.table)
+        if path is not None and filtered:
+            path = filtered + path
         if path is None:
             spec.notes.append(f"{flt.entity.noun} cannot be reached from {entity.table}: no list can apply "
                               f"'{flt.describe()}'")
@@ -515,3 +533,9 @@ def _list(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
     order = [name.copy()] + ([col(entity.key[0], "t0")] if entity.key and not entity.column_only else [])
     select = select.order_by(*order)
     return select.limit(spec.limit) if spec.limit else select
+
+
+def reference_words(edge: Edge) -> tuple[str, ...]:
+    """The words of a foreign key that name what it points at: SupportRepId -> ('support', 'rep'),
+    ReportsTo -> ('reports', 'to')."""
+    return tuple(w for c in edge.columns for w in words(c) if w not in ("id", "key", "fk", "code", "no", "num"))

@@ -13,7 +13,7 @@ from functools import lru_cache
 import simplemma
 from rapidfuzz import fuzz, process
 
-from archetypes.naming import WORD, words
+from archetypes.naming import WORD, fold, words
 from archetypes.profile import Entity, SchemaProfile
 
 MAX_VALUE_WORDS = 5            # longer texts are descriptions, not values anyone types
@@ -25,7 +25,7 @@ _NOT_VALUE_COLUMNS = {"email", "phone", "fax", "address", "street", "zip", "post
 @lru_cache(maxsize=16384)
 def lemma(word: str) -> str:
     """English lemma of one lowercase word ('laptops' -> 'laptop', 'genres' -> 'genre')."""
-    word = word.lower()
+    word = fold(word)  # 'sao paulo' names São Paulo
     if len(word) <= 3 or word.isdigit():
         return word
     found = simplemma.lemmatize(word, lang="en").lower()
@@ -41,7 +41,7 @@ _EVENT_NOUNS = {"cancellation": "cancel", "cancelation": "cancel", "cancell": "c
 
 def value_key(text: str) -> tuple[str, ...]:
     """The lemma tuple a value or a question phrase is matched by."""
-    return tuple(lemma(w) for w in WORD.findall(text.lower().replace("’", "'")))
+    return tuple(lemma(w) for w in WORD.findall(fold(text)))
 
 
 @dataclass(frozen=True)
