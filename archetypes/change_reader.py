@@ -157,6 +157,8 @@ _THE_ONE_BEFORE = re.compile(r"\b(?:the|a)\s+(week|month|quarter|year)\s+before\
                              r"\b(?:the\s+)?(?:previous|prior|preceding)\s+(week|month|quarter|year)\b")
 
 
+_VS_LAST = re.compile(r"\b(?:vs\.?|versus|against|than|compared (?:to|with))\s+(?:the\s+)?(?:last|previous|prior)"
+                      r"(?:\s+one)?\b(?!\s+(?:week|month|quarter|year|\d))")
 _YEAR_OVER_YEAR = re.compile(r"\b(?:yoy|y/y|year[- ]over[- ]year)\b")
 
 
@@ -197,6 +199,18 @@ def _named_periods(intent: Intent, as_of: dt.date, pair: PeriodPair | None) -> _
         start = calendar.add_months(window.start, -months) if months else window.start - dt.timedelta(days=7)
         before = calendar.Window(start, window.start, f"the {unit} before")
         return _Periods(before, window, [_span(intent, m.start(), m.end()), span])
+    if (m := _VS_LAST.search(rest)) is not None:
+        # 'this year vs last': the whole period named (to date, if it still runs) against the one before it
+        unit = re.search(r"\b(week|month|quarter|year)\b|\b([mqy])td\b", text)
+        months = {"month": 1, "quarter": 3, "year": 12, "m": 1, "q": 3, "y": 12}.get(
+            (unit.group(1) or unit.group(2)) if unit else "")
+        spans = [_span(intent, m.start(), m.end()), span]
+        if months is None:
+            return _Periods(_period_before(window), window, spans)
+        after = calendar.Window(window.start, calendar.add_months(window.start, months), window.label)
+        before = calendar.Window(calendar.add_months(window.start, -months), window.start,
+                                 _BEFORE_NAMES.get(months, "the period before"))
+        return _Periods(before, after, spans)
     if any(w in text for w in ("last", "previous", "prior")) and re.search(r"\b(week|month|quarter|year)\b", text):
         # 'up on last month': the period after it, to date, against it
         unit = re.search(r"\b(week|month|quarter|year)\b", text).group(1)  # type: ignore[union-attr]

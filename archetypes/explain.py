@@ -137,6 +137,8 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
     rows = f" over the {_rows(spec.fact.table)}"
     common = f"{rows}{_window(spec, profile)}{_filters(spec)}{_currency(spec)}"
     if shape == "share":
+        if spec.share_of_total and spec.group is not None:
+            return f"{metric}{common}, per {_group_noun(spec)}, each as a share of the total of all"
         if spec.share_top and spec.group is not None:
             part = f"the top {spec.share_top} {plural(spec.group.noun)}"
         else:

@@ -93,7 +93,8 @@ RE_ON_DAY = re.compile(r"\b(?:on|for|during)\s+" + _MONTH_RE + r"\.?\s+(\d{1,2})
 RE_ALL_TIME = re.compile(r"\b(all[- ]time|of all time|ever|since the (?:start|beginning)|in total|overall|lifetime)\b")
 RE_BARE_MONTH = re.compile(r"\b(?:in|for|during|of|from|over)\s+(?:the\s+month\s+of\s+)?" + _MONTH_RE +
                            r"\b(?![\s.,]*\d)")
-RE_SINCE = re.compile(r"\bsince\s+(?:" + _MONTH_RE + r"\s+)?" + _YEAR_RE + r"\b")
+RE_SINCE = re.compile(r"\bsince\s+(?:" + _MONTH_RE + r"(?:\s+" + _YEAR_RE + r")?|" + _YEAR_RE + r")\b")
+RE_NOT_SINCE = re.compile(r"\b(?:not|never|no|haven'?t|hasn'?t|didn'?t|nothing|none)\b")
 RE_PROPER = re.compile(r"[\"“]([^\"”]{2,60})[\"”]|(?<!\w)'([^']{2,60})'(?=\s|[?.!,]|$)|"
                        r"(?<![\w'’])((?:[A-Z]|[a-z]+[A-Z])[\w’'/&.-]*(?:\s+(?:&\s+)?(?:[A-Z]|\d)[\w’'/&.-]*)*)")
 RE_ALL_MATCHES = re.compile(r"\b(?:contain(?:s|ing)?|like|matching|match(?:es)?|starting with|starts with|"
@@ -530,7 +531,11 @@ def _concrete_window(lower: str, as_of: dt.date) -> tuple[calendar.Window, tuple
         return calendar.Window(window[0], window[1], m.group(0)), m.span(), False
     if (m := RE_SINCE.search(lower)) is not None:
         month = _MONTHS.get((m.group(1) or "jan")[:3], 1)
-        start = dt.date(int(m.group(2)), month, 1)
+        if m.group(3):  # 'haven't ordered since 1997': their last order was in 1997, none after it
+            year = int(m.group(3)) + (1 if RE_NOT_SINCE.search(lower[:m.start()]) else 0)
+        else:  # 'since january': the latest january that has begun
+            year = int(m.group(2)) if m.group(2) else as_of.year - (1 if month > as_of.month else 0)
+        start = dt.date(year, month, 1)
         return calendar.Window(start, as_of + day, m.group(0)), m.span(), False
     if (m := RE_MONTH_YEAR.search(lower)) is not None:
         month = _MONTHS.get(m.group(1)[:3], 1)

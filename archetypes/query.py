@@ -131,6 +131,7 @@ class QuerySpec:
     share_filters: list[EntityFilter] = field(default_factory=list)   # share: the part's filters
     share_conditions: list[RowCondition] = field(default_factory=list)  # share: the part's yes/no conditions
     share_top: int | None = None             # share: the part is the top N groups
+    share_of_total: bool = False             # share: each group's part of the total of every group
     attribute: Attribute | None = None
     attribute_group: Entity | None = None    # attribute superlative per group ('cheapest in each category')
     attribute_owner: Entity | None = None    # the row the top one belongs to ('which artist has the longest track')

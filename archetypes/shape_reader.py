@@ -248,6 +248,11 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
     if not spec.filters and not out.pending_values and spec.conditions:
         # 'what pct of our items are discontinued': a yes/no column the question names is the part
         spec.share_conditions, spec.conditions = list(spec.conditions), []
+    elif not spec.filters and not out.pending_values and intent.group is not None and spec.group is not None:
+        # 'share of revenue by store', 'sales by country as a %': each group's part of the total of all of them
+        spec.shape, spec.share_of_total, spec.limit = "share", True, None
+        out.consumed |= {"share", "rate"}
+        return
     elif not spec.filters and not out.pending_values:
         out.unread.append((share.span, "a share needs a part to divide (a value such as a category or a status)"))
         return

@@ -433,6 +433,8 @@ def _share(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
     part_condition = exp.and_(*parts) if parts else exp.true()
     part_value = _when(spec, prepared, part_condition)
     whole_value = _when(spec, prepared, exp.true())
+    if spec.share_of_total and prepared.group_expr is not None:  # each group over the sum of every group
+        whole_value = exp.Window(this=exp.Sum(this=part_value.copy()))
     fraction = exp.Div(this=exp.Mul(this=part_value.copy(), expression=exp.Literal.number("1.0")),
                        expression=exp.Nullif(this=whole_value.copy(), expression=_int(0)))
     named: list[exp.Expr] = []

@@ -36,12 +36,14 @@ def detect(ctx: Context) -> Detection | None:
                                question=f"Which timeframe? (relative to {anchor.isoformat()}, the latest data)")
 
 
-_LAST_PERIOD = re.compile(r"^(?:last|previous|past|prior)\s+(week|quarter)$")
+_LAST_PERIOD = re.compile(r"^(?:last|previous|past|prior)\s+(week|month|quarter|year)$")
+_TRAILING = {"month": (1, "last 30 days"), "quarter": (3, "last 3 months"), "year": (12, "last 12 months")}
 
 
 def _last_period(ctx: Context) -> Detection | None:
-    """'last week', 'last quarter': the previous full calendar period, or the days up to the latest data
-    (and for a week, the Sunday-start one): each is what someone means by it, and they count different days."""
+    """'last week', 'last month', 'last quarter', 'last year': the previous full calendar period, or the days up
+    to the latest data (the last 7 or 30 days, 3 or 12 months; for a week also the Sunday-start one): each is
+    what someone means by it, and they count different days. The fiscal period where the data has a calendar."""
     intent, window, span = ctx.intent, ctx.intent.window, ctx.intent.window_span
     assert window is not None and span is not None
     m = _LAST_PERIOD.match(span.text.lower().strip())
@@ -56,10 +58,15 @@ def _last_period(ctx: Context) -> Detection | None:
         readings.append(Reading("sunday_week", f"The previous week starting on Sunday, {_days(sunday)}", _set(sunday)))
         readings.append(Reading("last_7_days", f"The last 7 days, {_days(trailing)}", _set(trailing)))
     else:
-        first = calendar.add_months(end, -3)  # the same day three months back, clamped to that month's end
-        last_day = (calendar.add_months(first, 1) - calendar.DAY).day
-        trailing = calendar.Window(first.replace(day=min(end.day, last_day)), end, "last 3 months")
-        readings.append(Reading("last_3_months", f"The last three months, {_days(trailing)}", _set(trailing)))
+        months, said = _TRAILING[unit]
+        if unit == "month":
+            trailing = calendar.Window(end - dt.timedelta(days=30), end, said)
+        else:
+            first = calendar.add_months(end, -months)  # the same day months back, clamped to that month's end
+            last_day = (calendar.add_months(first, 1) - calendar.DAY).day
+            trailing = calendar.Window(first.replace(day=min(end.day, last_day)), end, said)
+        if (trailing.start, trailing.end) != (window.start, window.end):  # the data ends on a period's last day
+            readings.append(Reading(said.replace(" ", "_"), f"The {said}, {_days(trailing)}", _set(trailing)))
         fiscal = _fiscal_window(ctx, unit, current=False)
         if fiscal is not None:
             readings.append(Reading("fiscal", f"The previous full fiscal {unit}, {fiscal.label}, {_days(fiscal)}",
