@@ -105,7 +105,7 @@ def analyse(question: str, profile: SchemaProfile, lookup: Lookup | None = None,
             label=" / ".join(r.label for _, r in pairs) or "As asked",
             choices={a: r.value for a, r in pairs},
             query=query, explanation=explain(spec, profile, anchor), lists=_lists(spec),
-            side_by_side=len(spec.sides)))
+            side_by_side=len(spec.sides), top_n=_top_n(ctx.intent, spec)))
     if not analysis.interpretations and not any("nothing to run" in n for n in analysis.notes):
         analysis.notes.append("no candidate SQL could be built for this question")
     analysis.understood = _understood(ctx, detections, analysis)
@@ -245,6 +245,13 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
                       if t in ctx.profile.tables)  # the lines read point at it: its units are counted
         if not (table_words | column_words) & used and not pointed:
             out.append((target.span, f"read as {target.entity.noun}, which no reading uses"))
+    values = ctx.extra.get("value_spans") or []
+    if not read_tables & set(ctx.profile.facts):
+        # 'how many sales reps do we have' counted every employee: no reading reads a sale ('the cheapest laptop
+        # we sell' is the catalogue: the present verb offers, 'sales' and 'sold' happened)
+        out += [(Span(start, end, ctx.question[start:end]), "no reading reads any sale or event")
+                for word, start, end in ctx.intent.tokens
+                if word in ("sales", "sale", "sold") and not any(v.start <= start < v.end for v in values)][:1]
     for word, start, end in ctx.intent.tokens:
         base = singular(word)
         if base not in identifiers or base in used:
@@ -651,6 +658,12 @@ def _value_columns(ctx: Context, found: list[Detection]) -> list[Detection]:
             continue
         out.append(value_columns_detection(mention.span, refs, ctx.profile, mention.negated))
     return out
+
+
+def _top_n(intent: Intent, spec: QuerySpec) -> int:
+    """The N of 'top 3 composers' when the reading ranks that many rows: its answer is those rows."""
+    asked = intent.top_n or 0
+    return asked if asked > 1 and spec.limit == asked and spec.partition is None else 0
 
 
 def _names_a_column(word: str, profile: SchemaProfile) -> bool:

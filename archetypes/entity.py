@@ -380,5 +380,7 @@ def _apply_role(index: int | None, via: str):
         if index is None:
             spec.group_via = via
         elif index < len(spec.filters):
-            spec.filters[index] = replace(spec.filters[index], via=via)
+            old = spec.filters[index]
+            spec.filters[index] = replace(old, via=via)
+            spec.share_filters = [spec.filters[index] if f is old else f for f in spec.share_filters]
     return apply

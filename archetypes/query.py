@@ -338,6 +338,9 @@ def prepare(spec: QuerySpec, profile: SchemaProfile, need_time: bool = False,
         else:
             group_alias = source.alias_for(route)
             group_expr = name_expression(spec.group, group_alias)
+            if spec.group.column_only and spec.limit and not spec.sides:
+                # 'top 3 composers': the tracks with no composer are no composer, and never the top one
+                where.append(exp.Not(this=exp.Is(this=group_expr.copy(), expression=exp.Null())))
             if combined(spec.sides):
                 group_expr = sides_case(group_expr, spec.sides)  # 'metal' as Metal and Heavy Metal: one row
             elif not spec.group.column_only and len(spec.group.key) == 1:
@@ -469,6 +472,13 @@ def _build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> ex
         if span is not None:
             periods = calendar.periods(spec.grain, span.start, span.end, fiscal=profile.fiscal,
                                        fiscal_year_start=profile.fiscal_year_start)
+            if as_of is not None and window is not None and window.end > as_of + calendar.DAY:
+                # 'monthly revenue for 2025' on data up to June: July to December have not begun, and a row of
+                # zeros for each would read as six months without a sale
+                begun = [p for p in periods if _day(p.start) <= as_of]
+                if begun and len(begun) < len(periods):
+                    spec.notes.append(f"periods after {as_of.isoformat()}, the latest data, are left out")
+                    periods = begun
         if not periods:
             spec.notes.append("no periods of that kind cover the data; showing the total instead")
         zoned = profile.zone_for(fact) if zone == "local" else None
@@ -737,6 +747,10 @@ def _local_range(expr: exp.Expr, zone_expr: exp.Expr, zones: list[str], start: d
     parts = [exp.Paren(this=exp.and_(exp.EQ(this=zone_expr.copy(), expression=literal(z)),
                                      _range(expr, start, end, z, column))) for z in zones]
     return exp.Paren(this=exp.or_(*parts)) if len(parts) > 1 else parts[0]
+
+
+def _day(moment: dt.date) -> dt.date:
+    return moment.date() if isinstance(moment, dt.datetime) else moment
 
 
 def _data_span(spec: QuerySpec, fact: Fact, as_of: dt.date | None) -> calendar.Window | None:

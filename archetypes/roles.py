@@ -101,6 +101,8 @@ def settle(spec: QuerySpec, intent: Intent, profile: SchemaProfile) -> list[Open
         chosen = named_role(intent, options) if options else None
         if chosen is not None:
             filters[index] = replace(flt, via=chosen.via)
+            # a share's part is one of the filters: it keeps being the same one
+            spec.share_filters = [filters[index] if f is flt else f for f in spec.share_filters]
         elif options:
             left.append(OpenRole(flt.entity.table, index, tuple(options)))
     spec.filters = filters

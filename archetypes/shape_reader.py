@@ -1140,7 +1140,8 @@ def _listing(intent, ops, kinds, profile, spec, as_of, out) -> None:
     if spec.shape != "aggregate" or intent.ranking is not None or intent.superlative is not None or \
             spec.having is not None:  # 'which clients topped $10k': a condition on totals, read above
         return
-    if _price_list(intent, profile, spec, out) or _when_did(intent, profile, spec, out):
+    if _price_list(intent, profile, spec, out) or _when_did(intent, profile, spec, out) or \
+            _price_of(intent, profile, spec, out):
         return
     if intent.how_many is not None or intent.money or intent.grain is not None or any(
             m.kind in ("product", "sum", "expression") for m, _ in intent.measures):
@@ -1192,6 +1193,27 @@ def _price_list(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: Sh
     spec.list_columns = (column,)
     out.read.append(_span(intent, m.start(1), m.end(1)))
     out.replaces |= {"ranking_metric", "unit", "timezone"}
+    return True
+
+
+_PRICE_WORD = re.compile(r"\b(?:list\s+|unit\s+|retail\s+)?(price|cost)\b")
+
+
+def _price_of(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: ShapeRead) -> bool:
+    """'whats the price of the studio display': the named row's own price, not what its sales summed to."""
+    m = _PRICE_WORD.search(intent.lower)
+    owner = _named_owner(profile, spec)
+    # 'how much does the macbook air cost' asks its price, not an amount summed
+    asked = re.sub(r"\bhow much (?:does|do|did|is|was)\b(?=.*\bcost\b)", " ", _without(intent.lower, out.value_spans))
+    if m is None or owner is None or _AGGREGATING.search(asked) or intent.window is not None:
+        return False
+    columns = _attribute_columns(profile, owner.table, "price")
+    if not columns:
+        return False
+    spec.shape, spec.group, spec.fact, spec.measure = "list", owner, None, None
+    spec.list_columns = (columns[0],)
+    out.read.append(_span(intent, m.start(), m.end()))
+    out.replaces |= {"ranking_metric", "unit", "timezone", "record_scope"}
     return True
 
 

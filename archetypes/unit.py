@@ -69,7 +69,7 @@ def detect(ctx: Context) -> Detection | None:
         readings.append(Reading(f"converted_to_{into.lower()}",
                                 f"Every currency converted to {into} at the rate of the day ({rate.table})",
                                 _apply("convert", into)))
-    if not (base.having is not None and intent.currency_named):  # 'over $1000' is in dollars, not in each code
+    if not intent.currency_named:  # 'revenue in usd', 'over $1000': one currency asked, not one total per code
         readings.append(Reading("per_currency", f"One total per currency ({', '.join(codes)})", _apply("per", None)))
     return ARCHETYPE.detection(span, readings, question=f"Amounts are in {len(codes)} currency codes: which treatment?")
 

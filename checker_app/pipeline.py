@@ -173,7 +173,7 @@ def _check(question: str, databases: Sequence[Database], options: CheckOptions) 
     for interpretation in primary.interpretations:
         reading = ReadingResult(id=interpretation.id, label=interpretation.label, choices=dict(interpretation.choices),
                                 explanation=interpretation.explanation, lists=interpretation.lists,
-                                side_by_side=interpretation.side_by_side)
+                                side_by_side=interpretation.side_by_side, top_n=interpretation.top_n)
         key = _choice_key(interpretation.choices)
         writers = {}
         for db in databases:

@@ -184,15 +184,17 @@ def tie_words(answered: Sequence[RunResult]) -> str:
     return said
 
 
-def readings_divergent(results: Sequence[RunResult], side_by_side: int = 0) -> tuple[bool | None, int]:
+def readings_divergent(results: Sequence[RunResult], side_by_side: int = 0,
+                       top_n: int = 0) -> tuple[bool | None, int]:
     """(divergent, number of distinct answers) over one result per reading; None below two answers.
-    `side_by_side`: every reading's rows are that many named values in the order named ('rock vs metal')."""
+    `side_by_side`: every reading's rows are that many named values in the order named ('rock vs metal');
+    `top_n`: every reading's answer is its first N rows ('top 3 composers'), the same members the same answer."""
     answered = [r for r in results if r.ok]
     if len(answered) < 2:
         return None, len(answered)
     if any(not r.rows for r in answered):  # an empty list next to others: 'none' is one answer of its own
         filled = [r for r in answered if r.rows]
-        _, distinct = readings_divergent(filled, side_by_side) if len(filled) > 1 else (None, len(filled))
+        _, distinct = readings_divergent(filled, side_by_side, top_n) if len(filled) > 1 else (None, len(filled))
         distinct += 1
         return distinct > 1, distinct
     if all(per_group.is_per_group(r) for r in answered):
@@ -203,6 +205,11 @@ def readings_divergent(results: Sequence[RunResult], side_by_side: int = 0) -> t
         return distinct > 1, distinct
     if side_by_side > 1 and all(len(r.rows) == side_by_side for r in answered):
         distinct = _side_by_side(answered)
+        return distinct > 1, distinct
+    if top_n > 1 and by_winner(answered) and not any(_listed_by_name(r) for r in answered):
+        # 'top 3 composers': two readings naming the same leader and different thirds are different answers
+        members = [frozenset(_ranked_labels(r)[:top_n]) for r in answered]
+        distinct = _clusters(members, lambda a, b: a == b)
         return distinct > 1, distinct
     if by_winner(answered):
         if all(_listed_by_name(r) for r in answered):
@@ -281,7 +288,9 @@ def tally(readings: Sequence[ReadingResult]) -> Tally:
 def divergence(readings: Sequence[ReadingResult]) -> tuple[bool | None, int]:
     """(divergent, distinct answers) over the readings that answered with rows; None below two."""
     sides = {getattr(r, "side_by_side", 0) for r in readings}
-    return readings_divergent(list(tally(readings).answered), sides.pop() if len(sides) == 1 else 0)
+    tops = {getattr(r, "top_n", 0) for r in readings}
+    return readings_divergent(list(tally(readings).answered), sides.pop() if len(sides) == 1 else 0,
+                              tops.pop() if len(tops) == 1 else 0)
 
 
 # -- the verdict --------------------------------------------------------------------------------------
