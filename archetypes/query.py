@@ -472,7 +472,7 @@ def _build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> ex
         if span is not None:
             periods = calendar.periods(spec.grain, span.start, span.end, fiscal=profile.fiscal,
                                        fiscal_year_start=profile.fiscal_year_start)
-            if as_of is not None and window is not None and window.end > as_of + calendar.DAY:
+            if as_of is not None and window is not None:
                 # 'monthly revenue for 2025' on data up to June: July to December have not begun, and a row of
                 # zeros for each would read as six months without a sale
                 begun = [p for p in periods if _day(p.start) <= as_of]
