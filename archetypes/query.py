@@ -175,6 +175,8 @@ class RowCondition:
         if self.op == "gt_or_null":
             return exp.Paren(this=exp.or_(exp.Is(this=target.copy(), expression=exp.Null()),
                                           exp.GT(this=target, expression=_typed_literal(self.values[0]))))
+        if self.op in ("gt", "ge", "lt", "le_number", "eq_number"):  # a row's own figure ('list price above 1000')
+            return _compare(target, ({"le_number": "le", "eq_number": "eq"}.get(self.op, self.op), float(self.values[0])))
         if self.op == "ge_sentinel":   # the current row: the end is the sentinel or missing
             return exp.Paren(this=exp.or_(exp.Is(this=target.copy(), expression=exp.Null()),
                                           exp.GTE(this=target, expression=_typed_literal(self.values[0]))))

@@ -22,7 +22,7 @@ from archetypes.intent import RE_YEAR, STOPWORDS, Intent, Span, Target
 from archetypes.model import Detection, Reading
 from archetypes.naming import phrase, plural, singular, slug, words
 from archetypes.profile import Edge, Entity, Fact, Measure, SchemaProfile
-from archetypes.query import RANKING_LIMIT, Attribute, QuerySpec
+from archetypes.query import RANKING_LIMIT, Attribute, QuerySpec, RowCondition
 
 _ASCENDING = frozenset({"worst", "least", "fewest", "lowest", "bottom", "weakest", "smallest", "quietest",
                         "slowest", "drop", "dropped", "drops", "decline", "declined", "declines", "declining",
@@ -972,7 +972,9 @@ def _numeric_mentioned(intent: Intent, profile: SchemaProfile, spec: QuerySpec) 
     """A numeric column the question names ('unit price', 'list price', 'milliseconds')."""
     tokens = [singular(w) for w, _, _ in intent.tokens]
     best: tuple[int, str, str] | None = None
-    preferred = {spec.group.table} if spec.group else set()
+    # the table the question names ('the avg unit price of our products': the catalogue's, not the lines')
+    preferred = ({spec.group.table} if spec.group else set()) | \
+        {t.entity.table for t in intent.targets if not t.entity.column_only}
     for name, table in profile.tables.items():
         keys = set(table.primary_key) | {c for fk in table.foreign_keys for c in fk.columns}
         for column in table.columns:
@@ -1008,6 +1010,8 @@ def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
         event = _event_rows(intent, profile)
         if event is not None and _event_having(intent, m, rest, money_named, number, profile, spec, event, out):
             return
+    if target is not None and _row_condition(intent, m, money_named, number, profile, spec, target, out):
+        return
     if target is None:
         buyer = _who(intent, profile) if money_named else None
         if buyer is None:
@@ -1052,6 +1056,39 @@ def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
     out.consumed |= {"compare"}
     out.read.append(_span(intent, m.start(), min(len(intent.lower), m.end() + len(rest.split(" ")[0]) + 1)))
     out.replaces.add("ranking_metric")
+
+
+def _row_condition(intent: Intent, m: re.Match, money_named: bool, number: float, profile: SchemaProfile,
+                   spec: QuerySpec, target: Target, out: ShapeRead) -> bool:
+    """'products with a list price above $1000', 'cables & chargers under $30': each row's own figure against
+    the number (a column the question names, or the one price of the rows when money is named and nothing was
+    sold), not a total of what was sold."""
+    table = target.entity.table
+    if target.entity.column_only or table in profile.facts:
+        return False
+    named = _numeric_mentioned(intent, profile, spec)
+    column = named[1] if named is not None and named[0] == table else None
+    between = intent.lower[target.span.end:m.start()].split()
+    priced = all(w in ("priced", "costing", "that", "which", "cost", "costs", "at", "for") for w in between)
+    if column is None and money_named and priced and \
+            not any(t[0] in lexicon.SALES_WORDS | lexicon.FACT_WORDS for t in intent.tokens if t[0] != "sell"):
+        prices = _attribute_columns(profile, table, "price")
+        column = prices[0] if len(prices) == 1 else None
+    if column is None:
+        return False
+    op = _OPS[m.group(1)]
+    condition = RowCondition(table, column, {"le": "le_number", "eq": "eq_number"}.get(op, op),
+                             (repr(number),), f"{phrase(column)} {m.group(1)} {m.group(2)}")
+    spec.conditions = [*spec.conditions, condition]
+    if intent.how_many is not None and intent.how_many[0] == table:
+        spec.shape, spec.fact, spec.measure, spec.count_table = "aggregate", None, None, table
+    else:
+        spec.shape, spec.group, spec.fact, spec.measure, spec.limit = "list", target.entity, None, None, None
+        spec.list_columns = (column,)
+    out.consumed |= {"compare"}
+    out.read.append(_span(intent, m.start(), m.end()))
+    out.replaces |= {"ranking_metric", "unit", "record_scope", "timezone"}
+    return True
 
 
 _MONEY_AFTER = re.compile(r"\s*(?:dollars?|bucks|euros?|pounds?|yen|usd|eur|gbp|jpy|cad|in (?:value|revenue|sales)|"
