@@ -27,6 +27,10 @@ def read_change(intent, ops, kinds, profile, spec, as_of, out) -> None:
     if spec.shape != "aggregate" or spec.fact is None or spec.fact.time is None:
         return
     pair = find_pair(intent.lower, as_of)
+    doing = _HOW_DOING.search(intent.lower)
+    if change is None and doing is not None:
+        # 'how are we doing in brazil this year': the period against the one before it, on the main figures
+        change = OperatorMention("change", doing.group(1), _span(intent, doing.start(1), doing.end(1)))
     if change is None:
         if pair is None:
             return
@@ -50,6 +54,8 @@ def read_change(intent, ops, kinds, profile, spec, as_of, out) -> None:
     spec.shape = "change"
     spec.window = None
     out.consumed |= {"change", "compare"}
+    if doing is not None:
+        out.read.append(_span(intent, doing.start(1), doing.end(1)))
     target = intent.group or (_main_target(intent) if re.search(r"\b(which|what|who)\b", intent.lower) or
                               intent.superlative is not None else None)
     if target is not None and (spec.fact is None or target.entity.table != spec.fact.table):
@@ -67,8 +73,12 @@ def read_change(intent, ops, kinds, profile, spec, as_of, out) -> None:
         end = as_of + calendar.DAY
         if after.start < end < after.end:
             # the later period is not over: the data stops at the as-of day; never compare half a year with a
-            # whole one without saying so
-            out.detections.append(_partial_period(intent, span, before, after, end))
+            # whole one without saying so ('the same period last year' says it)
+            same = _SAME_PERIOD.search(intent.lower)
+            if same is None:
+                out.detections.append(_partial_period(intent, span, before, after, end))
+            else:
+                out.read.append(_span(intent, same.start(), same.end()))
             spec.change = _same_days(before, after, end)
         earliest = spec.fact.time.earliest
         if earliest is not None and before.end <= earliest.date():
@@ -127,8 +137,16 @@ _VERSUS = frozenset({"compared", "compare", "versus", "vs", "against"})
 
 
 def _same_days(before: calendar.Window, after: calendar.Window, end: dt.date) -> Change:
-    days = end - after.start
-    return Change(calendar.Window(before.start, before.start + days, f"{before.label} to the same day"),
+    """The earlier period up to the same date: whole months apart keep the calendar date (January 1 to June 30
+    against January 1 to June 30, across a leap day), other periods as many days."""
+    apart = (after.start.year - before.start.year) * 12 + after.start.month - before.start.month
+    if before.start.day == 1 and after.start.day == 1 and apart > 0:
+        back = calendar.add_months(end.replace(day=1), -apart)
+        month_end = (calendar.add_months(back, 1) - calendar.DAY).day
+        stop = back.replace(day=min(end.day, month_end)) if end.day > 1 else back
+    else:
+        stop = before.start + (end - after.start)
+    return Change(calendar.Window(before.start, stop, f"{before.label} to the same day"),
                   calendar.Window(after.start, end, f"{after.label} to date"))
 
 
@@ -157,8 +175,11 @@ _THE_ONE_BEFORE = re.compile(r"\b(?:the|a)\s+(week|month|quarter|year)\s+before\
                              r"\b(?:the\s+)?(?:previous|prior|preceding)\s+(week|month|quarter|year)\b")
 
 
+_SAME_PERIOD = re.compile(r"\b(?:the\s+)?same\s+(?:period|time|days|stretch|point)\b")
 _VS_LAST = re.compile(r"\b(?:vs\.?|versus|against|than|compared (?:to|with))\s+(?:the\s+)?(?:last|previous|prior)"
-                      r"(?:\s+one)?\b(?!\s+(?:week|month|quarter|year|\d))")
+                      r"(?:\s+one|\s+(week|month|quarter|year))?\b(?!\s*\d)")
+# 'how are we doing in brazil this year', "how's revenue tracking": a change asked without a change word
+_HOW_DOING = re.compile(r"\bhow(?:'s|s|\s+is|\s+are|\s+was|\s+were)\b[^?]*?\b(doing|performing|tracking|trending)\b")
 _YEAR_OVER_YEAR = re.compile(r"\b(?:yoy|y/y|year[- ]over[- ]year)\b")
 
 
@@ -199,12 +220,17 @@ def _named_periods(intent: Intent, as_of: dt.date, pair: PeriodPair | None) -> _
         start = calendar.add_months(window.start, -months) if months else window.start - dt.timedelta(days=7)
         before = calendar.Window(start, window.start, f"the {unit} before")
         return _Periods(before, window, [_span(intent, m.start(), m.end()), span])
-    if (m := _VS_LAST.search(rest)) is not None:
-        # 'this year vs last': the whole period named (to date, if it still runs) against the one before it
-        unit = re.search(r"\b(week|month|quarter|year)\b|\b([mqy])td\b", text)
-        months = {"month": 1, "quarter": 3, "year": 12, "m": 1, "q": 3, "y": 12}.get(
-            (unit.group(1) or unit.group(2)) if unit else "")
-        spans = [_span(intent, m.start(), m.end()), span]
+    unit = re.search(r"\b(week|month|quarter|year)\b|\b([mqy])td\b", text)
+    said = (unit.group(1) or unit.group(2)) if unit else ""
+    m = _VS_LAST.search(rest)
+    if m is not None and m.group(1) and m.group(1) != said:
+        m = None  # 'this year vs last month' is not the one before
+    this = re.match(r"\s*(?:this|current|[mqy]td|(?:year|month|quarter)[- ]to[- ]date)\b", text)
+    if m is not None or (_HOW_DOING.search(lower) and this is not None):
+        # 'this year vs last', "how's tokyo doing this year": the whole period named (to date, if it still runs)
+        # against the one before it
+        months = {"month": 1, "quarter": 3, "year": 12, "m": 1, "q": 3, "y": 12}.get(said)
+        spans = ([_span(intent, m.start(), m.end())] if m is not None else []) + [span]
         if months is None:
             return _Periods(_period_before(window), window, spans)
         after = calendar.Window(window.start, calendar.add_months(window.start, months), window.label)
@@ -215,7 +241,11 @@ def _named_periods(intent: Intent, as_of: dt.date, pair: PeriodPair | None) -> _
         # 'up on last month': the period after it, to date, against it
         unit = re.search(r"\b(week|month|quarter|year)\b", text).group(1)  # type: ignore[union-attr]
         after_end = as_of + calendar.DAY
-        after = calendar.Window(window.end, max(after_end, window.end + calendar.DAY), f"this {unit} to date")
+        months = {"month": 1, "quarter": 3, "year": 12}.get(unit)
+        # the period after it, whole: when it still runs, it is compared to date with the same days or with the
+        # whole of the earlier one (a detection), never half a year against a year unsaid
+        whole = calendar.add_months(window.end, months) if months else window.end + dt.timedelta(days=7)
+        after = calendar.Window(window.end, max(whole, after_end, window.end + calendar.DAY), f"this {unit}")
         return _Periods(window, after, [span])
     return _Periods(_period_before(window), window, [span])
 
