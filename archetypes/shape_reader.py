@@ -1087,7 +1087,7 @@ def _row_condition(intent: Intent, m: re.Match, money_named: bool, number: float
         spec.list_columns = (column,)
     out.consumed |= {"compare"}
     out.read.append(_span(intent, m.start(), m.end()))
-    out.replaces |= {"ranking_metric", "unit", "record_scope", "timezone"}
+    out.replaces |= {"ranking_metric", "unit", "timezone"}  # which rows count (discontinued ones?) still asks
     return True
 
 
@@ -1242,7 +1242,8 @@ def _price_of(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: Shap
     owner = _named_owner(profile, spec)
     # 'how much does the macbook air cost' asks its price, not an amount summed
     asked = re.sub(r"\bhow much (?:does|do|did|is|was)\b(?=.*\bcost\b)", " ", _without(intent.lower, out.value_spans))
-    if m is None or owner is None or _AGGREGATING.search(asked) or intent.window is not None:
+    if m is None or owner is None or _AGGREGATING.search(asked) or intent.window is not None or \
+            re.search(r"\bthan\b", intent.lower):  # 'products that cost less than the airtag' compares with it
         return False
     columns = _attribute_columns(profile, owner.table, "price")
     if not columns:
