@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from archetypes.naming import phrase, plural
+from archetypes.naming import phrase, plural, words
 from archetypes.profile import Measure, SchemaProfile
 from archetypes.query import QuerySpec
 
@@ -33,6 +33,11 @@ def measure_text(measure: Measure, agg: str | None = None) -> str:
     columns = [phrase(c) for c in measure.columns]
     if agg in ("avg", "min", "max") and columns:
         word = {"avg": "Average", "min": "Lowest", "max": "Highest"}[agg]
+        if agg != "avg" and any(words(c)[-1:] in (("at",), ("date",), ("time",), ("day",), ("on",))
+                                for c in measure.columns):
+            word = "Earliest" if agg == "min" else "Latest"  # a date column: 'earliest ordered at'
+        if measure.kind == "expression":  # a column converted ('milliseconds in minutes')
+            return f"{word} {measure.label}"
         return f"{word} {' × '.join(columns)}"
     if measure.kind == "product" and len(columns) == 2:
         return f"Sum of {columns[0]} × {columns[1]}"

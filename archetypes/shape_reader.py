@@ -86,8 +86,8 @@ def read_shape(intent: Intent, ops: list[OperatorMention], profile: SchemaProfil
     if _top_per_group(intent, spec, profile, out):
         return out
     _fiscal_unknown(intent, profile, out)
-    for reader in (_absence, _share, read_change, _distribution, _largest_event, _attribute, _average, _having,
-                   _listing):
+    for reader in (_absence, _share, read_change, _distribution, _first_or_last, _largest_event, _attribute,
+                   _average, _having, _listing):
         reader(intent, ops, kinds, profile, spec, as_of, out)
     return out
 
@@ -761,16 +761,18 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
             out.replaces.add("ranking_metric")
             return
     if average is not None:
-        column = _numeric_mentioned(intent, profile, spec)
+        column = _numeric_mentioned(intent, profile, spec) or _length_mentioned(intent, profile)
         if column is not None:
             table, name = column
             if table in profile.facts:
                 spec.fact = profile.facts[table]
             else:
                 spec.fact = Fact(table=table, measures=[], row_count=profile.tables[table].row_count)
-            spec.measure = Measure(slug(" ".join(words(name))), f"{' '.join(words(name))}", "sum", table, (name,))
+            spec.measure = _in_unit(intent, name, table, out) or \
+                Measure(slug(" ".join(words(name))), f"{' '.join(words(name))}", "sum", table, (name,))
             spec.agg = "avg"
             out.consumed |= {"average"}
+            out.read.extend(_span(intent, s, e) for w, s, e in intent.tokens if w in _LENGTH_WORDS)
             _group_by_mention(intent, spec, profile=profile)
             out.replaces |= {"ranking_metric", "unit"}
             return
@@ -966,6 +968,37 @@ def _table_named(profile: SchemaProfile, text: str, intent: Intent) -> str | Non
             if phrase(name) == key or phrase(name).split()[-1:] == [key]:
                 return name
     return None
+
+
+_LENGTH_WORDS = frozenset({"length", "lenght", "duration", "runtime", "running time"})
+
+
+_TIME_UNITS = {"ms": 0.001, "millisecond": 0.001, "milliseconds": 0.001, "second": 1.0, "seconds": 1.0,
+               "minute": 60.0, "minutes": 60.0, "hour": 3600.0, "hours": 3600.0}
+
+
+def _in_unit(intent: Intent, column: str, table: str, out: ShapeRead) -> Measure | None:
+    """'avg song length in minutes' over a milliseconds column: the column converted, the unit read."""
+    stored = next((_TIME_UNITS[w] for w in words(column) if w in _TIME_UNITS), None)
+    asked = next(((w, s, e) for w, s, e in intent.tokens if w in _TIME_UNITS and
+                  intent.lower[max(0, s - 3):s].strip() == "in"), None)
+    if stored is None or asked is None or _TIME_UNITS[asked[0]] == stored:
+        return None
+    out.read.append(_span(intent, asked[1], asked[2]))
+    factor = _TIME_UNITS[asked[0]] / stored
+    unit = plural(singular(asked[0]))
+    return Measure(slug(f"{phrase(column)} {unit}"), f"{' '.join(words(column))} / {factor:g}, in {unit}", "expression",
+                   table,
+                   (column,), expression=f"{column} / {factor!r}")
+
+
+def _length_mentioned(intent: Intent, profile: SchemaProfile) -> tuple[str, str] | None:
+    """'average song length': the duration column (milliseconds, seconds) of the table named, as 'longest' reads
+    it."""
+    if not any(w in _LENGTH_WORDS for w, _, _ in intent.tokens):
+        return None
+    tables = [t.entity.table for t in intent.targets if not t.entity.column_only] + list(profile.tables)
+    return next(((t, c[0]) for t in tables if (c := _attribute_columns(profile, t, "length"))), None)
 
 
 def _numeric_mentioned(intent: Intent, profile: SchemaProfile, spec: QuerySpec) -> tuple[str, str] | None:
@@ -1253,6 +1286,38 @@ def _price_of(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: Shap
     out.read.append(_span(intent, m.start(), m.end()))
     out.replaces |= {"ranking_metric", "unit", "timezone", "record_scope"}
     return True
+
+
+_FIRST_LAST = re.compile(r"\b(?:very\s+)?(first|earliest|last|latest|most recent|newest)\b")
+
+
+def _first_or_last(intent, ops, kinds, profile, spec, as_of, out) -> None:
+    """'when did we get our very first order', 'when was our last sale to brazil': the earliest or the latest
+    date of the events named, within the filters; not a count of them."""
+    m = _FIRST_LAST.search(intent.lower)
+    if re.match(r"^\s*when\b", intent.lower) is None or m is None or intent.window is not None or \
+            spec.shape != "aggregate":
+        return
+    named = [t.entity.table for t in intent.targets if t.entity.table in profile.facts and t.span.start > m.start()]
+    named += [rows_of(profile, x) for x, s in intent.measures if s.start > m.start() and
+              x.kind in ("count", "count_distinct") and rows_of(profile, x) in profile.facts]
+    primary = profile.primary_fact()
+    after = [w for w, s, _ in intent.tokens if s > m.start()]
+    table = named[0] if named else (primary.table if primary is not None and any(
+        w in lexicon.SALES_WORDS | {"purchase", "purchases"} for w in after) else None)
+    fact = profile.facts.get(table) if table else None
+    if fact is None or fact.time is None:
+        return
+    holder = profile.facts.get(fact.time.table) or fact  # the date is the header's: its rows are the events
+    if holder.time is None or holder.time.table != holder.table:
+        return
+    column = holder.time.column
+    spec.fact, spec.count_table, spec.group, spec.limit = holder, None, None, None
+    spec.measure = Measure(slug(phrase(column)), phrase(column), "sum", holder.table, (column,))
+    spec.agg = "min" if m.group(1) in ("first", "earliest") else "max"
+    out.read.append(_span(intent, m.start(), m.end()))
+    out.consumed |= {"attribute", "ranking"}
+    out.replaces |= {"ranking_metric", "unit", "timezone", "aggregation_level"}
 
 
 _WHEN_DID = re.compile(r"^\s*when\s+(?:did|was|were|has|had|is)\b")

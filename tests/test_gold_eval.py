@@ -41,6 +41,8 @@ def result(columns: list[str], rows: list[list]) -> RunResult:
     ("top", [["MacBook Pro", 10.0]], [["iPhone", 99.0]], False),
     ("top", [["Margaret", "Park", 6]], [["Margaret Park", 6]], True),   # a name split in two columns
     ("top", [["Margaret", "Park", 6]], [["Margaret Smith", 6]], False),
+    ("top", [["2025-10-05"]], [["2025-10-05 00:00:00"]], True),        # a day asked, its moment returned
+    ("top", [["2025-10-05"]], [["2025-10-06 00:00:00"]], False),
     ("value", [[0.25]], [[5, 20, 0.25, 25.0]], True),        # a share as a fraction or a percent
     ("value", [[0.25]], [[25.0]], True),
     ("value", [[12.5]], [[12.6]], False),

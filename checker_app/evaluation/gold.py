@@ -249,7 +249,10 @@ def matches(gold: RunResult, got: RunResult, answer: str) -> bool:
             have = {_label(v) for v in other}
             # a name split in two columns (first, last) on one side is the same winner as the full name
             joined = " ".join(labels[:2]) if len(labels) > 1 else None
-            return labels[0] in have or _month_name(labels[0]) in have or joined in have
+            # a day asked, the moment returned: '2025-10-05' is the day of '2025-10-05 00:00:00'
+            day = labels[0] if re.fullmatch(r"\d{4}-\d{2}-\d{2}", labels[0]) else None
+            return labels[0] in have or _month_name(labels[0]) in have or joined in have or \
+                day is not None and any(h[:10] == day and h[10:11] in (" ", "t") for h in have)
         numbers = [n for n in (_number(v) for v in other) if n is not None]
         return all(any(_close(float(g), n) for n in numbers) for g in first if _number(g) is not None)
     return _same_rows(gold.rows, got.rows)
