@@ -70,7 +70,7 @@ def read_change(intent, ops, kinds, profile, spec, as_of, out) -> None:
         if periods.note:
             spec.notes.append(periods.note)
         span = _span(intent, min(s.start for s in periods.spans), max(s.end for s in periods.spans))
-        end = as_of + calendar.DAY
+        end = calendar.shift(as_of, calendar.DAY)  # a 9999-12-31 sentinel as the as-of day: clamped
         if after.start < end < after.end:
             # the later period is not over: the data stops at the as-of day; never compare half a year with a
             # whole one without saying so ('the same period last year' says it)
@@ -179,7 +179,7 @@ _SAME_PERIOD = re.compile(r"\b(?:the\s+)?same\s+(?:period|time|days|stretch|poin
 _VS_LAST = re.compile(r"\b(?:vs\.?|versus|against|than|compared (?:to|with))\s+(?:the\s+)?(?:last|previous|prior)"
                       r"(?:\s+one|\s+(week|month|quarter|year))?\b(?!\s*\d)")
 # 'how are we doing in brazil this year', "how's revenue tracking": a change asked without a change word
-_HOW_DOING = re.compile(r"\bhow(?:'s|s|\s+is|\s+are|\s+was|\s+were)\b[^?]*?\b(doing|performing|tracking|trending)\b")
+_HOW_DOING = re.compile(r"\bhow(?:'s|s|\s+is|\s+are|\s+was|\s+were)\b[^?]*?\b(doing|performing|tracking)\b")
 _YEAR_OVER_YEAR = re.compile(r"\b(?:yoy|y/y|year[- ]over[- ]year)\b")
 
 
@@ -274,7 +274,7 @@ _CHANGE_PRESETS = {
 
 
 def _preset_change(value: str, as_of: dt.date) -> tuple[calendar.Window, calendar.Window]:
-    end = as_of + calendar.DAY
+    end = calendar.shift(as_of, calendar.DAY)  # a 9999-12-31 sentinel as the as-of day: clamped
     if value == "last_30_days":
         after = calendar.Window(end - dt.timedelta(days=30), end, "last 30 days")
         return calendar.Window(after.start - dt.timedelta(days=30), after.start, "the 30 days before"), after

@@ -1005,7 +1005,7 @@ def _numeric_mentioned(intent: Intent, profile: SchemaProfile, spec: QuerySpec) 
     """A numeric column the question names ('unit price', 'list price', 'milliseconds')."""
     tokens = [singular(w) for w, _, _ in intent.tokens]
     best: tuple[int, str, str] | None = None
-    # the table the question names ('the avg unit price of our products': the catalogue's, not the lines')
+    # the table the question names ('the avg unit price of our items': the catalogue's, not the lines')
     preferred = ({spec.group.table} if spec.group else set()) | \
         {t.entity.table for t in intent.targets if not t.entity.column_only}
     for name, table in profile.tables.items():
@@ -1093,7 +1093,7 @@ def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
 
 def _row_condition(intent: Intent, m: re.Match, money_named: bool, number: float, profile: SchemaProfile,
                    spec: QuerySpec, target: Target, out: ShapeRead) -> bool:
-    """'products with a list price above $1000', 'cables & chargers under $30': each row's own figure against
+    """'items with a list price above $1000', 'cables & chargers under $30': each row's own figure against
     the number (a column the question names, or the one price of the rows when money is named and nothing was
     sold), not a total of what was sold."""
     table = target.entity.table
@@ -1276,7 +1276,7 @@ def _price_of(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: Shap
     # 'how much does the macbook air cost' asks its price, not an amount summed
     asked = re.sub(r"\bhow much (?:does|do|did|is|was)\b(?=.*\bcost\b)", " ", _without(intent.lower, out.value_spans))
     if m is None or owner is None or _AGGREGATING.search(asked) or intent.window is not None or \
-            re.search(r"\bthan\b", intent.lower):  # 'products that cost less than the airtag' compares with it
+            re.search(r"\bthan\b", intent.lower):  # 'items that cost less than the airtag' compares with it
         return False
     columns = _attribute_columns(profile, owner.table, "price")
     if not columns:
