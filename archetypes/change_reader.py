@@ -70,16 +70,16 @@ def read_change(intent, ops, kinds, profile, spec, as_of, out) -> None:
         if periods.note:
             spec.notes.append(periods.note)
         span = _span(intent, min(s.start for s in periods.spans), max(s.end for s in periods.spans))
-        end = calendar.shift(as_of, calendar.DAY)  # a 9999-12-31 sentinel as the as-of day: clamped
-        if after.start < end < after.end:
+        stop = calendar.shift(as_of, calendar.DAY)  # a 9999-12-31 sentinel as the as-of day: clamped
+        if after.start < stop < after.end:
             # the later period is not over: the data stops at the as-of day; never compare half a year with a
             # whole one without saying so ('the same period last year' says it)
             same = _SAME_PERIOD.search(intent.lower)
             if same is None:
-                out.detections.append(_partial_period(intent, span, before, after, end))
+                out.detections.append(_partial_period(intent, span, before, after, stop))
             else:
                 out.read.append(_span(intent, same.start(), same.end()))
-            spec.change = _same_days(before, after, end)
+            spec.change = _same_days(before, after, stop)
         earliest = spec.fact.time.earliest
         if earliest is not None and before.end <= earliest.date():
             spec.notes.append(f"the earlier period ({before.label}) has no rows: the data starts "
