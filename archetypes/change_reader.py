@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from archetypes import calendar, lexicon
 from archetypes.grounding import OperatorMention
 from archetypes.intent import _MONTH_RE as MONTH_PATTERN
-from archetypes.intent import Intent, Span, Target
+from archetypes.intent import UNIT_WORDS, Intent, Span, Target
 from archetypes.model import Detection, Reading
 from archetypes.naming import plural
 from archetypes.period_pair import PeriodPair, find_pair
@@ -177,7 +177,7 @@ _THE_ONE_BEFORE = re.compile(r"\b(?:the|a)\s+(week|month|quarter|year)\s+before\
 
 _SAME_PERIOD = re.compile(r"\b(?:the\s+)?same\s+(?:period|time|days|stretch|point)\b")
 _VS_LAST = re.compile(r"\b(?:vs\.?|versus|against|than|compared (?:to|with))\s+(?:the\s+)?(?:last|previous|prior)"
-                      r"(?:\s+one|\s+(week|month|quarter|year))?\b(?!\s*\d)")
+                      r"(?:\s+one|\s+(week|month|quarter|year|wk|qtr|yr))?\b(?!\s*\d)")
 # 'how are we doing in brazil this year', "how's revenue tracking": a change asked without a change word
 _HOW_DOING = re.compile(r"\bhow(?:'s|s|\s+is|\s+are|\s+was|\s+were)\b[^?]*?\b(doing|performing|tracking)\b")
 _YEAR_OVER_YEAR = re.compile(r"\b(?:yoy|y/y|year[- ]over[- ]year)\b")
@@ -220,10 +220,10 @@ def _named_periods(intent: Intent, as_of: dt.date, pair: PeriodPair | None) -> _
         start = calendar.add_months(window.start, -months) if months else window.start - dt.timedelta(days=7)
         before = calendar.Window(start, window.start, f"the {unit} before")
         return _Periods(before, window, [_span(intent, m.start(), m.end()), span])
-    unit = re.search(r"\b(week|month|quarter|year)\b|\b([mqy])td\b", text)
-    said = (unit.group(1) or unit.group(2)) if unit else ""
+    unit = re.search(r"\b(week|month|quarter|year|wk|qtr|yr)\b|\b([mqy])td\b", text)
+    said = UNIT_WORDS.get(unit.group(1), unit.group(1)) or unit.group(2) if unit else ""
     m = _VS_LAST.search(rest)
-    if m is not None and m.group(1) and m.group(1) != said:
+    if m is not None and m.group(1) and UNIT_WORDS.get(m.group(1), m.group(1)) != said:
         m = None  # 'this year vs last month' is not the one before
     this = re.match(r"\s*(?:this|current|[mqy]td|(?:year|month|quarter)[- ]to[- ]date)\b", text)
     if m is not None or (_HOW_DOING.search(lower) and this is not None):

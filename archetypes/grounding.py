@@ -169,9 +169,13 @@ def account(intent: Intent, profile: SchemaProfile, read: list[Span], consumed: 
     covered = [(s.start, s.end) for s in read]
     covered += [(m.span.start, m.span.end) for m in operators if (m.span.start, m.span.end) not in pending]
     blocked = [(s.start, s.end) for s, _ in unread or []]
+    # 'aov 2024 vs 2025' read 'aov' as the money summed: an average no reading takes is not read, whatever span
+    # holds its word
+    unaveraged = [(m.span.start, m.span.end) for m in operators if m.category == "average" and
+                  "average" not in consumed]
 
     def is_read(token: Token) -> bool:
-        if any(a <= token.start < b for a, b in blocked):
+        if any(a <= token.start < b for a, b in blocked + unaveraged):
             return False
         if any(a <= token.start < b for a, b in covered):
             return True
@@ -202,6 +206,8 @@ def account(intent: Intent, profile: SchemaProfile, read: list[Span], consumed: 
             ignored.append([token])
         previous_end = token.end
     reasons = {(s.start, s.end): why for s, why in unread or []}
+    reasons.update({span: "no reading computes this average"
+                    for span in unaveraged if span not in reasons})
     out: list[IgnoredSpan] = []
     for group in ignored:
         start, end = group[0].start, group[-1].end

@@ -78,7 +78,8 @@ RE_VIZ = re.compile(
 RE_WINDOW_N = re.compile(r"\b(?:last|past|previous|trailing|prior|recent)\s+(\d{1,4}|two|three|four|five|six|seven|"
                          r"ten|twelve|thirty|ninety)\s+(day|week|month|quarter|year)s?\b")
 RE_WINDOW_UNIT = re.compile(r"\b(last|previous|past|this|current|prior)\s+(?:(fiscal|calendar)\s+)?"
-                            r"(week|month|quarter|year)\b")
+                            r"(week|month|quarter|year|wk|qtr|yr)\b")
+UNIT_WORDS = {"wk": "week", "qtr": "quarter", "yr": "year"}  # 'this yr', 'last qtr
 RE_TO_DATE = re.compile(r"\b(ytd|year[- ]to[- ]date|mtd|month[- ]to[- ]date|qtd|quarter[- ]to[- ]date)\b")
 RE_MONTH_YEAR = re.compile(r"\b" + _MONTH_RE + r"\.?,?\s+" + _YEAR_RE + r"\b")
 RE_QUARTER = re.compile(r"\b(?:q([1-4])|(first|second|third|fourth) quarter)(?:\s+(?:of\s+)?(?:fy\s?)?" + _YEAR_RE + r")?\b")
@@ -356,6 +357,9 @@ def _key_refs(intent: Intent) -> None:
         if not target.entity.key or len(target.entity.key) != 1:
             continue
         m = RE_KEY_REF.match(intent.lower[target.span.end:])
+        if m is not None and not m.group(0).strip().startswith(("#", "no", "number", "id")) and \
+                RE_YEAR.fullmatch(m.group(1)) is not None:
+            continue  # 'revenue by genre 2024': a year, unless written as a key ('store #2024', 'id 2024')
         if m is not None:
             start, end = target.span.start, target.span.end + m.end()
             intent.key_refs.append((target.entity, m.group(1), Span(start, end, intent.question[start:end])))
@@ -457,7 +461,7 @@ def _fiscal_window(intent: Intent, profile: SchemaProfile, as_of: dt.date | None
     if m is None or m.group(2) != "fiscal" or as_of is None or intent.window_span is None or \
             intent.window_span.start != m.start():
         return
-    window = calendar.fiscal_window(m.group(3), as_of, current=m.group(1) in ("this", "current"),
+    window = calendar.fiscal_window(UNIT_WORDS.get(m.group(3), m.group(3)), as_of, current=m.group(1) in ("this", "current"),
                                     fiscal=profile.fiscal, fiscal_year_start=profile.fiscal_year_start)
     if window is not None:
         intent.window = window
@@ -514,7 +518,7 @@ def _concrete_window(lower: str, as_of: dt.date) -> tuple[calendar.Window, tuple
             start = as_of.replace(day=1)
         return calendar.Window(start, as_of + day, m.group(0)), m.span(), False
     if (m := RE_WINDOW_UNIT.search(lower)) is not None:
-        which, unit = m.group(1), m.group(3)
+        which, unit = m.group(1), UNIT_WORDS.get(m.group(3), m.group(3))
         current = which in ("this", "current")
         if unit == "week":
             start = as_of - dt.timedelta(days=as_of.weekday())

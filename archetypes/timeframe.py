@@ -7,7 +7,7 @@ import re
 from archetypes import calendar
 from archetypes.archetype import Archetype, Context
 from archetypes.intent import _MONTH_RE as MONTH_PATTERN
-from archetypes.intent import Span
+from archetypes.intent import UNIT_WORDS, Span
 from archetypes.model import Detection, Reading
 from archetypes.query import QuerySpec
 
@@ -36,7 +36,7 @@ def detect(ctx: Context) -> Detection | None:
                                question=f"Which timeframe? (relative to {anchor.isoformat()}, the latest data)")
 
 
-_LAST_PERIOD = re.compile(r"^(?:last|previous|past|prior)\s+(week|month|quarter|year)$")
+_LAST_PERIOD = re.compile(r"^(?:last|previous|past|prior)\s+(week|month|quarter|year|wk|qtr|yr)$")
 _TRAILING = {"month": (1, "last 30 days"), "quarter": (3, "last 3 months"), "year": (12, "last 12 months")}
 
 
@@ -50,7 +50,7 @@ def _last_period(ctx: Context) -> Detection | None:
     if m is None or intent.week_convention or ctx.base.shape in ("change", "list", "attribute") or ctx.as_of is None:
         return None
     end = ctx.as_of + calendar.DAY
-    unit = m.group(1)
+    unit = UNIT_WORDS.get(m.group(1), m.group(1))
     readings = [Reading(f"full_{unit}", f"The previous full {unit}, {_days(window)}", _set(window))]
     if unit == "week":
         sunday = calendar.Window(window.start - calendar.DAY, window.end - calendar.DAY, "Sunday-start week")
