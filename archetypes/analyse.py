@@ -245,6 +245,14 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
                       if t in ctx.profile.tables)  # the lines read point at it: its units are counted
         if not (table_words | column_words) & used and not pointed:
             out.append((target.span, f"read as {target.entity.noun}, which no reading uses"))
+    summed = any(i.query.find(exp.Sum, exp.Avg, exp.Min, exp.Max) is not None for i in analysis.interpretations)
+    for measure, span in ctx.intent.measures:
+        # 'the highest repair cost' ranked by the number of repairs: a figure named while every reading counts
+        currency = ctx.intent.currency
+        in_currency = currency is not None and currency.start <= span.start < currency.end  # 'in dollars'
+        if not summed and not in_currency and measure.kind in ("sum", "product", "expression") and \
+                measure.columns and not any(singular(w) in used for c in measure.columns for w in words(c)):
+            out.append((span, "names a figure no reading computes"))
     values = ctx.extra.get("value_spans") or []
     if not read_tables & set(ctx.profile.facts):
         # 'how many sales reps do we have' counted every employee: no reading reads a sale ('the cheapest laptop
@@ -374,9 +382,9 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
         grounded.operators = [m for m in grounded.operators if not versus.is_link(compared, m)]
     grounded.values = [m for m in grounded.values if not _inside_name(m, intent)
                        and not _names_several_rows(m, intent, profile, lookup)]
-    negations = [m.span for m in grounded.values if m.negated]  # 'shops not in germany': a filter, not an absence
-    grounded.operators = [m for m in grounded.operators
-                          if not any(s.start <= m.span.start < s.end for s in negations)]
+    # 'shops not in germany': a filter, not an absence; 'trips with status lost': a value, not a change
+    held = [m.span for m in grounded.values]
+    grounded.operators = [m for m in grounded.operators if not any(s.start <= m.span.start < s.end for s in held)]
     base = base_spec(intent, profile)
     _apply_values(grounded, intent, profile, base)
     sides = versus.apply(compared, base, profile, intent) if compared is not None else None
@@ -414,6 +422,7 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
             grounded.shape.detections.append(sides)
             grounded.shape.replaces.add("entity")  # one entity question at a time: which values are compared
     ctx.extra["open_roles"] = roles.settle(base, intent, profile)
+    grounded.shape.read += roles.words_read(base, intent)
     return ctx
 
 

@@ -279,10 +279,11 @@ def _preset_change(value: str, as_of: dt.date) -> tuple[calendar.Window, calenda
         after = calendar.Window(end - dt.timedelta(days=30), end, "last 30 days")
         return calendar.Window(after.start - dt.timedelta(days=30), after.start, "the 30 days before"), after
     if value == "year_to_date":
+        # the same calendar dates a year before: 366 days from 2024-01-01 ran into 2025-01-01, the later period
         start = dt.date(as_of.year, 1, 1)
-        before_start = dt.date(as_of.year - 1, 1, 1)
-        before_end = before_start + (end - start)
-        return (calendar.Window(before_start, before_end, f"{before_start.year} to the same day"),
+        paired = _same_days(calendar.Window(dt.date(as_of.year - 1, 1, 1), start, str(as_of.year - 1)),
+                            calendar.Window(start, calendar.add_months(start, 12), str(as_of.year)), end)
+        return (calendar.Window(paired.before.start, paired.before.end, f"{as_of.year - 1} to the same day"),
                 calendar.Window(start, end, f"{as_of.year} to date"))
     months = 3 if value == "last_full_quarter" else 1
     this_start = calendar.quarter_start(end) if months == 3 else end.replace(day=1)

@@ -14,7 +14,7 @@ from archetypes.model import Detection, Reading
 from archetypes.naming import fold, phrase
 from archetypes.profile import Entity, SchemaProfile
 from archetypes.query import EntityFilter, QuerySpec, col, literal, name_expression, table_ref
-from archetypes.roles import OpenRole
+from archetypes.roles import OpenRole, role_name
 from archetypes.values import lemma
 
 ID = "entity"
@@ -360,8 +360,9 @@ def value_columns_detection(span: Span, refs: list, profile: SchemaProfile, nega
 def _apply_value(flt: EntityFilter):
     def apply(spec: QuerySpec) -> None:
         spec.filters.append(flt)
-        if spec.shape == "share":
-            spec.share_filters.append(flt)  # the value is the part of a share
+        if spec.shape == "share" and not spec.share_filters:
+            spec.share_filters.append(flt)  # the value is the part of a share ('share of revenue from laptops');
+            # with a part already named ('cancelled ... in porto') the place scopes the whole
     return apply
 
 
@@ -372,7 +373,7 @@ def role_detection(span: Span, role: OpenRole, spec: QuerySpec) -> Detection:
                 for option in role.options]
     what = phrase(role.goal) or role.goal
     return ARCHETYPE.detection(span, readings, question=f"Whose {what}: " +
-                               " or ".join(f"the {phrase(o.via) or o.via}'s" for o in role.options) + "?")
+                               " or ".join(f"the {role_name(o.via)}'s" for o in role.options) + "?")
 
 
 def _apply_role(index: int | None, via: str):

@@ -133,7 +133,8 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
     if shape == "list" and spec.group is not None:
         shown = [phrase(c) for c in spec.list_columns if c not in spec.group.name_columns]
         extra = f" with their {', '.join(shown)}" if shown else ""
-        return f"{plural(spec.group.noun).capitalize()}{extra}{_filters(spec)}, listed by name"
+        by = phrase(spec.group.key[0]) if spec.group.key and spec.group.name_columns == spec.group.key else "name"
+        return f"{plural(spec.group.noun).capitalize()}{extra}{_filters(spec)}, listed by {by}"
     if spec.measure is None or spec.fact is None:
         if spec.count_table:
             return f"Number of {_rows(spec.count_table)}{_filters(spec)}"
@@ -212,4 +213,9 @@ def _span(window) -> str:
 def _group_noun(spec: QuerySpec) -> str:
     """'country', or 'store's country' when the group is reached through a role (archetypes.roles)."""
     assert spec.group is not None
-    return f"{phrase(spec.group_via)}'s {spec.group.noun}" if spec.group_via else spec.group.noun
+    from archetypes.roles import role_name
+
+    if not spec.group_via:
+        return spec.group.noun
+    name = role_name(spec.group_via)
+    return name if name.endswith(spec.group.noun) else f"{name}'s {spec.group.noun}"  # 'per end station'

@@ -112,6 +112,8 @@ def _single_word_value(word: str, typed: str, refs: tuple[ValueRef, ...], schema
     ('UK', 'USA'), since 'us' and 'it' are words."""
     if word in lexicon.FACT_WORDS and typed.lower() == word and all(_status_like(r) for r in refs):
         return True  # 'paid' invoices, 'refunded' returns: a status that is also a verb
+    if lexicon.OPERATORS.get(word) == "change" and refs and all(_status_like(r) for r in refs):
+        return True  # 'lost trips', 'status lost': a state the rows are in, not a change over time
     if word in _NOT_A_VALUE or word in STOPWORDS and len(word) <= 3:
         return False
     if refs and all(r.demonym for r in refs):

@@ -276,7 +276,11 @@ def vocabulary(profile: SchemaProfile) -> Vocabulary:
         for measure in fact.measures:
             for text in measure.words:
                 key = tuple(singular(w) for w in text.split())
-                measure_words.setdefault(key, measure)
+                held = measure_words.get(key)
+                # 'trips' counts the trips' own rows, not the distinct trips its payments name (a trip with no
+                # payment would not count); a filter on the lines still reaches them (analyse._reach_filters)
+                if held is None or (measure.kind == "count" and held.kind == "count_distinct"):
+                    measure_words[key] = measure
                 known.update(text.split())
     for word, target in profile.synonyms.items():
         known.add(word)

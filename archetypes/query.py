@@ -16,7 +16,7 @@ from sqlglot import exp
 
 from adapters.dialects import sqlglot_dialect
 from archetypes import calendar, period_key, roles
-from archetypes.naming import phrase, plural, slug
+from archetypes.naming import plural, slug
 from archetypes.profile import Edge, Entity, Fact, Measure, SchemaProfile, TimeColumn
 
 RANKING_LIMIT = 10
@@ -45,7 +45,9 @@ class EntityFilter:
 
     def describe(self) -> str:
         what = " or ".join(self.values)
-        noun = f"{phrase(self.via)}'s {self.entity.noun}" if self.via else self.entity.noun
+        name = roles.role_name(self.via) if self.via else ""
+        noun = (name if name.endswith(self.entity.noun) else f"{name}'s {self.entity.noun}") if name else \
+            self.entity.noun
         return f"{noun} is not {what}" if self.negate else f"{noun} is {what}"
 
 

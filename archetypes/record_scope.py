@@ -12,6 +12,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
+from adapters.column_types import is_date_only
 from archetypes.archetype import Archetype, Context
 from archetypes.intent import Span
 from archetypes.model import Detection, Reading
@@ -122,6 +123,8 @@ def scopes(profile: SchemaProfile) -> list[Scope]:
         if starts and ends:
             end = ends[0]
             sentinel = profile.cache.get(("sentinel", name, end.name))
+            if sentinel is None and not is_date_only(end.type):
+                continue  # a trip's started_at / ended_at: an event that took time, not a row valid for a while
             found.append(Scope("validity", name, end.name, start=starts[0].name, sentinel=sentinel))
     profile.cache["record_scopes"] = found
     return found

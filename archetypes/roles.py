@@ -8,9 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from archetypes.intent import Intent
-from archetypes.naming import phrase
+from archetypes.intent import Intent, Span
+from archetypes.naming import phrase, words
 from archetypes.profile import Edge, SchemaProfile
+from archetypes.values import lemma
 
 if TYPE_CHECKING:  # query.py routes through roles: the spec is only a type here
     from archetypes.query import QuerySpec
@@ -18,14 +19,25 @@ if TYPE_CHECKING:  # query.py routes through roles: the spec is only a type here
 
 @dataclass(frozen=True)
 class Role:
-    """`goal` reached from `start` through `via`, the last table before it (its foreign key names the role)."""
+    """`goal` reached from `start` through `via`: the last table before it, or `table.column` when that table
+    has several keys to it (a trip's start station and end station)."""
 
     via: str
     route: tuple[Edge, ...]
 
     def label(self, goal: str) -> str:
         edge = self.route[-1]
-        return f"the {phrase(goal) or goal} of the {phrase(self.via) or self.via} ({self.via}.{', '.join(edge.columns)})"
+        return f"the {phrase(goal) or goal} of the {role_name(self.via)} ({edge.table}.{', '.join(edge.columns)})"
+
+
+_KEY_WORDS = frozenset({"id", "key", "fk", "code", "no"})
+
+
+def role_name(via: str) -> str:
+    """'clients' -> 'client'; 'trips.start_station_id' -> 'start station'."""
+    if "." in via:
+        return " ".join(w for w in words(via.split(".", 1)[1]) if w not in _KEY_WORDS)
+    return phrase(via) or via
 
 
 def roles(profile: SchemaProfile, start: str, goal: str) -> list[Role]:
@@ -36,14 +48,15 @@ def roles(profile: SchemaProfile, start: str, goal: str) -> list[Role]:
         return profile.cache[key]
     found: list[Role] = []
     if start != goal:
-        for table in [start, *profile.tables]:
-            if table == goal or any(r.via == table for r in found):
+        for table in dict.fromkeys([start, *profile.tables]):
+            if table == goal:
                 continue
-            hops = [e for e in profile.edges.get(table, ()) if e.ref_table == goal]
+            hops = [e for e in profile.edges.get(table, ()) if e.ref_table == goal and len(e.columns) == 1]
             first = profile.path(start, table)
-            if len(hops) != 1 or first is None or any(e.ref_table == goal for e in first):
-                continue  # two keys to the same table from one row ('billing' and 'shipping') are its own case
-            found.append(Role(table, first + (hops[0],)))
+            if not hops or first is None or any(e.ref_table == goal for e in first):
+                continue
+            # several keys to the same table from one row ('start station', 'end station') are a role each
+            found += [Role(table if len(hops) == 1 else f"{table}.{hop.columns[0]}", first + (hop,)) for hop in hops]
     found.sort(key=lambda r: len(r.route))
     profile.cache[key] = found
     return found
@@ -64,7 +77,13 @@ def named_role(intent: Intent, options: list[Role]) -> Role | None:
     tables = {t.entity.table for t in intent.targets if not t.entity.column_only}
     if intent.group is not None:
         tables.add(intent.group.entity.table)
-    named = [r for r in options if r.via in tables]
+    said = {lemma(w) for w, _, _ in intent.tokens}  # 'trips started at': the start station
+    def spoken(role: Role) -> bool:
+        return "." in role.via and {lemma(w) for w in role_name(role.via).split()} - {"station"} <= said
+
+    named = [r for r in options if r.via in tables or spoken(r)]
+    if len({r.via.split(".")[0] for r in named}) == 1 and len(named) > 1:
+        named = [r for r in named if spoken(r)] or named
     return named[0] if len(named) == 1 else None
 
 
@@ -115,3 +134,11 @@ def settle(spec: QuerySpec, intent: Intent, profile: SchemaProfile) -> list[Open
         elif options:
             left.append(OpenRole(group.table, None, tuple(options)))
     return left
+
+
+def words_read(spec: QuerySpec, intent: Intent) -> list[Span]:
+    """The words that named a key's role ('trips that started at stations in lyon': 'started', the start
+    station): read by the role the filter or the group goes through."""
+    chosen = [f.via for f in spec.filters if f.via] + ([spec.group_via] if spec.group_via else [])
+    wanted = {lemma(w) for via in chosen if "." in via for w in role_name(via).split()}
+    return [Span(s, e, intent.question[s:e]) for w, s, e in intent.tokens if lemma(w) in wanted]

@@ -258,8 +258,9 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
         return
     spec.shape = "share"
     spec.share_filters = _share_part(intent, share, spec.filters, out.value_spans)
-    if share.category == "rate" and len(spec.filters) > 1:
-        # 'the refund rate for the tokyo shop': refunded is the part, the shop scopes the whole
+    if len(spec.filters) > 1 and len(spec.share_filters) > 1:
+        # 'the refund rate for the tokyo shop', 'what percentage of trips were cancelled in porto': the state is
+        # the part, the place scopes the whole
         states = [f for f in spec.filters if f.entity.column_only and
                   lexicon.is_state_column(words(f.entity.name_columns[0]))]
         spec.share_filters = states or spec.share_filters
@@ -275,7 +276,7 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
     counted_table = _counted_table(intent, profile)
     if counted_table is not None:
         spec.fact, spec.measure = counted_table
-    elif (share.category == "rate" or _counts_rows(intent)) and spec.share_filters:
+    elif (share.category == "rate" or _counts_rows(intent) or _counts_holder(profile, spec)) and spec.share_filters:
         status_fact = _fact_holding(profile, spec.share_filters[0].entity.table)
         if status_fact is not None:
             counted = next((m for m in status_fact.measures if m.kind == "count"), None)
@@ -291,6 +292,14 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
              profile.path(f.table, spec.group.table) is not None), (spec.fact, spec.measure))
     out.consumed |= {"share", "rate"}
     out.replaces.add("ranking_metric")
+
+
+def _counts_holder(profile: SchemaProfile, spec: QuerySpec) -> bool:
+    """'what share of trips were cancelled': the rows counted are the ones holding the state, so they are counted
+    on their own table (a trip with no payment is still a trip), not as distinct keys of rows pointing at them."""
+    measure = spec.measure
+    return measure is not None and measure.kind == "count_distinct" and bool(spec.share_filters) and \
+        rows_of(profile, measure) == spec.share_filters[0].entity.table
 
 
 def _share_part(intent: Intent, share: OperatorMention, filters: list, value_spans: list[Span]) -> list:
@@ -422,12 +431,15 @@ def _event_count(profile: SchemaProfile) -> tuple[Fact, Measure] | None:
     primary = profile.primary_fact()
     if primary is None or not own:
         return own[0] if own else None
-    reachable = [(len(profile.path(primary.table, f.table) or ()), -f.row_count, f.table, f, m) for f, m in own
-                 if profile.path(primary.table, f.table) is not None]
+    # the events other events hang off come first: a trip before the payment made for it (each payment points
+    # at its trip), an order before its lines
+    pointed = {e.ref_table for f in profile.fact_list() for e in profile.edges.get(f.table, ())}
+    reachable = [(0 if f.table in pointed else 1, len(profile.path(primary.table, f.table) or ()), -f.row_count,
+                  f.table, f, m) for f, m in own if profile.path(primary.table, f.table) is not None]
     if not reachable:
         return own[0]
-    best = min(reachable, key=lambda item: item[:3])
-    return best[3], best[4]
+    best = min(reachable, key=lambda item: item[:4])
+    return best[4], best[5]
 
 
 def _set_part(part: str):
@@ -1051,7 +1063,7 @@ def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
             out.unread.append((_span(intent, m.start(), m.end()), "a condition on a total needs something to group"))
             return
         target = Target(buyer, _span(intent, 0, 0))
-    measure = None
+    named_after: list[tuple[Fact, Measure]] = []
     for fact in profile.fact_list():
         for candidate in fact.measures:
             # the measure's word after the number, past up to two words ('15 completed visits')
@@ -1060,10 +1072,9 @@ def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
                    for w in candidate.words):
                 if profile.path(fact.table, target.entity.table) is not None and not profile._counts(
                         candidate, target.entity.table):
-                    measure = (fact, candidate)
-                    break
-        if measure:
-            break
+                    named_after.append((fact, candidate))
+    # 'more than 22 trips': the trips' own rows before the distinct trips their payments name
+    measure = next((c for c in named_after if c[1].kind == "count"), None) or next(iter(named_after), None)
     if measure is None:  # 'artists with over 50 songs': the rows of a table that points at the grouped one
         named = next((t.entity.table for t in intent.targets if m.end() <= t.span.start <= m.end() + 30 and
                       t.entity.table != target.entity.table and not t.entity.column_only), None)
@@ -1223,7 +1234,7 @@ def _listing(intent, ops, kinds, profile, spec, as_of, out) -> None:
         return
     if not (_LISTING.search(lower) or _starts_with_table(intent) or _starts_with_column(intent, profile, spec)):
         return
-    target = _head_target(intent)
+    target = _counted_rows(intent, profile) or _head_target(intent)
     if target is None:
         # 'the list price of the MacBook Pro': a column of the table a named row belongs to
         owner = next((f.entity for f in spec.filters if not f.entity.column_only), None)
@@ -1403,6 +1414,25 @@ def _starts_with_table(intent: Intent) -> bool:
     m = re.match(r"\s*(?:(?:all|our|the|every|any)\s+)*", intent.lower)
     start = m.end() if m else 0
     return any(t.span.start == start and not t.entity.column_only for t in intent.targets)
+
+
+def _counted_rows(intent: Intent, profile: SchemaProfile) -> Target | None:
+    """'list trips with status lost', 'show all lost trips in lyon': the rows a count word names (a table of
+    events with no name, listed by its key) when it comes before any table named."""
+    counted = next(((rows_of(profile, m), s) for m, s in intent.measures if m.kind in ("count", "count_distinct")),
+                   None)
+    if counted is None or counted[0] not in profile.tables:
+        return None
+    table, span = counted
+    if any(t.span.start < span.start and not t.entity.column_only for t in intent.targets):
+        return None
+    entity = profile.entities.get(table)
+    if entity is None or entity.column_only:
+        key = profile.tables[table].primary_key
+        if len(key) != 1:
+            return None
+        entity = Entity(table, (key[0],), phrase(table), (key[0],), profile.tables[table].row_count)
+    return Target(entity, span)
 
 
 def _head_target(intent: Intent) -> Target | None:

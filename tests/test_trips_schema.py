@@ -1,0 +1,128 @@
+"""Found by a newcomer on a bike-share schema the project never saw (stations, riders, trips, payments), on
+SQLite, PostgreSQL and MariaDB. Each was a confident answer to another question: trips counted as the distinct
+trips their payments name (a cancelled trip has no payment: 'what share of trips were cancelled' gave 0%);
+'lost' read as a change over time though it is a trip's status; the end station taken for 'station' without
+asking (a trip has a start and an end station); a place put into a share's part instead of its whole; a
+trip's started_at / ended_at read as a validity period. Each case is one line: the question, then what some
+reading must answer on every engine, computed here by hand-written SQL on the same rows."""
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import pytest
+import sqlalchemy as sa
+from click.testing import CliRunner
+
+from checker_app.cli import main
+
+ENGINES = ("sqlite", "postgresql", "mysql")
+STATIONS = [(1, "Quai Lyon", "Lyon"), (2, "Bellecour", "Lyon"), (3, "Ribeira", "Porto"), (4, "Korenmarkt", "Ghent")]
+RIDERS = [(i, name) for i, name in enumerate(["Ana Silva", "Ben Roy", "Cleo Dias", "Dan Moss", "Eva Lund"], 1)]
+
+
+def _trips() -> list[tuple]:
+    """60 trips: every 7th cancelled (no payment), every 11th lost (no end station, no end time)."""
+    rows = []
+    for n in range(1, 61):
+        status = "cancelled" if n % 7 == 0 else "lost" if n % 11 == 0 else "completed"
+        start = dt.datetime(2024, 3, 1, 8) + dt.timedelta(hours=13 * n)
+        rider = 1 + (n * n) % 5
+        begin = 1 + n % 4
+        end = None if status == "lost" else 1 + (n + 1) % 4
+        ended = None if status == "lost" else start + dt.timedelta(minutes=20)
+        rows.append((n, rider, begin, end, start, ended, status, 2 + n % 3))
+    return rows
+
+
+TRIPS = _trips()
+
+
+def build(url: str) -> None:
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("CREATE TABLE stations (id INTEGER PRIMARY KEY, name VARCHAR(40) NOT NULL, "
+                             "city VARCHAR(20) NOT NULL)")
+        conn.exec_driver_sql("CREATE TABLE riders (id INTEGER PRIMARY KEY, full_name VARCHAR(40) NOT NULL)")
+        conn.exec_driver_sql("CREATE TABLE trips (id INTEGER PRIMARY KEY, rider_id INTEGER NOT NULL REFERENCES "
+                             "riders(id), start_station_id INTEGER NOT NULL REFERENCES stations(id), "
+                             "end_station_id INTEGER REFERENCES stations(id), started_at TIMESTAMP NOT NULL, "
+                             "ended_at TIMESTAMP NULL, status VARCHAR(12) NOT NULL, fare NUMERIC(6,2) NOT NULL)")
+        conn.exec_driver_sql("CREATE TABLE payments (id INTEGER PRIMARY KEY, trip_id INTEGER NOT NULL REFERENCES "
+                             "trips(id), paid_at TIMESTAMP NOT NULL, amount NUMERIC(6,2) NOT NULL)")
+        conn.execute(sa.text("INSERT INTO stations VALUES (:i, :n, :c)"),
+                     [{"i": i, "n": n, "c": c} for i, n, c in STATIONS])
+        conn.execute(sa.text("INSERT INTO riders VALUES (:i, :n)"), [{"i": i, "n": n} for i, n in RIDERS])
+        conn.execute(sa.text("INSERT INTO trips VALUES (:i, :r, :b, :e, :s, :d, :st, :f)"),
+                     [dict(zip(("i", "r", "b", "e", "s", "d", "st", "f"), t)) for t in TRIPS])
+        paid = [t for t in TRIPS if t[6] != "cancelled"]
+        conn.execute(sa.text("INSERT INTO payments VALUES (:i, :t, :p, :a)"),
+                     [{"i": k, "t": t[0], "p": t[4] + dt.timedelta(hours=1), "a": t[7]} for k, t in enumerate(paid, 1)])
+    engine.dispose()
+
+
+def _share(rows: list[tuple]) -> str:
+    return f"{100 * sum(t[6] == 'cancelled' for t in rows) / len(rows):.2f}"
+
+
+PORTO = [t for t in TRIPS if STATIONS[t[2] - 1][2] == "Porto"]
+BUSY = {}
+for _t in TRIPS:
+    BUSY[_t[1]] = BUSY.get(_t[1], 0) + 1
+OVER = sorted(name for i, name in RIDERS if BUSY.get(i, 0) > 12)
+
+# question | what the report must hold: "answer=CELL" (some reading's rows hold the cell on every engine),
+# "rows=N" (some reading returns N rows), "fires=ID", "complete" (every word read), "sql~TEXT" (every reading)
+CASES = [
+    ("What share of trips were cancelled?", [f"answer={_share(TRIPS)}", "complete", "sql~FROM \"trips\""]),
+    ("Which riders took more than 12 trips?", [f"answer={name}" for name in OVER] + [f"rows={len(OVER)}"]),
+    ("What is the busiest day of the week?", ["sql~\"trips\"", "complete"]),
+    ("List trips with status lost", [f"rows={sum(t[6] == 'lost' for t in TRIPS)}", "complete"]),
+    ("Which station has the most trips?", ["fires=entity"]),
+    ("How many trips started at stations in Porto?", [f"answer={len(PORTO)}", "complete"]),
+    ("What percentage of trips were cancelled in Porto?", [f"answer={_share(PORTO)}"]),
+]
+
+
+@pytest.fixture
+def trip_urls(servers) -> dict[str, str]:
+    urls = {backend: servers.create(backend, prefix="ac_trips") for backend in ENGINES}
+    for url in urls.values():
+        build(url)
+    return urls
+
+
+def _cells(rows: list[list]) -> set[str]:
+    out = set()
+    for row in rows:
+        for value in row:
+            out.add(f"{value:.2f}" if isinstance(value, float) else str(value))
+            if isinstance(value, (int, float)) or str(value).replace(".", "", 1).isdigit():
+                out.add(f"{float(value):.2f}")
+    return out
+
+
+def test_a_newcomers_trip_questions_are_answered_as_asked(trip_urls) -> None:
+    args = [f"--db={backend}={trip_urls[backend]}" for backend in ENGINES]
+    for question, expect in CASES:
+        result = CliRunner().invoke(main, ["check", question, "--json", *args], catch_exceptions=False)
+        assert result.exit_code == 0, (question, result.output)
+        report = json.loads(result.output)
+        readings = report["interpretations"]
+        assert readings, question
+        for item in expect:
+            kind, _, wanted = item.partition("=") if "=" in item else item.partition("~")
+            if item == "complete":
+                assert report["understood"]["complete"], (question, report["understood"])
+            elif kind == "fires":
+                assert wanted in [a["id"] for a in report["archetypes"]], (question, report["archetypes"])
+            elif kind == "sql":
+                assert all(wanted in r["sql"][ENGINES[0]] for r in readings), (question, [r["sql"] for r in readings])
+            else:
+                for engine in ENGINES:  # some reading holds it on every engine
+                    results = [r["results"][engine] for r in readings if r["results"][engine]["status"] == "ok"]
+                    if kind == "rows":
+                        assert any(r["row_count"] == int(wanted) for r in results), (question, engine, results)
+                    else:
+                        assert any(wanted in _cells(r["rows"]) for r in results), (question, engine, wanted,
+                                                                                   [r["rows"][:3] for r in results])
