@@ -1,7 +1,9 @@
 """One live database behind a small interface: run a statement safely, read its schema.
 
 Every statement is checked by `safety.parse_query` first, and only the SQL re-rendered from the checked
-tree is sent (never the caller's text, so no comment the parser skipped can reach the engine). The
+tree is sent (never the caller's text, so no comment the parser skipped can reach the engine). A statement
+the checker built itself (`adapters.built.BuiltStatement`) brings its tree: the same checks walk that tree
+(`safety.check_query`) and the SQL is written from it, without writing it as text and parsing it again. The
 engine enforces read-only and a time limit itself (scoped to the transaction or statement, never to the
 pooled session), the row cap is pushed into the SQL so no more than cap + 1 rows ever cross the wire,
 and rows are read incrementally under a byte budget (`adapters.fetch`). Each statement gets at most
@@ -22,14 +24,16 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlglot import exp
 
 from adapters import deadline
+from adapters.built import BuiltStatement
 from adapters.classify import classify
 from adapters.connections import READ_GRACE_S, DatabaseConfig, scrub, shared_engine
+from adapters.dialects import sqlglot_dialect
 from adapters.errors import CheckerError, EngineErrorInfo, IntrospectionError
 from adapters.fetch import Fetched, batches_of, bounded_rows, stream_batches
 from adapters.memo import BoundedMemo
 from adapters.privileges import privilege_warning
 from adapters.results import RunResult
-from adapters.safety import parse_query
+from adapters.safety import check_query, decode_input, parse_query
 from adapters.schema import SchemaInfo, introspect
 from adapters.sessions import TooManyConnections, connection_slot, too_many_info
 from adapters.threads import call_with_timeout
@@ -51,10 +55,11 @@ def _literal_count(node: exp.Expr | None) -> int | None:
     return int(node.this) if isinstance(node, exp.Literal) and node.is_int else None
 
 
-def cap_rows(query: exp.Query, row_cap: int) -> exp.Query:
+def cap_rows(query: exp.Query, row_cap: int, *, copy: bool = True) -> exp.Query:
     """The query with LIMIT row_cap + 1 (the extra row tells us it was truncated), unless it already
     has a literal LIMIT / TOP / FETCH FIRST at or below that. A FETCH FIRST above it becomes the LIMIT;
-    one sqlglot cannot simply replace (PERCENT, WITH TIES, an expression) is wrapped in a capped subquery."""
+    one sqlglot cannot simply replace (PERCENT, WITH TIES, an expression) is wrapped in a capped subquery.
+    `copy=False`: a plain LIMIT is added to `query` itself (the caller owns it)."""
     limit = query.args.get("limit")
     if isinstance(limit, exp.Limit):
         count = _literal_count(limit.expression)
@@ -69,14 +74,30 @@ def cap_rows(query: exp.Query, row_cap: int) -> exp.Query:
                 return query
             capped = query.copy()
             capped.set("limit", None)
-            return capped.limit(row_cap + 1)
-        return exp.select("*").from_(query.copy().subquery("capped")).limit(row_cap + 1)
-    return query.copy().limit(row_cap + 1)
+            return capped.limit(_limit(row_cap + 1))
+        return exp.select("*").from_(query.copy().subquery("capped")).limit(_limit(row_cap + 1))
+    return query.limit(_limit(row_cap + 1), copy=copy)
 
 
-def sent_text(query: exp.Query, dialect: str, limits: Limits) -> str:
-    """What `Database.run` sends for a checked query: re-rendered from the tree, capped, no comments."""
-    return cap_rows(query, limits.row_cap).sql(dialect=dialect, comments=False)
+def _limit(count: int) -> exp.Limit:
+    """`LIMIT count` as a node: given an int, sqlglot's `limit()` parses the text "LIMIT count"."""
+    return exp.Limit(expression=exp.Literal.number(count))
+
+
+def sent_text(query: exp.Query, dialect: str, limits: Limits, *, owned: bool = False) -> str:
+    """What `Database.run` sends for a checked query: re-rendered from the tree, capped, no comments.
+    `owned`: the caller hands the tree over, so it is capped and written in place, not copied first."""
+    return cap_rows(query, limits.row_cap, copy=not owned).sql(dialect=dialect, comments=False, copy=not owned)
+
+
+def checked_text(sql: str, dialect: str, limits: Limits, allow_functions: frozenset[str]) -> str:
+    """The text to send for `sql`, checked: a statement the checker built (`BuiltStatement`, in this
+    dialect) through its own tree, any other text parsed first."""
+    if isinstance(sql, BuiltStatement) and sql.dialect == sqlglot_dialect(dialect):
+        decode_input(sql.text(), what="SQL")  # the same size and NUL limits as a text
+        tree = check_query(sql.tree(), dialect, allow_functions=allow_functions)
+        return sent_text(tree, dialect, limits, owned=True)
+    return sent_text(parse_query(sql, dialect, allow_functions=allow_functions), dialect, limits)
 
 
 class Database:
@@ -183,11 +204,12 @@ class Database:
     def run(self, sql: str, limits: Limits | None = None) -> RunResult:
         """Run one read-only statement; never raises for engine or input problems."""
         limits = limits or self.limits
-        result = RunResult(engine=self.name, dialect=self.dialect, sql=sql, status="ok")
+        result = RunResult(engine=self.name, dialect=self.dialect, sql=str(sql), status="ok")
         started = time.perf_counter()
         try:
-            text = self._sent.get((sql, limits.row_cap, self.allow_functions), lambda: sent_text(
-                parse_query(sql, self.dialect, allow_functions=self.allow_functions), self.dialect, limits))
+            built = isinstance(sql, BuiltStatement)  # kept apart: a text is checked as a text
+            text = self._sent.get((str(sql), built, limits.row_cap, self.allow_functions), lambda: checked_text(
+                sql, self.dialect, limits, self.allow_functions))
         except CheckerError as err:  # refused before it ran: the error's own kind (syntax, read_only; other for input)
             result.status = "rejected"
             result.error = EngineErrorInfo(err.kind, None, str(err))

@@ -75,7 +75,7 @@ def run_side_by_side(jobs: Sequence[Job], databases: Sequence[Database], limits:
 
 def _failed(job: Job, db: Database, message: str, timeout: bool = False) -> RunResult:
     return RunResult(
-        engine=db.name, dialect=db.dialect, sql=job.sql[db.name],
+        engine=db.name, dialect=db.dialect, sql=str(job.sql[db.name]),
         status="timeout" if timeout else "error",
         error=EngineErrorInfo("timeout" if timeout else "other", None, message),
     )

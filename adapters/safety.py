@@ -68,7 +68,14 @@ def parse_query(sql: str, dialect: str | None = None, *, allow_functions: Iterab
         raise UnparseableStatementError(f"cannot parse the SQL: {first_line}") from None
     if len(statements) != 1:
         raise NotReadOnlyError(f"expected exactly one statement, got {len(statements)}")
-    statement = statements[0]
+    return check_query(statements[0], dialect, allow_functions=allow_functions)
+
+
+def check_query(statement: exp.Expr, dialect: str | None, *, allow_functions: Iterable[str] = ()) -> exp.Query:
+    """`statement` itself when it is one read-only query, else UnsafeStatementError: the checks
+    `parse_query` makes once the text is parsed (its root is a query, no node anywhere writes, locks or
+    assigns a user variable, every function and catalog is on the allow-list). A tree the checker built
+    itself is checked here without writing it as text and parsing it again (`adapters.built`)."""
     if isinstance(statement, exp.Block):
         raise NotReadOnlyError("expected exactly one statement, got several")
     if not isinstance(statement, exp.Query):

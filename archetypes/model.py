@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlglot import exp
 
+from adapters.built import BuiltStatement
 from adapters.clarification import ChoiceQuestion as ChoiceQuestion  # re-exported: the one clarification model
 from adapters.clarification import Clarification as Clarification
 from adapters.clarification import Option as Option
@@ -106,6 +107,20 @@ class Interpretation:
         if dialect not in self.written:
             self.written[dialect] = render(self.query, dialect)
         return self.written[dialect]
+
+    def statement(self, dialect: str) -> BuiltStatement:
+        """`sql(dialect)` with the tree it is written from, so it is sent without being parsed again
+        (`adapters.built`); the tree is not kept here (a kept analysis keeps its texts only)."""
+        from archetypes.query import written_statement
+
+        def tree() -> exp.Query:
+            return written_statement(self.query, dialect)[1]
+
+        if dialect in self.written:
+            return BuiltStatement(self.written[dialect], dialect, tree)
+        text, first = written_statement(self.query, dialect)
+        self.written[dialect] = text
+        return BuiltStatement(text, dialect, tree, first)
 
     def to_dict(self, dialects: tuple[str, ...] = ENGINE_DIALECTS) -> dict[str, Any]:
         return {"id": self.id, "label": self.label, "choices": dict(self.choices),

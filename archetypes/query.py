@@ -198,6 +198,12 @@ def render(query: exp.Query, dialect: str) -> str:
     One copy and one walk: the time-part and period markers (``shapes``, ``period_key``) and, on SQLite,
     the casts of string literals, each replaced innermost first, so a marker inside another's argument is
     written before that argument is (as when each kind had a walk of its own, parts first)."""
+    return written_statement(query, dialect)[0]
+
+
+def written_statement(query: exp.Query, dialect: str) -> tuple[str, exp.Query]:
+    """`render`'s text and the tree it was written from (a copy of `query`, the caller's to keep): the
+    statement is sent from that tree (`adapters.built`), not parsed again from its text."""
     from archetypes.shapes import written_part
 
     dialect = sqlglot_dialect(dialect)
@@ -209,7 +215,7 @@ def render(query: exp.Query, dialect: str) -> str:
                 node.replace(native)
         elif dialect == "sqlite" and isinstance(node.this, exp.Literal) and node.this.is_string:
             node.replace(node.this)
-    return written.sql(dialect=dialect, copy=False)
+    return written.sql(dialect=dialect, copy=False), written
 
 
 def lookup_sql(query: exp.Query, dialect: str) -> str:

@@ -181,7 +181,7 @@ def _check(question: str, databases: Sequence[Database], options: CheckOptions) 
             match = None if analysis is None else next(
                 (i for i in analysis.interpretations if _choice_key(i.choices) == key), None)
             if match is not None:
-                writers[db.name] = partial(match.sql, db.dialect)
+                writers[db.name] = partial(match.statement, db.dialect)  # sent from its tree, not parsed again
             elif analysis is not None:
                 notes.append(f"{db.name}: no SQL for reading {interpretation.label!r} on this schema")
         statements[id(reading)] = Rendered(writers)
@@ -205,7 +205,8 @@ def _check(question: str, databases: Sequence[Database], options: CheckOptions) 
     by_reading = run_statements(jobs, [db for db in databases if db.name in analyses], options.limits, options.repair,
                                 options.answered)
     for reading, job in zip(readings, jobs):
-        reading.sql = dict(job.sql)  # every statement is written by now (the runner asked for each)
+        # every statement is written by now (the runner asked for each); the report keeps the texts alone
+        reading.sql = {name: str(text) for name, text in job.sql.items()}
         reading.results = {**reading.results, **by_reading.get(reading.id, {})}
         reading.engines_agree = engines_agree(list(reading.results.values()))
     comparison = None

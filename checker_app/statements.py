@@ -60,7 +60,7 @@ def _reusing(run_one: RunOne, answered: Answered) -> RunOne:
     `answered` (only answers are kept: an error or a timeout is tried again)."""
 
     def run(db: Database, sql: str, limits: Limits) -> RunResult:
-        key = (db.name, sql, limits)
+        key = (db.name, str(sql), limits)  # the text: a built statement's tree is not kept with the answer
         kept = answered.get(key)
         if kept is not None:
             return dataclasses.replace(kept)
