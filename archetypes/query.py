@@ -222,13 +222,20 @@ def lookup_sql(query: exp.Query, dialect: str) -> str:
     """The text of a lookup the rules run while reading the question (a latest timestamp, the money codes of
     the rows asked about): its engine-specific markers (``period_key``, time parts) written for `dialect`,
     the rest as sqlglot writes it, as lookups always were."""
+    return lookup_statement(query, dialect)[0]
+
+
+def lookup_statement(query: exp.Query, dialect: str) -> tuple[str, exp.Query]:
+    """`lookup_sql`'s text and the tree it was written from (a copy of `query`, the caller's to keep), so
+    the lookup is sent from that tree, not parsed again (`adapters.built`)."""
     from archetypes.shapes import PART_FUNCTIONS, render_parts
 
     markers = set(PART_FUNCTIONS.values()) | period_key.MARKERS
-    if any(str(node.this).upper() in markers for node in query.find_all(exp.Anonymous)):
-        written = sqlglot_dialect(dialect)
-        query = period_key.render_markers(render_parts(query.copy(), written), written)
-    return query.sql(dialect=dialect)
+    written = query.copy()
+    if any(str(node.this).upper() in markers for node in written.find_all(exp.Anonymous)):
+        glot = sqlglot_dialect(dialect)
+        written = period_key.render_markers(render_parts(written, glot), glot)
+    return written.sql(dialect=dialect, copy=False), written
 
 
 # -- building ----------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlglot import exp
 
 from adapters import CheckerError, Database, InputError, SchemaInfo, introspect
+from adapters.built import BuiltStatement
 from adapters.catalog import snapshot
 from adapters.connections import scrub
 from adapters.errors import IntrospectionError
@@ -36,11 +37,13 @@ class LookupFailed(CheckerError):
 
 
 def lookup_for(db: Database) -> Callable[[exp.Query], list[tuple[Any, ...]]]:
-    """Run an archetype's query on `db` (rendered in its dialect, read-only, time-limited)."""
-    from archetypes.query import lookup_sql
+    """Run an archetype's query on `db` (rendered in its dialect, read-only, time-limited), sent from the
+    tree it is written from (`adapters.built`: checked as that tree, not parsed again)."""
+    from archetypes.query import lookup_statement
 
     def lookup(query: exp.Query) -> list[tuple[Any, ...]]:
-        result = db.run(lookup_sql(query, db.dialect))
+        text, tree = lookup_statement(query, db.dialect)
+        result = db.run(BuiltStatement(text, db.dialect, lambda: lookup_statement(query, db.dialect)[1], tree))
         if not result.ok:
             message = result.error.message if result.error else result.status
             raise LookupFailed(f"{db.name}: {message}")

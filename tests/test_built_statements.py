@@ -12,6 +12,7 @@ import copy
 import json
 import pickle
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -187,3 +188,40 @@ def test_a_report_keeps_texts_only(demo) -> None:
     for reading in report.interpretations:
         assert reading.sql and all(type(text) is str for text in reading.sql.values())
         assert all(type(result.sql) is str and result.ok for result in reading.results.values())
+
+
+def test_lookups_send_what_the_text_path_sends(demo_urls, monkeypatch) -> None:
+    """The lookups the rules run while reading a question (entity names, latest timestamps, currencies) are
+    sent from their trees too: recorded on fresh connections (nothing analysed yet), each sends what its
+    parsed text sends, on the three engines."""
+    import archetypes.query
+
+    recorded: list[tuple[exp.Query, str]] = []
+    original = archetypes.query.lookup_statement
+
+    def recording(query: exp.Query, dialect: str) -> tuple[str, exp.Query]:
+        recorded.append((query.copy(), dialect))
+        return original(query, dialect)
+
+    monkeypatch.setattr(archetypes.query, "lookup_statement", recording)
+    for databases in _opened(demo_urls):
+        for question in EXAMPLES + ("What are the leading products in Germany?", "tokyo orders by hour of day"):
+            for db in databases:
+                analyse_on(db, question, CheckOptions(), None)
+    monkeypatch.undo()
+    assert len(recorded) > 20
+    limits = Limits()
+    for query, dialect in recorded:
+        text, tree = original(query, dialect)
+        assert text == archetypes.query.lookup_sql(query, dialect)
+        built = BuiltStatement(text, dialect, partial(_second_tree, query, dialect), tree)
+        from_tree = checked_text(built, dialect, limits, frozenset())
+        from_text = sent_text(parse_query(text, dialect), dialect, limits)
+        read = sqlglot_dialect(dialect)
+        assert from_tree == from_text or sqlglot.parse_one(from_tree, read=read) == sqlglot.parse_one(from_text, read=read)
+
+
+def _second_tree(query: exp.Query, dialect: str) -> exp.Query:
+    from archetypes.query import lookup_statement
+
+    return lookup_statement(query, dialect)[1]
