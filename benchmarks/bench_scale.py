@@ -13,7 +13,14 @@
   a fresh process-like connection whose stored profile is already on disk (the second and later CLI
   calls), and timeouts.
 * batch: `ambiguity-checker batch` on the demo with 200 questions against 1 question, as subprocesses;
-  the marginal cost per question is (T200 - T1) / 199.
+  the marginal cost per question is (T200 - T1) / 199. The 200 are the 11 example questions repeated.
+* first: questions asked for the first time (the demo's labelled and gold questions, each once, on the same
+  connections): the checker's own part per check (as in demo) and the process's CPU time per check.
+* distinct: `batch` of 200 distinct questions (the same source) against 1, as subprocesses: the marginal
+  cost of a question the batch has not seen.
+
+CHECKER_BENCH_CODE=DIR measures the checker in DIR with this script (`bench_before_after.py --same-bench`),
+so a section added here measures an older version too.
 
 Numbers are wall times on whatever machine runs this: read them with its load (printed) in mind.
 """
@@ -31,7 +38,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+HERE = Path(__file__).resolve().parent.parent
+ROOT = Path(os.environ.get("CHECKER_BENCH_CODE") or HERE).resolve()  # the checker measured
 sys.path.insert(0, str(ROOT))
 
 from adapters import Database, Limits, parse_db_option  # noqa: E402
@@ -44,6 +52,8 @@ EXAMPLES = ("What is the top-selling product?", "Show me revenue for Acme", "How
             "Show daily order counts for June 2025", "How many orders per week in the first half of 2025?",
             "Top product by revenue in 2025", "Revenue in dollars for the Toronto store in 2024",
             "How many products are there?")
+FIRST_TIME_SOURCES = ("labelled/demo.jsonl", "gold/demo.jsonl", "gold/later/demo.jsonl", "gold/later2/demo.jsonl",
+                      "gold/later3/demo.jsonl", "gold/later4/demo.jsonl")
 HISTORY_QUESTIONS = ("How many customers do we have?", "Which plan has the most subscriptions?",
                      "How are invoices trending?", "Total invoice amount by month", "Invoices per day last week",
                      "Which customer paid the most?")
@@ -146,14 +156,53 @@ def section_history(urls: dict[str, str], repeat: int) -> None:
               f"timeouts {timeouts}  {question!r}{_load()}")
 
 
-def section_batch(urls: dict[str, str]) -> None:
-    print("\n## batch on the demo database, three engines")
+def first_time_questions(count: int) -> list[str]:
+    """`count` distinct demo questions none of the example questions repeats (this script's own fixtures,
+    so every version measured gets the same questions)."""
+    import json
+
+    found: list[str] = []
+    for name in FIRST_TIME_SOURCES:
+        for line in (HERE / "tests" / "fixtures" / name).read_text(encoding="utf-8").splitlines():
+            question = json.loads(line)["q"] if line.strip() else None
+            if question and question not in found and question not in EXAMPLES:
+                found.append(question)
+    return found[:count]
+
+
+def section_first(urls: dict[str, str], count: int = 60) -> None:
+    """Each question checked once (the analysis, the statements written and checked, the answers: nothing
+    reused), after the example questions warmed the profiles and pools."""
+    databases = _connect(urls)
+    timed = Timed(databases)
+    for question in EXAMPLES:
+        check(question, databases)
+    print(f"\n## demo database, three engines, {count} questions asked for the first time")
+    walls, overheads, cpus = [], [], []
+    for question in first_time_questions(count):
+        timed.reset()
+        started, cpu = time.perf_counter(), time.process_time()
+        check(question, databases)
+        wall = (time.perf_counter() - started) * 1000
+        cpus.append((time.process_time() - cpu) * 1000)
+        walls.append(wall)
+        overheads.append(wall - ((max(timed.ends) - min(timed.starts)) * 1000 if timed.starts else 0.0))
+    deciles = statistics.quantiles(overheads, n=10)
+    print(f"first-time check: median {statistics.median(walls):.0f} ms; the checker's own part median "
+          f"{statistics.median(overheads):.1f} ms, p90 {deciles[-1]:.1f} ms; process CPU median "
+          f"{statistics.median(cpus):.1f} ms{_load()}")
+
+
+def section_batch(urls: dict[str, str], distinct: bool = False) -> None:
+    print(f"\n## batch on the demo database, three engines, {'distinct questions' if distinct else 'the 11 repeated'}")
     db_args = [a for name, url in urls.items() for a in ("--db", f"{name}={url}")]
     with tempfile.TemporaryDirectory() as tmp:
         timings = {}
         for count in (1, 200):
             path = Path(tmp) / f"q{count}.txt"
-            path.write_text("\n".join(EXAMPLES[i % len(EXAMPLES)] for i in range(count)) + "\n")
+            questions = first_time_questions(count) if distinct else [EXAMPLES[i % len(EXAMPLES)] for i in range(count)]
+            assert len(questions) == count, f"only {len(questions)} distinct questions"
+            path.write_text("\n".join(questions) + "\n")
             started = time.perf_counter()
             done = subprocess.run([sys.executable, "-m", "checker_app", "batch", str(path), *db_args],
                                   capture_output=True, text=True, cwd=ROOT, timeout=3600, check=False)
@@ -176,18 +225,22 @@ def _given_or_seeded(values: list[str], scale: int, schema: str) -> Iterator[dic
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=7)
-    parser.add_argument("--sections", default="demo,demo50,history,batch")
+    parser.add_argument("--sections", default="demo,demo50,history,batch,first,distinct")
     parser.add_argument("--demo50", action="append", default=[], metavar="NAME=URL")
     parser.add_argument("--history", action="append", default=[], metavar="NAME=URL")
     args = parser.parse_args()
     sections = set(args.sections.split(","))
     print(f"load average at start: {os.getloadavg()[0]:.1f} (2 cores)")
-    if sections & {"demo", "batch"}:
+    if sections & {"demo", "batch", "first", "distinct"}:
         with seeded_demo() as urls:
             if "demo" in sections:
                 section_demo(urls, args.repeat)
+            if "first" in sections:
+                section_first(urls)
             if "batch" in sections:
                 section_batch(urls)
+            if "distinct" in sections:
+                section_batch(urls, distinct=True)
     if "demo50" in sections:
         with _given_or_seeded(args.demo50, 50, "demo") as urls:
             section_demo50(urls, max(3, args.repeat // 2))
