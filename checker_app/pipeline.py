@@ -7,25 +7,22 @@ be spelled differently there (Chinook is snake_case on PostgreSQL).
 """
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from adapters import CheckerError, Database, Job, Limits, deadline, decode_input
 from adapters.safety import MAX_QUESTION_BYTES
-from adapters.threads import DaemonPool
 from checker_app.analysis_memo import analysis_memo
+from checker_app.preparing import prepare
 from checker_app.profiles import load_profile, lookup_for
 from checker_app.report import ENGINES, Detection, EngineInfo, ModelReport, ReadingResult, Report, Understood
 from checker_app.statements import Answered, Rendered, run_statements
 from checker_app.verdict import divergence, engines_agree
-
-T = TypeVar("T")
 
 
 @dataclass
@@ -73,79 +70,43 @@ def _analysed(db: Database, profile: Any, question: str, options: CheckOptions, 
             raise CheckerError(f"{db.name}: dates out of range ({err}); try --as-of YYYY-MM-DD") from None
 
 
-def _analyses(question: str, databases: Sequence[Database], options: CheckOptions, notes: list[str]) -> dict[str, Any]:
+def _analyses(question: str, databases: Sequence[Database], options: CheckOptions, notes: list[str],
+              profiles: dict[str, Callable[[], Any]]) -> dict[str, Any]:
     """{engine name: its analysis}, the primary's first. An engine whose profile reads as an earlier one's
     (the same `reading_signature`: the same schema and data, spelled in another dialect) shares that
     analysis, and only its rendering differs; any other is analysed on its own profile. An engine that
-    cannot be analysed is a note (an error when none can)."""
+    cannot be analysed is a note (an error when none can). `profiles`: a call per engine that waits for its
+    profile (`preparing.prepare`), so the primary is analysed while the others' are still being read."""
     from archetypes.profile.signature import reading_signature
 
     analyses: dict[str, Any] = {}
     by_signature: dict[str, Any] = {}
     primary = None
-    with _started(databases, partial(_prepared, overrides=options.profile_overrides)) as profiles:
-        for db in databases:
-            try:
-                # waits for this engine's profile only: the primary is analysed while the others' are read
-                profile = profiles[db.name]()
-                if isinstance(profile, CheckerError):
-                    raise profile
-                signature = reading_signature(profile)
-                shared = by_signature.get(signature)
-                if shared is not None:
-                    analyses[db.name] = shared
-                    continue
-                as_of = primary.as_of if primary else options.as_of
-                analysis = analyse_on(db, question, options, as_of)
-            except CheckerError as err:
-                if primary is None and db is databases[-1]:
-                    raise
-                notes.append(f"{db.name}: {err}")
+    for db in databases:
+        try:
+            profile = profiles[db.name]()
+            if isinstance(profile, CheckerError):
+                raise profile
+            signature = reading_signature(profile)
+            shared = by_signature.get(signature)
+            if shared is not None:
+                analyses[db.name] = shared
                 continue
-            analyses[db.name] = analysis
-            primary = primary or analysis
-            if as_of is not None or profile.as_of is not None:
-                # with no date at all the primary reads without an anchor, where the others are given the
-                # primary's (today), and some archetypes fire only with one: each is then analysed on its own
-                by_signature.setdefault(signature, analysis)
+            as_of = primary.as_of if primary else options.as_of
+            analysis = analyse_on(db, question, options, as_of)
+        except CheckerError as err:
+            if primary is None and db is databases[-1]:
+                raise
+            notes.append(f"{db.name}: {err}")
+            continue
+        analyses[db.name] = analysis
+        primary = primary or analysis
+        if as_of is not None or profile.as_of is not None:
+            # with no date at all the primary reads without an anchor, where the others are given the
+            # primary's (today), and some archetypes fire only with one: each is then analysed on its own
+            by_signature.setdefault(signature, analysis)
     assert primary is not None
     return analyses
-
-
-def _prepared(db: Database, overrides: Path | None) -> Any:
-    """`db`'s profile, then its privilege check on the same thread: each engine's round trips overlap the
-    others' instead of every engine waiting for the slowest profile first."""
-    profile = load_profile(db, overrides)
-    db.privilege_warning()
-    return profile
-
-
-def _at_once(databases: Sequence[Database], fn: Callable[[Database], T]) -> dict[str, T | CheckerError]:
-    """{engine name: fn(engine), or the CheckerError it raised}, every engine at once: a new connection
-    reads its catalog (and a stored profile its header) before anything else, and one after another their
-    waits added up."""
-    with _started(databases, fn) as results:
-        return {name: wait() for name, wait in results.items()}
-
-
-@contextlib.contextmanager
-def _started(databases: Sequence[Database], fn: Callable[[Database], T]) -> Iterator[dict[str, Callable[[], T | CheckerError]]]:
-    """{engine name: a call that waits for fn(engine), or the CheckerError it raised}, every engine started
-    at once (with one engine, fn runs when waited for)."""
-    def call(db: Database) -> T | CheckerError:
-        try:
-            return fn(db)
-        except CheckerError as err:
-            return err
-
-    if len(databases) < 2:
-        yield {db.name: partial(call, db) for db in databases}
-        return
-    pool = DaemonPool(len(databases), "prepare")
-    try:
-        yield {db.name: pool.submit(call, db).result for db in databases}
-    finally:
-        pool.shutdown()
 
 
 def check(question: str, databases: Sequence[Database], options: CheckOptions | None = None) -> Report:
@@ -162,11 +123,11 @@ def _check(question: str, databases: Sequence[Database], options: CheckOptions) 
     if not databases:
         raise CheckerError("no database configured")
     notes: list[str] = []
-    analyses = _analyses(question, databases, options, notes)
+    prepared = prepare(databases, options.profile_overrides)
+    analyses = _analyses(question, databases, options, notes, prepared.profiles)
     primary = next(iter(analyses.values()))
     notes.extend(primary.notes)
-    warnings = _at_once([db for db in databases if db.name in analyses], Database.privilege_warning)
-    notes.extend(w for w in warnings.values() if isinstance(w, str) and w)
+    warnings_at = len(notes)  # the privilege warnings go here once checked: nothing waits for them before the statements
 
     readings: list[ReadingResult] = []
     statements: dict[int, Rendered] = {}  # {id(reading): its statement per engine, written as the runner sends it}
@@ -204,6 +165,8 @@ def _check(question: str, databases: Sequence[Database], options: CheckOptions) 
     jobs = [Job(r.id, statements.get(id(r), r.sql)) for r in readings]
     by_reading = run_statements(jobs, [db for db in databases if db.name in analyses], options.limits, options.repair,
                                 options.answered)
+    warnings = (prepared.privileges[db.name]() for db in databases if db.name in analyses)
+    notes[warnings_at:warnings_at] = [w for w in warnings if isinstance(w, str) and w]
     for reading, job in zip(readings, jobs):
         # every statement is written by now (the runner asked for each); the report keeps the texts alone
         reading.sql = {name: str(text) for name, text in job.sql.items()}
