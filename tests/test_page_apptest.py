@@ -440,3 +440,15 @@ def test_navigation_has_both_pages(configure, demo_sqlite) -> None:
         at.switch_page("pages/diagnose.py").run()
         no_exception(at)
         assert at.title[0].value == "Diagnose traces"
+
+
+def test_a_partial_verdict_offers_no_reading_as_what_was_meant(configure, demo_sqlite) -> None:
+    # found by a newcomer: under 'no reading answers the whole question' the page asked "Which one did you mean?"
+    # and offered a bold answer to click, which invites trusting a reading of half the question
+    configure(f"demo={demo_sqlite}")
+    at = app(q="What is the top-selling product doing well?")
+    no_exception(at)
+    text = page_text(at)
+    assert "doing well" in text and "was not read" in text
+    assert "Which one did you mean?" not in text
+    assert "none answers the whole question" in text

@@ -233,7 +233,11 @@ def verdict(view: display.VerdictView, items: Sequence[ReadingResult] = (), key:
             if items and not clickable:
                 st.caption("What the readings answer without those words:")
         glance = display.at_a_glance(items) if len(items) > 1 else []
-        if clickable and glance:
+        if clickable and glance and report is not None:
+            # a partial verdict: no bullet answers the whole question, so none is offered as what was meant
+            st.caption("What the readings answer without those words (none answers the whole question); a click "
+                       "anchors the SQL on one.")
+        elif clickable and glance:
             st.caption("Which one did you mean? Click it to anchor the SQL on that reading (or answer step by "
                        "step below).")
         for n, (label, name, measure) in enumerate(glance):
