@@ -410,8 +410,8 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
         grounded.operators = [m for m in grounded.operators if not rows[0][0].end <= m.span.start < rows[0][-1].start]
     grounded.shape = read_shape(intent, grounded.operators, profile, base, anchor or dt.date.today(),
                                 pending_values=bool(grounded.ambiguous), value_spans=ctx.extra["value_spans"])
-    if base.window is not None and base.fact is not None and base.fact.time is not None and \
-            base.fact.table not in profile.facts:  # 'joined in 2024': the words naming the date bounded are read
+    if base.window is not None and base.fact is not None and base.fact.time is not None:
+        # 'joined in 2024', 'trips that started in march': the words naming the date bounded are read
         grounded.shape.read += _date_words(intent, base.fact.time.column)
     if rows is not None:
         grounded.shape.read += rows[0] + [rows[3]] + versus.links(intent, rows[0])
@@ -675,6 +675,22 @@ def _top_n(intent: Intent, spec: QuerySpec) -> int:
     return asked if asked > 1 and spec.limit == asked and spec.partition is None else 0
 
 
+# 'avg items per order', 'order size': a figure per event, read from the lines (shape_reader._average)
+_PER_EVENT = re.compile(r"\b(?:avg|average|mean|per|each|size|basket)\b")
+
+
+def _own_count(profile: SchemaProfile, found: tuple[Fact, Measure], group: str | None) -> tuple[Fact, Measure]:
+    """'trips that started in march': the trips' own rows counted (on their own dates), not the distinct trips
+    their payments name, which miss a trip with no payment, when the trips reach the group too."""
+    from archetypes.counted import rows_of
+
+    own = profile.facts.get(rows_of(profile, found[1]))
+    count = next((m for m in own.measures if m.kind == "count" and m.value == found[1].value), None) if own else None
+    if own is None or count is None or (group is not None and profile.path(own.table, group) is None):
+        return found
+    return own, count
+
+
 def _names_a_column(word: str, profile: SchemaProfile) -> bool:
     """'hourly' in 'the average hourly rate' is a word of the column hourly_rate, not a time grain asked."""
     word = word.lower()
@@ -891,6 +907,8 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
             (m.value for m, _ in intent.measures if m.kind in ("product", "sum", "expression")), None) or next(
             (m.value for m, _ in intent.measures), None)
         found = profile.measure(wanted, group_table) if wanted else None
+        if found is not None and found[1].kind == "count_distinct" and not _PER_EVENT.search(intent.lower):
+            found = _own_count(profile, found, group_table)
         if found is None and wanted and spec.group is not None and spec.group.column_only and \
                 group_table in profile.facts:
             # 'which room hosts the most sessions': a column of the rows counted groups their own count

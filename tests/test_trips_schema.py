@@ -81,6 +81,8 @@ CASES = [
     ("Which station has the most trips?", ["fires=entity"]),
     ("How many trips started at stations in Porto?", [f"answer={len(PORTO)}", "complete"]),
     ("What percentage of trips were cancelled in Porto?", [f"answer={_share(PORTO)}"]),
+    ("How many trips started in March 2024?",
+     [f"answer={sum(t[4].year == 2024 and t[4].month == 3 for t in TRIPS)}", "complete", "sql~started_at"]),
 ]
 
 
