@@ -387,6 +387,7 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
     grounded.operators = [m for m in grounded.operators if not any(s.start <= m.span.start < s.end for s in held)]
     base = base_spec(intent, profile)
     _apply_values(grounded, intent, profile, base)
+    _count_named_values(intent, profile, base)
     sides = versus.apply(compared, base, profile, intent) if compared is not None else None
     _apply_flags(grounded, intent, profile, base)
     if base.fact is not None and base.filters:
@@ -677,6 +678,22 @@ def _top_n(intent: Intent, spec: QuerySpec) -> int:
 
 # 'avg items per order', 'order size': a figure per event, read from the lines (shape_reader._average)
 _PER_EVENT = re.compile(r"\b(?:avg|average|mean|per|each|size|basket)\b")
+
+
+def _count_named_values(intent: Intent, profile: SchemaProfile, spec: QuerySpec) -> None:
+    """'how many suites', 'how many suites in lisbon': the rows holding the value named are counted (the rooms
+    of type suite); no table noun follows 'how many', so the default figure (money) was summed instead."""
+    from archetypes.counted import rows_counted
+
+    if intent.how_many is not None or intent.measures or intent.explicit_measure or intent.group is not None or \
+            not re.match(r"^\s*how many\b", intent.lower) or not spec.filters:
+        return
+    first = spec.filters[0]
+    if not first.entity.column_only:
+        return  # 'how many in germany': a country's name says what is counted nowhere
+    table = first.entity.table  # a type or status of the rows ('suite'): those rows
+    if table in profile.tables and profile.tables[table].primary_key:
+        spec.fact, spec.measure = rows_counted(table, profile)
 
 
 def _own_count(profile: SchemaProfile, found: tuple[Fact, Measure], group: str | None) -> tuple[Fact, Measure]:

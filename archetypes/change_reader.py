@@ -313,8 +313,10 @@ def _change_metric(intent: Intent, change: OperatorMention, profile: SchemaProfi
     from archetypes.ranking_metric import ARCHETYPE
 
     group = spec.group
-    measures = [(spec.fact, spec.measure)] if intent.explicit_measure or intent.measures else \
-        [(f, m) for f, m in profile.measures_reaching(group.table if group else None) if f.time is not None][:3]
+    options = [(f, m) for f, m in profile.measures_reaching(group.table if group else None) if f.time is not None]
+    if any(t[0] in lexicon.MONEY_WORDS for t in intent.tokens) and any(m.money for _, m in options):
+        options = [(f, m) for f, m in options if m.money]  # 'the biggest drop in revenue': money, not ratings
+    measures = [(spec.fact, spec.measure)] if intent.explicit_measure or intent.measures else options[:3]
     readings = []
     for fact, measure in measures:
         assert measure is not None  # a change reading is of a measure

@@ -79,7 +79,12 @@ def value_mentions(intent: Intent, profile: SchemaProfile) -> list[ValueMention]
                 (singular(words[index + 1].text),) in schema.phrases and first.text in _SHORT_WORDS
             # 'shops in the us', 'our non-us shops': no pronoun follows 'the' or 'non'
             country = size == 1 and first.text == "us" and index > 0 and words[index - 1].text in ("the", "non")
-            if size == 1 and not adjective and not country and \
+            # 'how many single rooms': a word that is also grammar ('single') names a category's value right before
+            # the table's noun
+            noun = (singular(words[index + 1].text),) if index < len(words) - 1 else ()
+            kind = size == 1 and first.text in lexicon.FUNCTION_WORDS and bool(noun) and \
+                (noun in schema.phrases or noun in schema.tables) and all(not r.name_column for r in refs)
+            if size == 1 and not adjective and not country and not kind and \
                     not _single_word_value(first.text, text, refs, schema):
                 continue
             if not text[:1].isupper() and all(_many_names(profile, r) for r in refs):

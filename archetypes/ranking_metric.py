@@ -34,6 +34,12 @@ def detect(ctx: Context) -> Detection | None:
     if ctx.base.partition is not None:  # 'top 3 albums per genre': the figure must reach the genre too
         filters += (ctx.base.partition.table,)
     options = ctx.profile.measures_reaching(entity.table, via=filters)
+    from archetypes import lexicon
+
+    money_named = intent.money is not None or any(t[0] in lexicon.MONEY_WORDS for t in intent.tokens)
+    if money_named and any(m.money for _, m in options):
+        # 'top 5 guests by total spend': money is named, so only money ranks them (not adults or ratings)
+        options = [(f, m) for f, m in options if m.money]
     if len(options) < 2:
         return None
     readings = [Reading(m.value, m.label, _apply(fact, m)) for fact, m in options]

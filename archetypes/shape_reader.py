@@ -231,9 +231,11 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
     share = _first(ops, "share") or _first(ops, "rate")
     if share is None or spec.shape != "aggregate":
         return
+    said = {singular(w) for w, _, _ in intent.tokens}
     if share.category == "rate" and _first(ops, "share") is None and \
             (named := _numeric_mentioned(intent, profile, spec)) is not None and \
-            singular(share.word) in {singular(w) for w in words(named[1])}:
+            singular(share.word) in {singular(w) for w in words(named[1])} and \
+            {singular(w) for w in words(named[1])} <= said:  # 'cancellation rate' is no 'nightly rate' column
         out.read.append(share.span)  # 'the average hourly rate': a column named so, not a share
         return
     lower = intent.lower

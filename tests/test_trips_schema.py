@@ -19,6 +19,7 @@ from checker_app.cli import main
 ENGINES = ("sqlite", "postgresql", "mysql")
 STATIONS = [(1, "Quai Lyon", "Lyon"), (2, "Bellecour", "Lyon"), (3, "Ribeira", "Porto"), (4, "Korenmarkt", "Ghent")]
 RIDERS = [(i, name) for i, name in enumerate(["Ana Silva", "Ben Roy", "Cleo Dias", "Dan Moss", "Eva Lund"], 1)]
+BIKES = [(i, ("single", "tandem", "cargo")[i % 3 if i % 5 else 0]) for i in range(1, 13)]
 
 
 def _trips() -> list[tuple]:
@@ -44,8 +45,13 @@ def build(url: str) -> None:
         conn.exec_driver_sql("CREATE TABLE stations (id INTEGER PRIMARY KEY, name VARCHAR(40) NOT NULL, "
                              "city VARCHAR(20) NOT NULL)")
         conn.exec_driver_sql("CREATE TABLE riders (id INTEGER PRIMARY KEY, full_name VARCHAR(40) NOT NULL)")
+        conn.exec_driver_sql("CREATE TABLE bikes (id INTEGER PRIMARY KEY, name VARCHAR(12) NOT NULL, "
+                             "model VARCHAR(12) NOT NULL)")
+        conn.execute(sa.text("INSERT INTO bikes VALUES (:i, :n, :m)"),
+                     [{"i": i, "n": f"B-{100 + i}", "m": m} for i, m in BIKES])
         conn.exec_driver_sql("CREATE TABLE trips (id INTEGER PRIMARY KEY, rider_id INTEGER NOT NULL REFERENCES "
-                             "riders(id), start_station_id INTEGER NOT NULL REFERENCES stations(id), "
+                             "riders(id), bike_id INTEGER NOT NULL REFERENCES bikes(id), "
+                             "start_station_id INTEGER NOT NULL REFERENCES stations(id), "
                              "end_station_id INTEGER REFERENCES stations(id), started_at TIMESTAMP NOT NULL, "
                              "ended_at TIMESTAMP NULL, status VARCHAR(12) NOT NULL, fare NUMERIC(6,2) NOT NULL)")
         conn.exec_driver_sql("CREATE TABLE payments (id INTEGER PRIMARY KEY, trip_id INTEGER NOT NULL REFERENCES "
@@ -53,8 +59,8 @@ def build(url: str) -> None:
         conn.execute(sa.text("INSERT INTO stations VALUES (:i, :n, :c)"),
                      [{"i": i, "n": n, "c": c} for i, n, c in STATIONS])
         conn.execute(sa.text("INSERT INTO riders VALUES (:i, :n)"), [{"i": i, "n": n} for i, n in RIDERS])
-        conn.execute(sa.text("INSERT INTO trips VALUES (:i, :r, :b, :e, :s, :d, :st, :f)"),
-                     [dict(zip(("i", "r", "b", "e", "s", "d", "st", "f"), t)) for t in TRIPS])
+        conn.execute(sa.text("INSERT INTO trips VALUES (:i, :r, :k, :b, :e, :s, :d, :st, :f)"),
+                     [dict(zip(("i", "r", "b", "e", "s", "d", "st", "f"), t), k=1 + t[0] % 12) for t in TRIPS])
         paid = [t for t in TRIPS if t[6] != "cancelled"]
         conn.execute(sa.text("INSERT INTO payments VALUES (:i, :t, :p, :a)"),
                      [{"i": k, "t": t[0], "p": t[4] + dt.timedelta(hours=1), "a": t[7]} for k, t in enumerate(paid, 1)])
@@ -66,6 +72,11 @@ def _share(rows: list[tuple]) -> str:
 
 
 PORTO = [t for t in TRIPS if STATIONS[t[2] - 1][2] == "Porto"]
+SPENT: dict[int, float] = {}
+for _t in TRIPS:
+    if _t[6] != "cancelled":
+        SPENT[_t[1]] = SPENT.get(_t[1], 0) + _t[7]
+BIG = RIDERS[max(SPENT, key=lambda r: (SPENT[r], -r)) - 1][1]
 BUSY = {}
 for _t in TRIPS:
     BUSY[_t[1]] = BUSY.get(_t[1], 0) + 1
@@ -81,6 +92,12 @@ CASES = [
     ("Which station has the most trips?", ["fires=entity"]),
     ("How many trips started at stations in Porto?", [f"answer={len(PORTO)}", "complete"]),
     ("What percentage of trips were cancelled in Porto?", [f"answer={_share(PORTO)}"]),
+    # found on a hotel schema: a value that is also a word ('single'), a value as the noun counted ('tandems'),
+    # 'rate' that no column's name holds, money named in a ranking
+    ("how many single bikes", [f"answer={sum(m == 'single' for _, m in BIKES)}", "complete"]),
+    ("how many tandems", [f"answer={sum(m == 'tandem' for _, m in BIKES)}", "complete"]),
+    ("whats the cancellation rate", [f"answer={_share(TRIPS)}", "complete"]),
+    ("top 3 riders by total spend", [f"answer={BIG}", "complete"]),
     ("How many trips started in March 2024?",
      [f"answer={sum(t[4].year == 2024 and t[4].month == 3 for t in TRIPS)}", "complete", "sql~started_at"]),
 ]
