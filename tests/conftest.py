@@ -16,6 +16,7 @@ from tests.support import (
     DATASETS,
     ServerDatabases,
     assert_valid,
+    each_engine,
     load_chinook,
     load_northwind,
     unavailable,
@@ -98,6 +99,18 @@ def demo_databases(demo_urls) -> Iterator[list[Database]]:
     yield databases
     for db in databases:
         db.dispose()
+
+
+@pytest.fixture(scope="module")
+def demo_each_engine(demo_urls) -> Iterator[list[Database]]:
+    """The seeded demo on every engine, 20 s per statement (a series' statement on a loaded machine)."""
+    yield from each_engine(demo_urls)
+
+
+@pytest.fixture(scope="module")
+def history_each_engine(history_urls) -> Iterator[list[Database]]:
+    """The history schema on every engine, 20 s per statement."""
+    yield from each_engine(history_urls)
 
 
 @pytest.fixture(scope="session")

@@ -401,3 +401,13 @@ def settle(page) -> None:
 def shot(page, path: Path) -> None:
     settle(page)
     page.screenshot(path=str(path))
+
+
+def each_engine(urls: dict[str, str]) -> Iterator[list[adapters.Database]]:
+    """One Database per engine of `urls` (20 s per statement: a series' statement on a loaded machine), disposed
+    after use."""
+    databases = [adapters.Database(adapters.parse_db_option(f"{b}={urls[b]}"), adapters.Limits(time_limit_s=20))
+                 for b in BACKENDS]
+    yield databases
+    for db in databases:
+        db.dispose()

@@ -11,7 +11,6 @@ from __future__ import annotations
 import copy
 import json
 import pickle
-from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
 
@@ -19,12 +18,12 @@ import pytest
 import sqlglot
 from sqlglot import exp
 
-from adapters import Database, Limits, parse_db_option, parse_query
+from adapters import Database, Limits, parse_query
 from adapters.built import BuiltStatement
 from adapters.database import checked_text, sent_text
 from adapters.dialects import sqlglot_dialect
 from checker_app.pipeline import CheckOptions, analyse_on, check
-from tests.support import BACKENDS
+from tests.support import BACKENDS, each_engine
 
 FIXTURES = Path(__file__).parent / "fixtures"
 EXAMPLES = ("What is the top-selling product?", "How are sales trending?", "Revenue by month",
@@ -40,21 +39,14 @@ def _questions(*files: str) -> list[str]:
     return found
 
 
-def _opened(urls: dict[str, str]) -> Iterator[list[Database]]:
-    databases = [Database(parse_db_option(f"{b}={urls[b]}"), Limits(time_limit_s=20)) for b in BACKENDS]
-    yield databases
-    for db in databases:
-        db.dispose()
+@pytest.fixture(scope="module")
+def demo(demo_each_engine) -> list[Database]:
+    return demo_each_engine
 
 
 @pytest.fixture(scope="module")
-def demo(demo_urls) -> Iterator[list[Database]]:
-    yield from _opened(demo_urls)
-
-
-@pytest.fixture(scope="module")
-def history(history_urls) -> Iterator[list[Database]]:
-    yield from _opened(history_urls)
+def history(history_each_engine) -> list[Database]:
+    return history_each_engine
 
 
 def _same_as_the_text_path(question: str, databases: list[Database]) -> int:
@@ -204,7 +196,7 @@ def test_lookups_send_what_the_text_path_sends(demo_urls, monkeypatch) -> None:
         return original(query, dialect)
 
     monkeypatch.setattr(archetypes.query, "lookup_statement", recording)
-    for databases in _opened(demo_urls):
+    for databases in each_engine(demo_urls):
         for question in EXAMPLES + ("What are the leading products in Germany?", "tokyo orders by hour of day"):
             for db in databases:
                 analyse_on(db, question, CheckOptions(), None)

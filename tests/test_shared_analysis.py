@@ -8,7 +8,6 @@ labelled and gold question of the demo, Chinook and history databases, reading b
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -35,21 +34,14 @@ def _connect(urls: dict[str, str], backends: tuple[str, ...] = BACKENDS) -> list
     return [Database(parse_db_option(f"{b}={urls[b]}"), Limits(time_limit_s=20)) for b in backends]
 
 
-def _opened(urls: dict[str, str]) -> Iterator[list[Database]]:
-    databases = _connect(urls)
-    yield databases
-    for db in databases:
-        db.dispose()
+@pytest.fixture(scope="module")
+def demo(demo_each_engine) -> list[Database]:
+    return demo_each_engine
 
 
 @pytest.fixture(scope="module")
-def demo(demo_urls) -> Iterator[list[Database]]:
-    yield from _opened(demo_urls)
-
-
-@pytest.fixture(scope="module")
-def history(history_urls) -> Iterator[list[Database]]:
-    yield from _opened(history_urls)
+def history(history_each_engine) -> list[Database]:
+    return history_each_engine
 
 
 def _same_statements(question: str, databases: list[Database]) -> None:
