@@ -69,7 +69,12 @@ def _filters(spec: QuerySpec) -> str:
     parts = [f.describe() for f in spec.filters if f not in spec.share_filters and not (
         compared and f.values == compared and f.entity == spec.group)]  # said with the rows, once
     parts += [c.label for c in spec.conditions if c.label]
+    if spec.weekdays:
+        parts.append("the day is a " + " or ".join(_DAY_NAMES[d] for d in spec.weekdays))
     return f" where {' and '.join(parts)}" if parts else ""
+
+
+_DAY_NAMES = ("Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday")
 
 
 def _currency(spec: QuerySpec) -> str:

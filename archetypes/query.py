@@ -129,6 +129,7 @@ class QuerySpec:
     count_groups: bool = False               # HAVING: how many groups pass, not their list
     ascending: bool = False                  # lowest first (worst, fewest, least, cheapest)
     time_part: str | None = None             # distribution / best period: weekday | hour | month | month_key | year
+    weekdays: tuple[int, ...] = ()           # only rows on these days of the week (0 = Sunday): 'on weekends'
     change: Change | None = None
     share_filters: list[EntityFilter] = field(default_factory=list)   # share: the part's filters
     share_conditions: list[RowCondition] = field(default_factory=list)  # share: the part's yes/no conditions
@@ -337,7 +338,8 @@ def prepare(spec: QuerySpec, profile: SchemaProfile, need_time: bool = False,
     # join the table holding the time column only when a window, a series or a daily rate needs it:
     # an unused join costs a scan of that table on every engine
     time_expr = None
-    needs_time = spec.window is not None or bool(spec.grain) or spec.currency_mode == "convert" or need_time
+    needs_time = spec.window is not None or bool(spec.grain) or spec.currency_mode == "convert" or need_time or \
+        bool(spec.weekdays)
     if fact.time is not None and needs_time:
         time_expr = col(fact.time.column, source.alias_for(fact.time_path))
 
@@ -424,8 +426,15 @@ def prepare(spec: QuerySpec, profile: SchemaProfile, need_time: bool = False,
             where.append(_local_range(time_expr, zone_expr, zones, spec.window.start, spec.window.end, fact.time))
         else:
             where.append(_range(time_expr, spec.window.start, spec.window.end, zone, fact.time))
-    return Prepared(source, where, time_expr, group_expr, group_key, currency_expr, zone, zone_expr, zones, value,
-                    also)
+    prepared = Prepared(source, where, time_expr, group_expr, group_key, currency_expr, zone, zone_expr, zones,
+                        value, also)
+    if spec.weekdays and time_expr is not None:
+        from archetypes.shapes import local_part  # shapes builds on this module
+
+        # 'orders placed on weekends': each row's day of the week, in the zone the reading takes
+        weekday = local_part("weekday", spec, prepared, fact)
+        where.append(exp.In(this=exp.Paren(this=weekday), expressions=[exp.Literal.number(d) for d in spec.weekdays]))
+    return prepared
 
 
 def build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp.Query | None:

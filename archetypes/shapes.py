@@ -151,7 +151,7 @@ def _zone_offset(spec: QuerySpec, prepared: Prepared, fact: Fact) -> exp.Expr | 
     return exp.Case(ifs=ifs, default=_int(0))
 
 
-def _local_part(which: str, spec: QuerySpec, prepared: Prepared, fact: Fact) -> exp.Expr:
+def local_part(which: str, spec: QuerySpec, prepared: Prepared, fact: Fact) -> exp.Expr:
     ts = prepared.time_expr
     assert ts is not None
     offset = _zone_offset(spec, prepared, fact)
@@ -196,7 +196,7 @@ def _distribution(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
     prepared = prepare(spec, profile, need_time=True)
     if prepared is None or prepared.time_expr is None:
         return None
-    key = _local_part(which, spec, prepared, fact)
+    key = local_part(which, spec, prepared, fact)
     metric_name = metric_column(spec)
     metric = metric_expression(spec, measure, prepared.value, prepared.source, profile)
     if metric is None:

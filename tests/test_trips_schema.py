@@ -98,6 +98,7 @@ CASES = [
     ("how many tandems", [f"answer={sum(m == 'tandem' for _, m in BIKES)}", "complete"]),
     ("whats the cancellation rate", [f"answer={_share(TRIPS)}", "complete"]),
     ("top 3 riders by total spend", [f"answer={BIG}", "complete"]),
+    ("how many trips on weekends", [f"answer={sum(t[4].weekday() >= 5 for t in TRIPS)}", "complete"]),
     ("How many trips started in March 2024?",
      [f"answer={sum(t[4].year == 2024 and t[4].month == 3 for t in TRIPS)}", "complete", "sql~started_at"]),
 ]
