@@ -1421,6 +1421,8 @@ def _starts_with_table(intent: Intent) -> bool:
 def _counted_rows(intent: Intent, profile: SchemaProfile) -> Target | None:
     """'list trips with status lost', 'show all lost trips in lyon': the rows a count word names (a table of
     events with no name, listed by its key) when it comes before any table named."""
+    if not re.match(r"^\s*(?:please\s+)?(?:list|show(?: me)?|give me|display|find|get)\b", intent.lower):
+        return None  # 'what is the median order size' asks a figure of the orders, not their list
     counted = next(((rows_of(profile, m), s) for m, s in intent.measures if m.kind in ("count", "count_distinct")),
                    None)
     if counted is None or counted[0] not in profile.tables:
