@@ -71,15 +71,19 @@ def route(profile: SchemaProfile, start: str, goal: str, via: str | None) -> tup
     return profile.path(start, goal)
 
 
-def named_role(intent: Intent, options: list[Role]) -> Role | None:
-    """The role whose table the question names ('shops in germany', 'revenue by shop', 'the tokyo store'),
-    when exactly one is named."""
+def named_role(intent: Intent, options: list[Role], goal: str) -> Role | None:
+    """The role whose table the question names ('shops in germany', 'revenue by shop', 'the tokyo store'), or
+    whose key's own words it says ('trips started at': the start station, its goal's noun aside), when exactly
+    one is named."""
     tables = {t.entity.table for t in intent.targets if not t.entity.column_only}
     if intent.group is not None:
         tables.add(intent.group.entity.table)
-    said = {lemma(w) for w, _, _ in intent.tokens}  # 'trips started at': the start station
+    said = {lemma(w) for w, _, _ in intent.tokens}
+    noun = {lemma(w) for w in words(goal)}
+
     def spoken(role: Role) -> bool:
-        return "." in role.via and {lemma(w) for w in role_name(role.via).split()} - {"station"} <= said
+        return "." in role.via and bool({lemma(w) for w in role_name(role.via).split()} - noun) and \
+            {lemma(w) for w in role_name(role.via).split()} - noun <= said
 
     named = [r for r in options if r.via in tables or spoken(r)]
     if len({r.via.split(".")[0] for r in named}) == 1 and len(named) > 1:
@@ -117,7 +121,7 @@ def settle(spec: QuerySpec, intent: Intent, profile: SchemaProfile) -> list[Open
         if flt.via is not None or flt.column is not None:
             continue
         options = _ambiguous(profile, start, flt.entity.table)
-        chosen = named_role(intent, options) if options else None
+        chosen = named_role(intent, options, flt.entity.table) if options else None
         if chosen is not None:
             filters[index] = replace(flt, via=chosen.via)
             # a share's part is one of the filters: it keeps being the same one
@@ -128,7 +132,7 @@ def settle(spec: QuerySpec, intent: Intent, profile: SchemaProfile) -> list[Open
     group = spec.group
     if group is not None and spec.group_via is None and not group.column_only:
         options = _ambiguous(profile, start, group.table)
-        chosen = named_role(intent, options) if options else None
+        chosen = named_role(intent, options, group.table) if options else None
         if chosen is not None:
             spec.group_via = chosen.via
         elif options:
