@@ -1044,8 +1044,8 @@ def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
     m = _THRESHOLD.search(intent.lower)
     if m is None or spec.shape not in ("aggregate",):
         return
-    if RE_YEAR.fullmatch(m.group(2)) and m.group(1) in ("over", "under"):
-        return
+    if RE_YEAR.fullmatch(m.group(2)) and m.group(1) in ("over", "under") and "$" not in m.group(0):
+        return  # 'over 2024' is a year; 'over $2000' is money
     if m.group(1) in ("only", "just") and m.group(2) not in _NUMBER_WORDS:
         return  # 'only 3 shops' is a limit, 'only one order' a condition
     number = float(_NUMBER_WORDS.get(m.group(2)) or m.group(2).replace(",", "")) * (1000 if m.group(3) else 1)
@@ -1057,6 +1057,11 @@ def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
         event = _event_rows(intent, profile)
         if event is not None and _event_having(intent, m, rest, money_named, number, profile, spec, event, out):
             return
+    if target is None and money_named and spec.filters and re.match(r"^\s*[^$]*?\s+(?:under|below|over|above)\s+\$",
+                                                                     intent.lower):
+        # 'cables & chargers under $20': the one priced table the value's rows reach, each row's own price
+        priced = _priced_entity(profile, spec)
+        target = Target(priced, _span(intent, m.start(), m.start())) if priced is not None else None
     if target is not None and _row_condition(intent, m, money_named, number, profile, spec, target, out):
         return
     if target is None:
@@ -1102,6 +1107,15 @@ def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
     out.consumed |= {"compare"}
     out.read.append(_span(intent, m.start(), min(len(intent.lower), m.end() + len(rest.split(" ")[0]) + 1)))
     out.replaces.add("ranking_metric")
+
+
+def _priced_entity(profile: SchemaProfile, spec: QuerySpec) -> Entity | None:
+    """The one table with a price column that reaches every filter's rows (the products of a category)."""
+    scoped = [f.entity.table for f in spec.filters]
+    priced = [entity for name, entity in profile.entities.items() if not entity.column_only and name not in
+              profile.facts and _attribute_columns(profile, name, "price") and
+              all(t == name or profile.path(name, t) is not None for t in scoped)]
+    return priced[0] if len(priced) == 1 else None
 
 
 def _row_condition(intent: Intent, m: re.Match, money_named: bool, number: float, profile: SchemaProfile,
