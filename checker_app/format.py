@@ -119,6 +119,8 @@ def _is_count(node: exp.Expression, select: exp.Select, ctes: Mapping[str, exp.E
         return True
     if not isinstance(node, exp.Column) or depth > 8:
         return False
+    if node.name.lower() == "id" or node.name.lower().endswith("_id"):
+        return True  # a row's key ('orders over $2000' lists order 178): a whole number, never money
     sources = [select.args.get("from_"), *(select.args.get("joins") or [])]
     for source in sources:
         target = source.this if isinstance(source, (exp.From, exp.Join)) else None

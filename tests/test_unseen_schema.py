@@ -79,6 +79,7 @@ def test_a_count_named_like_money_is_a_whole_number(gym_urls) -> None:
     ("WITH c AS (SELECT COUNT(*) AS n FROM payments) SELECT c.n AS total FROM c", {"total"}),
     ("SELECT SUM(amount) AS payments, SUM(amount) / COUNT(*) AS total FROM payments", set()),
     ("SELECT COUNT(*) AS n FROM payments UNION SELECT 1", set()),
+    ('SELECT "p"."id" AS "payment", "p"."amount" AS "amount" FROM "payments" AS "p"', {"payment"}),  # a key
 ])
 def test_count_columns_are_read_from_the_statement(gym_urls, sql, counts) -> None:
     from adapters import Database, Limits, parse_db_option
