@@ -389,7 +389,7 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
     base.weekdays = _days_of_week(intent)
     if base.weekdays and base.time_part == "weekday" and base.shape == "distribution" and \
             not re.search(r"\b(?:by|per|each|which|what|busiest|quietest)\b", intent.lower):
-        base.shape, base.time_part, base.limit = "aggregate", None, None  # 'orders on weekdays': a total
+        base.shape, base.time_part, base.limit = "aggregate", None, None  # 'sales on weekdays': a total
     _apply_values(grounded, intent, profile, base)
     _count_named_values(intent, profile, base)
     sides = versus.apply(compared, base, profile, intent) if compared is not None else None
@@ -684,12 +684,12 @@ def _top_n(intent: Intent, spec: QuerySpec) -> int:
 _PER_EVENT = re.compile(r"\b(?:avg|average|mean|per|each|size|basket)\b")
 
 
-_WEEKEND = re.compile(r"\b(?:on|at|over|during|for)\s+(?:the\s+)?weekends?\b|\bweekend\s+(?:orders|sales|days?)\b")
+_WEEKEND = re.compile(r"\b(?:on|at|over|during|for)\s+(?:the\s+)?weekends?\b|\bweekend\s+[a-z]+\b")
 _WORKDAYS = re.compile(r"\b(?:on|during)\s+(?:the\s+)?(?:weekdays|workdays|working days|business days)\b")
 
 
 def _days_of_week(intent: Intent) -> tuple[int, ...]:
-    """'orders placed on weekends': Saturday and Sunday (0 = Sunday); 'on weekdays': Monday to Friday."""
+    """'sales placed on weekends': Saturday and Sunday (0 = Sunday); 'on weekdays': Monday to Friday."""
     if _WEEKEND.search(intent.lower):
         return (0, 6)
     if _WORKDAYS.search(intent.lower):

@@ -431,7 +431,7 @@ def prepare(spec: QuerySpec, profile: SchemaProfile, need_time: bool = False,
     if spec.weekdays and time_expr is not None:
         from archetypes.shapes import local_part  # shapes builds on this module
 
-        # 'orders placed on weekends': each row's day of the week, in the zone the reading takes
+        # 'trips taken on weekends': each row's day of the week, in the zone the reading takes
         weekday = local_part("weekday", spec, prepared, fact)
         where.append(exp.In(this=exp.Paren(this=weekday), expressions=[exp.Literal.number(d) for d in spec.weekdays]))
     return prepared

@@ -1110,7 +1110,7 @@ def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
 
 
 def _priced_entity(profile: SchemaProfile, spec: QuerySpec) -> Entity | None:
-    """The one table with a price column that reaches every filter's rows (the products of a category)."""
+    """The one table with a price column that reaches every filter's rows (the items of a category)."""
     scoped = [f.entity.table for f in spec.filters]
     priced = [entity for name, entity in profile.entities.items() if not entity.column_only and name not in
               profile.facts and _attribute_columns(profile, name, "price") and
@@ -1436,7 +1436,7 @@ def _counted_rows(intent: Intent, profile: SchemaProfile) -> Target | None:
     """'list trips with status lost', 'show all lost trips in lyon': the rows a count word names (a table of
     events with no name, listed by its key) when it comes before any table named."""
     if not re.match(r"^\s*(?:please\s+)?(?:list|show(?: me)?|give me|display|find|get)\b", intent.lower):
-        return None  # 'what is the median order size' asks a figure of the orders, not their list
+        return None  # 'what is the median basket size' asks a figure of the baskets, not their list
     counted = next(((rows_of(profile, m), s) for m, s in intent.measures if m.kind in ("count", "count_distinct")),
                    None)
     if counted is None or counted[0] not in profile.tables:
