@@ -102,13 +102,14 @@ def demo_databases(demo_urls) -> Iterator[list[Database]]:
 
 
 @pytest.fixture(scope="module")
-def demo_each_engine(demo_urls) -> Iterator[list[Database]]:
-    """The seeded demo on every engine, 20 s per statement (a series' statement on a loaded machine)."""
+def demo(demo_urls) -> Iterator[list[Database]]:
+    """The seeded demo on every engine, 20 s per statement (a series' statement on a loaded machine); a module
+    may define its own `demo`."""
     yield from each_engine(demo_urls)
 
 
 @pytest.fixture(scope="module")
-def history_each_engine(history_urls) -> Iterator[list[Database]]:
+def history(history_urls) -> Iterator[list[Database]]:
     """The history schema on every engine, 20 s per statement."""
     yield from each_engine(history_urls)
 

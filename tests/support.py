@@ -411,3 +411,23 @@ def each_engine(urls: dict[str, str]) -> Iterator[list[adapters.Database]]:
     yield databases
     for db in databases:
         db.dispose()
+
+
+def built_on(servers: ServerDatabases, engines: tuple[str, ...], prefix: str, build: Any) -> dict[str, str]:
+    """A fresh database per engine with `build(url)` run on each: {backend: URL}."""
+    urls = {backend: servers.create(backend, prefix=prefix) for backend in engines}
+    for url in urls.values():
+        build(url)
+    return urls
+
+
+def fixture_questions(*files: str) -> list[str]:
+    """The distinct questions (`q`) of JSONL fixture files under tests/fixtures, in order."""
+    import json
+
+    found: list[str] = []
+    for name in files:
+        for line in (Path(__file__).parent / "fixtures" / name).read_text(encoding="utf-8").splitlines():
+            if line.strip() and (question := json.loads(line)["q"]) not in found:
+                found.append(question)
+    return found

@@ -9,7 +9,6 @@ writes, locks, calls a refused function or reads a secret catalog is refused wha
 from __future__ import annotations
 
 import copy
-import json
 import pickle
 from functools import partial
 from pathlib import Path
@@ -23,30 +22,12 @@ from adapters.built import BuiltStatement
 from adapters.database import checked_text, sent_text
 from adapters.dialects import sqlglot_dialect
 from checker_app.pipeline import CheckOptions, analyse_on, check
-from tests.support import BACKENDS, each_engine
+from tests.support import BACKENDS, each_engine, fixture_questions
 
 FIXTURES = Path(__file__).parent / "fixtures"
 EXAMPLES = ("What is the top-selling product?", "How are sales trending?", "Revenue by month",
             "Show daily order counts for June 2025", "Total revenue in dollars", "How many products are there?")
 
-
-def _questions(*files: str) -> list[str]:
-    found: list[str] = []
-    for name in files:
-        for line in (FIXTURES / name).read_text(encoding="utf-8").splitlines():
-            if line.strip() and (question := json.loads(line)["q"]) not in found:
-                found.append(question)
-    return found
-
-
-@pytest.fixture(scope="module")
-def demo(demo_each_engine) -> list[Database]:
-    return demo_each_engine
-
-
-@pytest.fixture(scope="module")
-def history(history_each_engine) -> list[Database]:
-    return history_each_engine
 
 
 def _same_as_the_text_path(question: str, databases: list[Database]) -> int:
@@ -71,11 +52,11 @@ def _same_as_the_text_path(question: str, databases: list[Database]) -> int:
 
 
 def test_demo_readings_send_what_the_text_path_sends(demo) -> None:
-    assert sum(_same_as_the_text_path(q, demo) for q in _questions("labelled/demo.jsonl", "gold/demo.jsonl")) > 1000
+    assert sum(_same_as_the_text_path(q, demo) for q in fixture_questions("labelled/demo.jsonl", "gold/demo.jsonl")) > 1000
 
 
 def test_history_readings_send_what_the_text_path_sends(history) -> None:
-    assert sum(_same_as_the_text_path(q, history) for q in _questions("gold/history/history.jsonl")) > 100
+    assert sum(_same_as_the_text_path(q, history) for q in fixture_questions("gold/history/history.jsonl")) > 100
 
 
 @pytest.mark.parametrize("question", EXAMPLES)

@@ -7,41 +7,20 @@ labelled and gold question of the demo, Chinook and history databases, reading b
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
-
-import pytest
 
 from adapters import Database, Limits, parse_db_option
 from archetypes.profile.signature import reading_signature
 from checker_app.pipeline import CheckOptions, analyse_on, check
 from checker_app.profiles import load_profile
-from tests.support import BACKENDS
+from tests.support import BACKENDS, fixture_questions
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
-def _questions(*files: str) -> list[str]:
-    found: list[str] = []
-    for name in files:
-        for line in (FIXTURES / name).read_text(encoding="utf-8").splitlines():
-            if line.strip() and (question := json.loads(line)["q"]) not in found:
-                found.append(question)
-    return found
-
 
 def _connect(urls: dict[str, str], backends: tuple[str, ...] = BACKENDS) -> list[Database]:
     return [Database(parse_db_option(f"{b}={urls[b]}"), Limits(time_limit_s=20)) for b in backends]
-
-
-@pytest.fixture(scope="module")
-def demo(demo_each_engine) -> list[Database]:
-    return demo_each_engine
-
-
-@pytest.fixture(scope="module")
-def history(history_each_engine) -> list[Database]:
-    return history_each_engine
 
 
 def _same_statements(question: str, databases: list[Database]) -> None:
@@ -88,12 +67,12 @@ def test_a_schema_spelled_differently_has_its_own_signature(chinook_urls) -> Non
 
 
 def test_demo_questions_build_the_same_statements_on_every_engine(demo) -> None:
-    for question in _questions("labelled/demo.jsonl", "gold/demo.jsonl"):
+    for question in fixture_questions("labelled/demo.jsonl", "gold/demo.jsonl"):
         _same_statements(question, demo)
 
 
 def test_history_questions_build_the_same_statements_on_every_engine(history) -> None:
-    for question in _questions("gold/history/history.jsonl"):
+    for question in fixture_questions("gold/history/history.jsonl"):
         _same_statements(question, history)
 
 

@@ -15,6 +15,7 @@ import sqlalchemy as sa
 from click.testing import CliRunner
 
 from checker_app.cli import main
+from tests.support import built_on
 
 ENGINES = ("sqlite", "postgresql", "mysql")
 STATIONS = [(1, "Quai Lyon", "Lyon"), (2, "Bellecour", "Lyon"), (3, "Ribeira", "Porto"), (4, "Korenmarkt", "Ghent")]
@@ -106,10 +107,7 @@ CASES = [
 
 @pytest.fixture
 def trip_urls(servers) -> dict[str, str]:
-    urls = {backend: servers.create(backend, prefix="ac_trips") for backend in ENGINES}
-    for url in urls.values():
-        build(url)
-    return urls
+    return built_on(servers, ENGINES, "ac_trips", build)
 
 
 def _cells(rows: list[list]) -> set[str]:

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from checker_app import format as fmt
 from checker_app.cli import main
-from tests.support import CHROMIUM, CHROMIUM_ARGS, serving, unavailable
+from tests.support import CHROMIUM, CHROMIUM_ARGS, built_on, serving, unavailable
 from tests.support import main as page_main
 
 ENGINES = ("sqlite", "postgresql")
@@ -46,10 +46,7 @@ def build_gym(url: str) -> None:
 
 @pytest.fixture
 def gym_urls(servers) -> dict[str, str]:
-    urls = {backend: servers.create(backend, prefix="ac_gym") for backend in ENGINES}
-    for url in urls.values():
-        build_gym(url)
-    return urls
+    return built_on(servers, ENGINES, "ac_gym", build_gym)
 
 
 def check(urls: dict[str, str], question: str) -> list[str]:
