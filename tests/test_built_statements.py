@@ -11,7 +11,6 @@ from __future__ import annotations
 import copy
 import pickle
 from functools import partial
-from pathlib import Path
 
 import pytest
 import sqlglot
@@ -24,7 +23,6 @@ from adapters.dialects import sqlglot_dialect
 from checker_app.pipeline import CheckOptions, analyse_on, check
 from tests.support import BACKENDS, each_engine, fixture_questions
 
-FIXTURES = Path(__file__).parent / "fixtures"
 EXAMPLES = ("What is the top-selling product?", "How are sales trending?", "Revenue by month",
             "Show daily order counts for June 2025", "Total revenue in dollars", "How many products are there?")
 

@@ -7,16 +7,11 @@ labelled and gold question of the demo, Chinook and history databases, reading b
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 from adapters import Database, Limits, parse_db_option
 from archetypes.profile.signature import reading_signature
 from checker_app.pipeline import CheckOptions, analyse_on, check
 from checker_app.profiles import load_profile
 from tests.support import BACKENDS, fixture_questions
-
-FIXTURES = Path(__file__).parent / "fixtures"
-
 
 
 def _connect(urls: dict[str, str], backends: tuple[str, ...] = BACKENDS) -> list[Database]:
