@@ -116,7 +116,7 @@ def _lists(spec: QuerySpec) -> bool:
     """A reading whose answer is a list of rows: none is an answer ('nobody has exactly two visits')."""
     if spec.shape == "list" or spec.shape == "absence" and not spec.absent_count:
         return True
-    return spec.having is not None and not spec.count_groups
+    return spec.having is not None and not spec.count_groups and not spec.share_groups
 
 
 _Candidate = tuple[list[tuple[str, Reading]], QuerySpec]

@@ -102,6 +102,11 @@ def explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = Non
     if spec.count_groups and spec.group is not None and spec.having is not None:
         listed = _explain(spec, profile, as_of).removesuffix(", highest first")
         return f"How many {plural(spec.group.noun)} pass: {listed[:1].lower()}{listed[1:]}"
+    if spec.share_groups and spec.group is not None and spec.having is not None:
+        listed = _explain(spec, profile, as_of).removesuffix(", highest first")
+        assert spec.fact is not None
+        return (f"Share of the {plural(spec.group.noun)} that pass, of all {plural(spec.group.noun)} with "
+                f"{_rows(spec.fact.table)}: {listed[:1].lower()}{listed[1:]}")
     return _explain(spec, profile, as_of)
 
 
@@ -145,17 +150,19 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
             return f"Number of {_rows(spec.count_table)}{_filters(spec)}"
         return ""
     metric = _metric(spec)
-    rows = f" over the {_rows(spec.fact.table)}"
+    own_rows = spec.measure.kind == "count" and spec.measure.table == spec.fact.table and \
+        metric.startswith(f"Number of {_rows(spec.fact.table)}")
+    rows = "" if own_rows else f" over the {_rows(spec.fact.table)}"  # not 'number of visits over the visits'
     common = f"{rows}{_window(spec, profile)}{_filters(spec)}{_currency(spec)}"
     if shape == "share":
         if spec.share_of_total and spec.group is not None:
             return f"{metric}{common}, per {_group_noun(spec)}, each as a share of the total of all"
         if spec.share_top and spec.group is not None:
-            part = f"the top {spec.share_top} {plural(spec.group.noun)}"
+            part = f"the {plural(spec.group.noun)} are the top {spec.share_top}"
         else:
             part = " and ".join([f.describe() for f in spec.share_filters] +
                                 [c.label or phrase(c.column) for c in spec.share_conditions]) or "the part"
-        text = f"{metric} of {part} as a share of the {metric[0].lower() + metric[1:]} of all{common}"
+        text = f"{metric}{common}: the part where {part}, as a share of all"
         if spec.group is not None and not spec.share_top:
             order = "lowest first" if spec.ascending else "highest first"
             text += f", per {_group_noun(spec)}, {order}" + (f", top {spec.limit}" if spec.limit else "")

@@ -127,6 +127,7 @@ class QuerySpec:
     per_all: bool = False                    # ratio: divided by every row of per_table, not those with events
     having: tuple[str, float] | None = None  # (operator, number) on the metric: HAVING
     count_groups: bool = False               # HAVING: how many groups pass, not their list
+    share_groups: bool = False               # HAVING: the share of the groups with rows that pass
     ascending: bool = False                  # lowest first (worst, fewest, least, cheapest)
     time_part: str | None = None             # distribution / best period: weekday | hour | month | month_key | year
     weekdays: tuple[int, ...] = ()           # only rows on these days of the week (0 = Sunday): 'on weekends'
@@ -452,7 +453,33 @@ def build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp
         inner.set("limit", None)
         counted = exp.alias_(exp.Count(this=exp.Star()), slug(plural(spec.group.noun)), quoted=True)
         return exp.select(counted).from_(exp.Subquery(this=inner, alias=exp.TableAlias(this=ident("g"))))
+    if query is not None and spec.share_groups and spec.group is not None and spec.having is not None:
+        # 'what pct of our visits are over $500': the groups that pass over every group with rows
+        every = spec.copy()
+        every.having, every.share_groups = None, False
+        whole = _build(every, profile, as_of)
+        return _groups_share(query, whole) if whole is not None else None
     return query
+
+
+def _groups_share(passing: exp.Query, every: exp.Query) -> exp.Query:
+    def counted(query: exp.Query) -> exp.Expr:
+        inner = query.copy()
+        inner.set("order", None)
+        inner.set("limit", None)
+        return exp.Subquery(this=exp.select(exp.Count(this=exp.Star())).from_(
+            exp.Subquery(this=inner, alias=exp.TableAlias(this=ident("g")))))
+
+    # each count once, in a derived row, so the share and the percent do not run them again
+    counts = exp.select(exp.alias_(counted(passing), "part", quoted=True),
+                        exp.alias_(counted(every), "total", quoted=True))
+    part, total = exp.column("part", "c", quoted=True), exp.column("total", "c", quoted=True)
+    fraction = exp.Div(this=exp.Mul(this=part.copy(), expression=exp.Literal.number("1.0")),
+                       expression=exp.Nullif(this=total.copy(), expression=exp.Literal.number(0)))
+    return exp.select(exp.alias_(part, "part", quoted=True), exp.alias_(total, "total", quoted=True),
+                      exp.alias_(fraction.copy(), "share", quoted=True),
+                      exp.alias_(exp.Mul(this=fraction, expression=exp.Literal.number(100)), "percent", quoted=True)
+                      ).from_(exp.Subquery(this=counts, alias=exp.TableAlias(this=ident("c"))))
 
 
 def _build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp.Query | None:

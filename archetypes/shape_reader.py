@@ -30,9 +30,10 @@ _ASCENDING = frozenset({"worst", "least", "fewest", "lowest", "bottom", "weakest
 _THRESHOLD = re.compile(r"\b(more than|greater than|over|above|at least|exceeding|exceeded|topped|surpassed|"
                         r"less than|fewer than|under|"
                         r"below|at most|exactly|only|just)\s+\$?(\d[\d,]*(?:\.\d+)?|one|two|three|four|five|six|"
-                        r"seven|eight|nine|ten)\s*(k\b)?")
+                        r"seven|eight|nine|ten|once|twice|thrice)\s*(k\b)?")
 _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-                 "ten": 10}
+                 "ten": 10, "once": 1, "twice": 2, "thrice": 3}
+_TIMES_WORDS = frozenset({"once", "twice", "thrice"})  # 'more than once': a number of events
 _OPS = {"more than": "gt", "greater than": "gt", "over": "gt", "above": "gt", "exceeding": "gt", "exceeded": "gt",
         "topped": "gt", "surpassed": "gt",
         "at least": "ge", "less than": "lt", "fewer than": "lt", "under": "lt", "below": "lt", "at most": "le",
@@ -65,6 +66,7 @@ class ShapeRead:
     replaces: set[str] = field(default_factory=set)      # archetype ids whose own detection this replaces
     pending_values: bool = False    # a value held by several columns: the entity readings add its filter
     value_spans: list[Span] = field(default_factory=list)   # data values named: their words are not operators
+    share_of_passing: OperatorMention | None = None  # 'what pct of visits are over $500': the part is a condition
 
 
 def _without(text: str, spans: list[Span]) -> str:
@@ -89,6 +91,8 @@ def read_shape(intent: Intent, ops: list[OperatorMention], profile: SchemaProfil
     for reader in (_absence, _share, read_change, _distribution, _first_or_last, _largest_event, _attribute,
                    _average, _having, _listing):
         reader(intent, ops, kinds, profile, spec, as_of, out)
+    if out.share_of_passing is not None:
+        _share_of_passing(out.share_of_passing, profile, spec, out)
     return out
 
 
@@ -255,8 +259,11 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
         spec.shape, spec.share_of_total, spec.limit = "share", True, None
         out.consumed |= {"share", "rate"}
         return
+    elif not spec.filters and not out.pending_values and _THRESHOLD.search(intent.lower) is not None:
+        out.share_of_passing = share  # the condition is read below, then made the part
+        return
     elif not spec.filters and not out.pending_values:
-        out.unread.append((share.span, "a share needs a part to divide (a value such as a category or a status)"))
+        out.unread.append((share.span, _NO_PART))
         return
     spec.shape = "share"
     spec.share_filters = _share_part(intent, share, spec.filters, out.value_spans)
@@ -294,6 +301,34 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
              profile.path(f.table, spec.group.table) is not None), (spec.fact, spec.measure))
     out.consumed |= {"share", "rate"}
     out.replaces.add("ranking_metric")
+
+
+_NO_PART = "a share needs a part to divide (a value such as a category or a status)"
+
+
+def _share_of_passing(share: OperatorMention, profile: SchemaProfile, spec: QuerySpec, out: ShapeRead) -> None:
+    """'what pct of our visits are over $500': the groups whose total passes the condition, over every group
+    with rows; 'what share of items cost over $100': the rows whose own figure passes, over every row."""
+    if spec.having is not None and spec.group is not None and spec.shape == "aggregate" and not spec.count_groups:
+        spec.share_groups, spec.limit = True, None
+    elif spec.conditions and (spec.count_table or spec.shape == "list") and spec.group is not None or \
+            spec.conditions and spec.count_table:
+        table = spec.count_table or (spec.group.table if spec.group is not None else None)
+        key = profile.tables[table].primary_key if table in profile.tables else []
+        if table is None or not key:
+            out.unread.append((share.span, _NO_PART))
+            return
+        noun = plural(phrase(table))
+        measure = Measure(slug(noun), f"Number of {noun}", "count", table, tuple(key[:1]))
+        spec.fact, spec.measure = Fact(table=table, measures=[measure], row_count=profile.tables[table].row_count), \
+            measure
+        spec.share_conditions, spec.conditions = spec.conditions[-1:], spec.conditions[:-1]
+        spec.shape, spec.group, spec.count_table, spec.list_columns, spec.limit = "share", None, None, (), None
+    else:
+        out.unread.append((share.span, _NO_PART))
+        return
+    out.consumed |= {"share", "rate"}
+    out.read.append(share.span)
 
 
 def _counts_holder(profile: SchemaProfile, spec: QuerySpec) -> bool:
@@ -1089,7 +1124,7 @@ def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
             bridge_between(profile, named, target.entity.table) if named is not None else None
         if counted is not None:  # through a table pointing at both when need be ('playlists with 100 tracks')
             measure = rows_counted(counted, profile)
-    if measure is None and re.match(r"\s*(?:times|occasions)\b", rest):
+    if measure is None and (re.match(r"\s*(?:times|occasions)\b", rest) or m.group(2) in _TIMES_WORDS):
         # 'clients who ordered fewer than 3 times': their events, counted
         measure = next(((f, x) for f in profile.fact_list() for x in f.measures
                         if x.kind == "count" and f.table != target.entity.table and

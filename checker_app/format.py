@@ -117,6 +117,9 @@ def _is_count(node: exp.Expression, select: exp.Select, ctes: Mapping[str, exp.E
         node = node.this
     if isinstance(node, exp.Count):
         return True
+    if isinstance(node, exp.Subquery) and isinstance(node.this, exp.Select) and len(node.this.selects) == 1 and \
+            depth <= 8:  # a scalar subquery counting rows ('(SELECT COUNT(*) FROM ...) AS part')
+        return _is_count(node.this.selects[0], node.this, ctes, depth + 1)
     if not isinstance(node, exp.Column) or depth > 8:
         return False
     if node.name.lower() == "id" or node.name.lower().endswith("_id"):

@@ -77,6 +77,9 @@ def test_a_count_named_like_money_is_a_whole_number(gym_urls) -> None:
     ("SELECT SUM(amount) AS payments, SUM(amount) / COUNT(*) AS total FROM payments", set()),
     ("SELECT COUNT(*) AS n FROM payments UNION SELECT 1", set()),
     ('SELECT "p"."id" AS "payment", "p"."amount" AS "amount" FROM "payments" AS "p"', {"payment"}),  # a key
+    # a share of the groups that pass: each side a scalar subquery counting them
+    ("SELECT (SELECT COUNT(*) FROM (SELECT member_id FROM payments GROUP BY member_id HAVING SUM(amount) > 50) AS g)"
+     " AS part, (SELECT SUM(amount) FROM payments) AS total", {"part"}),
 ])
 def test_count_columns_are_read_from_the_statement(gym_urls, sql, counts) -> None:
     from adapters import Database, Limits, parse_db_option
