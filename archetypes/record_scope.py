@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 from adapters.column_types import is_date_only
 from archetypes.archetype import Archetype, Context
+from archetypes.counted import rows_of
+from archetypes.flags import RETIRED, is_yes_no
 from archetypes.intent import Span
 from archetypes.model import Detection, Reading
 from archetypes.naming import phrase, plural, words
@@ -44,7 +46,7 @@ _END = {"end", "ended", "to", "until", "till", "expires", "expiry", "expired", "
 
 @dataclass(frozen=True)
 class Scope:
-    kind: str                    # status | validity | deleted
+    kind: str                    # status | validity | deleted | retired (a yes/no 'discontinued')
     table: str
     column: str
     values: tuple[str, ...] = ()  # status: the done value(s)
@@ -58,6 +60,7 @@ def detect(ctx: Context) -> Detection | None:
         return None
     tables = _tables_read(base, profile)
     named = {f.entity.table + "." + f.entity.name_columns[0] for f in base.filters + base.share_filters}
+    named |= {f"{c.table}.{c.column}" for c in base.conditions + base.share_conditions}  # 'active items'
     if ctx.grounding is not None:  # 'bookings cancelled': a column a pending value may filter is no scope to ask about
         named |= {f"{r.table}.{r.column}" for _, refs in ctx.grounding.ambiguous for r in refs}
     root = base.fact.table if base.fact else base.count_table
@@ -70,6 +73,8 @@ def detect(ctx: Context) -> Detection | None:
     for scope in sorted(scopes(profile), key=distance):
         if scope.table not in tables or f"{scope.table}.{scope.column}" in named:
             continue
+        if scope.kind == "retired" and scope.table not in _own_rows(base, profile):
+            continue  # a discontinued item's past sales are still sales: only the items themselves are in doubt
         if scope.kind == "validity" and (_CURRENT.search(ctx.intent.lower) or _HISTORY.search(ctx.intent.lower)):
             _resolve_validity(ctx, scope)
             continue
@@ -99,6 +104,19 @@ def _tables_read(spec: QuerySpec, profile: SchemaProfile) -> set[str]:
     return tables
 
 
+def _own_rows(spec: QuerySpec, profile: SchemaProfile) -> set[str]:
+    """The tables whose own rows a reading counts, lists, ranks by an attribute or averages a column of."""
+    own = {t for t in (spec.count_table, spec.absent.table if spec.absent else None,
+                       spec.attribute.table if spec.attribute else None) if t}
+    if spec.shape in ("list", "attribute") and spec.group is not None:
+        own.add(spec.group.table)
+    if spec.measure is not None and spec.measure.kind in ("count", "count_distinct"):
+        own.add(rows_of(profile, spec.measure))
+    if spec.fact is not None and spec.fact.table not in profile.facts:
+        own.add(spec.fact.table)  # a column of the catalogue itself, averaged
+    return own
+
+
 def scopes(profile: SchemaProfile) -> list[Scope]:
     """The state-carrying columns of the schema, found once per profile."""
     cached = profile.cache.get("record_scopes")
@@ -118,6 +136,8 @@ def scopes(profile: SchemaProfile) -> list[Scope]:
             if "deleted" in parts or "removed" in parts or "archived" in parts:
                 if column.family in ("temporal", "boolean", "numeric") or "is" in parts:
                     found.append(Scope("deleted", name, column.name))
+            elif parts & RETIRED and is_yes_no(column):
+                found.append(Scope("retired", name, column.name))
         ends = [c for c in temporal if set(words(c.name)) & _END]
         starts = [c for c in temporal if set(words(c.name)) & _START and c not in ends]
         if starts and ends:
@@ -140,6 +160,15 @@ def _detection(ctx: Context, scope: Scope) -> Detection:
                             _apply([RowCondition(scope.table, scope.column, "eq", (value,),
                                                  f"{phrase(scope.column)} is {value}")]))]
         question = f"Count every {phrase(scope.table)}, or only {value} ones?"
+    elif scope.kind == "retired":
+        flag = phrase(scope.column)
+        yes_no = ctx.profile.tables[scope.table].column(scope.column)
+        values = {str(v).strip().lower() for v in (yes_no.samples if yes_no is not None else ())}
+        no = next((v for v in sorted(values) if v in ("0", "false", "f", "n", "no")), "0")
+        readings = [Reading("all", f"Every {phrase(scope.table)}, {flag} ones included", _apply([])),
+                    Reading(f"not_{scope.column.lower()}", f"Only {noun} not {flag}",
+                            _apply([RowCondition(scope.table, scope.column, "eq", (no,), f"not {flag}")]))]
+        question = f"Count {flag} {noun} too?"
     elif scope.kind == "deleted":
         readings = [Reading("not_deleted", f"Only {noun} not deleted",
                             _apply([_not_deleted(ctx.profile, scope)])),

@@ -226,6 +226,9 @@ def _absence(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
     outer_filters = [f for f in spec.filters if profile.path(entity.table, f.entity.table) is not None]
     inner = spec.copy()
     inner.filters = [f for f in spec.filters if f not in outer_filters]
+    # which of the entity's own rows count ('not discontinued'): on them, not on the events looked for
+    outer_conditions = [c for c in spec.conditions if c.table == entity.table]
+    inner.conditions = [c for c in spec.conditions if c.table != entity.table]
     inner.group, inner.limit = None, None
     if inner.measure is None:
         return None
@@ -245,6 +248,7 @@ def _absence(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
         path = profile.path(entity.table, flt.entity.table)
         assert path is not None
         conditions.append(flt.condition(outer.alias_for(path)))
+    conditions += [c.expression("e0") for c in outer_conditions]
     select = outer.select.select(exp.alias_(name.copy(), slug(entity.noun), quoted=True))
     for condition in conditions:
         select = select.where(condition)
@@ -276,6 +280,8 @@ def _attribute(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
             if reach is None:
                 return None  # a filter no path reaches is never dropped silently
             conditions.append(flt.condition(source.alias_for(reach)))  # joins the path before the select
+        conditions += [c.expression(source.alias_for(route)) for c in spec.conditions
+                       if (route := profile.path(attribute.child, c.table)) is not None]
         select = source.select.select(exp.alias_(label.copy(), name, quoted=True),
                                       exp.alias_(total, f"total_{value_name}", quoted=True))
         for condition in conditions:
@@ -295,6 +301,9 @@ def _attribute(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
         return None  # a filter no path reaches is never dropped silently
     where += [f.condition(source.alias_for(profile.path(entity.table, f.entity.table) or ()))
               for f in spec.filters]
+    # which rows count ('discontinued' ones or not): a condition on rows this reads, never dropped
+    where += [c.expression(source.alias_for(route)) for c in spec.conditions
+              if (route := profile.path(entity.table, c.table)) is not None]
     group = spec.attribute_group
     if group is not None:
         group_path = profile.path(entity.table, group.table)
