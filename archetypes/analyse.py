@@ -529,11 +529,13 @@ def _best_seller(intent: Intent, profile: SchemaProfile) -> None:
 
 def _apply_flags(grounded: Grounded, intent: Intent, profile: SchemaProfile, spec: QuerySpec) -> None:
     """'discontinued items': the yes/no column the word names, as a condition on the rows read."""
-    from archetypes.flags import flag_mentions
+    from archetypes.flags import flag_mentions, timeliness_mentions
 
     tables = {t for t in (spec.fact.table if spec.fact else None, spec.count_table) if t}
     tables |= {t.entity.table for t in intent.targets if not t.entity.column_only}
-    for mention in flag_mentions(intent, profile, tables):
+    # a row's two dates compared may sit on a table the events point at ('late shipment rate' over order lines)
+    reached = {e.ref_table for t in tables for e in profile.edges.get(t, ())}
+    for mention in flag_mentions(intent, profile, tables) + timeliness_mentions(intent, profile, tables | reached):
         if mention.condition not in spec.conditions:
             spec.conditions.append(mention.condition)
         grounded.flags.append(mention.span)

@@ -61,6 +61,11 @@ def _window(spec: QuerySpec, profile: SchemaProfile) -> str:
     when = window.start.isoformat() if last == window.start else f"{window.start.isoformat()} to {last.isoformat()}"
     zone = spec.zone or profile.business_time_zone or "UTC"
     where = " in each row's own time zone" if zone == "local" else "" if zone == "UTC" else f" ({zone} days)"
+    time = spec.fact.time if spec.fact is not None else None
+    table = profile.tables.get(spec.fact.table) if spec.fact is not None else None
+    dates = [c for c in table.columns if c.family == "temporal"] if table is not None else []
+    if time is not None and len(dates) > 1:  # 'by shipped date' or 'by order date': say which date it is
+        return f" with {phrase(time.column)} {when}{where}"
     return f" dated {when}{where}"
 
 

@@ -1,12 +1,14 @@
-"""A yes/no column named by the question ('discontinued items', 'items that are not discontinued'):
-a condition on the rows read, never a word passed over while every row is counted."""
+"""A yes/no column named by the question ('discontinued items', 'items that are not discontinued'), or a row's
+two dates compared ('parcels shipped late': shipped after required): a condition on the rows read, never a word
+passed over while every row is counted."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from adapters.schema import ColumnInfo
 from archetypes.intent import Intent, Span
-from archetypes.naming import singular, words
+from archetypes.naming import phrase, singular, words
 from archetypes.profile import SchemaProfile
 from archetypes.query import RowCondition
 
@@ -75,3 +77,53 @@ def flag_mentions(intent: Intent, profile: SchemaProfile, tables: set[str]) -> l
         out.append(FlagMention(Span(first, end, intent.question[first:end]),
                                RowCondition(table, name, "eq", (value,), label=label)))
     return out
+
+
+# 'late' / 'on time' / 'early': a row's date of the deed against its date due, both on the row
+_DUE = frozenset({"required", "due", "promised", "expected", "deadline", "target", "scheduled", "requested"})
+_DONE_AT = frozenset({"shipped", "delivered", "completed", "closed", "resolved", "returned", "paid", "arrived",
+                      "finished", "fulfilled", "done", "submitted", "dispatched"})
+_TIMELINESS = {"late": "after", "overdue": "after", "delayed": "after", "early": "before", "on time": "on_time",
+               "on-time": "on_time"}
+_TIMELINESS_WORDS = re.compile(r"\b(late|overdue|delayed|early|on[ -]time)\b")
+
+
+def timeliness_mentions(intent: Intent, profile: SchemaProfile, tables: set[str]) -> list[FlagMention]:
+    """'parcels shipped late', 'late shipment rate', 'on-time deliveries': the date the deed was done against the
+    date it was due, on the rows read. The deed's date is the one the question names, or the only one."""
+    out: list[FlagMention] = []
+    said = {w for w, _, _ in intent.tokens}
+    for m in _TIMELINESS_WORDS.finditer(intent.lower):
+        for table in sorted(tables):
+            info = profile.tables.get(table)
+            if info is None:
+                continue
+            dated = [c.name for c in info.columns if c.family == "temporal"]
+            due = [c for c in dated if set(words(c)) & _DUE]
+            done = [c for c in dated if set(words(c)) & _DONE_AT and c not in due]
+            named = [c for c in done if any(_same_root(x, w) for w in set(words(c)) & _DONE_AT for x in said)]
+            actual = named[0] if len(named) == 1 else done[0] if len(done) == 1 else None
+            if len(due) != 1 or actual is None:
+                continue
+            op = _TIMELINESS[m.group(1).replace("-", " ")]
+            label = {"after": f"{phrase(actual)} after {phrase(due[0])}", "before": f"{phrase(actual)} before "
+                     f"{phrase(due[0])}", "on_time": f"{phrase(actual)} on or before {phrase(due[0])}"}[op]
+            start = m.start()
+            before = [t for t in intent.tokens if t[2] <= m.start()]
+            deed = set(words(actual)) & _DONE_AT
+            if before and any(_same_root(before[-1][0], w) for w in deed):
+                start = before[-1][1]  # 'ship late', 'shipped late': the deed's word is read with it
+            out.append(FlagMention(Span(start, m.end(), intent.question[start:m.end()]),
+                                   RowCondition(table, actual, op, (due[0],), label=label)))
+            break
+    return out
+
+
+def _same_root(said: str, word: str) -> bool:
+    """'ship', 'shipping' and 'shipment' next to 'shipped'; 'delivery' next to 'delivered'."""
+    common = 0
+    for a, b in zip(said, word):
+        if a != b:
+            break
+        common += 1
+    return common >= 4 and common >= min(len(said), len(word)) - 2

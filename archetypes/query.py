@@ -160,7 +160,7 @@ class RowCondition:
 
     table: str
     column: str
-    op: str                                  # eq | in | is_null | le | gt_or_null | not_null
+    op: str                                  # eq | in | is_null | le | gt_or_null | not_null | after | before | on_time
     values: tuple[str, ...] = ()
     label: str = ""
 
@@ -181,6 +181,13 @@ class RowCondition:
                                           exp.GT(this=target, expression=_typed_literal(self.values[0]))))
         if self.op in ("gt", "ge", "lt", "le_number", "eq_number"):  # a row's own figure ('list price above 1000')
             return _compare(target, ({"le_number": "le", "eq_number": "eq"}.get(self.op, self.op), float(self.values[0])))
+        if self.op in ("after", "before", "on_time"):  # the row's own two dates ('shipped late')
+            due = col(self.values[0], alias)
+            if self.op == "after":
+                return exp.GT(this=target, expression=due)
+            if self.op == "before":
+                return exp.LT(this=target, expression=due)
+            return exp.LTE(this=target, expression=due)
         if self.op == "ge_sentinel":   # the current row: the end is the sentinel or missing
             return exp.Paren(this=exp.or_(exp.Is(this=target.copy(), expression=exp.Null()),
                                           exp.GTE(this=target, expression=_typed_literal(self.values[0]))))

@@ -285,8 +285,10 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
     counted_table = _counted_table(intent, profile)
     if counted_table is not None:
         spec.fact, spec.measure = counted_table
-    elif (share.category == "rate" or _counts_rows(intent) or _counts_holder(profile, spec)) and spec.share_filters:
-        status_fact = _fact_holding(profile, spec.share_filters[0].entity.table)
+    elif (share.category == "rate" or _counts_rows(intent) or _counts_holder(profile, spec)) and \
+            (spec.share_filters or spec.share_conditions):  # 'refund rate', 'late shipment rate': rows counted
+        holder = spec.share_filters[0].entity.table if spec.share_filters else spec.share_conditions[0].table
+        status_fact = _fact_holding(profile, holder)
         if status_fact is not None:
             counted = next((m for m in status_fact.measures if m.kind == "count"), None)
             if counted is not None:
@@ -299,8 +301,29 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
             ((f, x) for f in profile.fact_list() for x in f.measures
              if x.kind == "count_distinct" and rows is not None and rows_of(profile, x) == rows and
              profile.path(f.table, spec.group.table) is not None), (spec.fact, spec.measure))
+    _timely_whole(intent, spec, share, out)
     out.consumed |= {"share", "rate"}
     out.replaces.add("ranking_metric")
+
+
+def _timely_whole(intent: Intent, spec: QuerySpec, share: OperatorMention, out: ShapeRead) -> None:
+    """'late shipment rate': late of every parcel, or of the parcels shipped at all (a parcel not shipped yet is
+    neither late nor on time): two wholes, two answers."""
+    from archetypes.record_scope import ARCHETYPE
+
+    timely = next((c for c in spec.share_conditions if c.op in ("after", "before", "on_time")), None)
+    if timely is None:
+        return
+    done = RowCondition(timely.table, timely.column, "not_null", label=f"{phrase(timely.column)} is set")
+
+    def of_done(spec: QuerySpec) -> None:
+        spec.conditions.append(done)
+
+    readings = [Reading("all", f"Of every {phrase(timely.table)}", lambda spec: None),
+                Reading(f"only_{slug(timely.column)}", f"Of the {plural(phrase(timely.table))} whose "
+                                                       f"{phrase(timely.column)} is set", of_done)]
+    out.detections.append(ARCHETYPE.detection(share.span, readings,
+                                              question=f"Share of which {plural(phrase(timely.table))}?"))
 
 
 _NO_PART = "a share needs a part to divide (a value such as a category or a status)"
