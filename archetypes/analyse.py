@@ -20,7 +20,7 @@ from archetypes.expand import apply_mappings
 from archetypes.explain import explain
 from archetypes.grounding import OperatorMention, ValueMention, account, operator_mentions, value_mentions
 from archetypes.intent import Intent, Span, Target, read
-from archetypes.model import Analysis, Detection, Interpretation, Reading
+from archetypes.model import Analysis, Detection, Interpretation, ReadAsSpan, Reading
 from archetypes.naming import phrase, plural, slug, words
 from archetypes.profile import Entity, Fact, Lookup, Measure, SchemaProfile
 from archetypes.profile.model import TimeColumn
@@ -362,7 +362,11 @@ def _understood(ctx: Context, detections: list[Detection], analysis: Analysis):
         if any(f"'{ref.target(ctx.profile).noun} {ref.value}'" in n for n in dropped) and not analysis.interpretations:
             unread.append((mention.span, f"read as {ref.table}.{ref.column} = {ref.value!r}, which no reading "
                                          "can reach"))
-    return account(intent, ctx.profile, read, set(grounded.shape.consumed), grounded.operators, unread)
+    understood = account(intent, ctx.profile, read, set(grounded.shape.consumed), grounded.operators, unread)
+    ignored = {i.span for i in understood.ignored}
+    read_as = tuple(ReadAsSpan(span.text, (span.start, span.end), word) for span, word in intent.read_as
+                    if (span.start, span.end) not in ignored)
+    return replace(understood, read_as=read_as) if read_as else understood
 
 
 def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of: dt.date | None) -> Context:

@@ -8,6 +8,8 @@ import datetime as dt
 import re
 from dataclasses import dataclass, field
 
+from rapidfuzz.distance import DamerauLevenshtein
+
 from archetypes import calendar, lexicon
 from archetypes.naming import WORD, phrase, singular, word_spans, words
 from archetypes.profile import Entity, Measure, SchemaProfile
@@ -185,6 +187,7 @@ class Intent:
     partition_span: Span | None = None            # the words naming it ('per category', 'in each genre')
     absent_subject: bool = False                  # unknown_subject is a usual business subject the schema lacks
     money_context: bool = False
+    read_as: list[tuple[Span, str]] = field(default_factory=list)  # misspelt schema words, read as the word
 
 
 # -- vocabulary ---------------------------------------------------------------------------------
@@ -221,6 +224,26 @@ class Vocabulary:
     tables: dict[tuple[str, ...], str] = field(default_factory=dict)   # singular phrase -> any table
     rate_words: frozenset[str] = frozenset()
     stems: frozenset[str] = frozenset()
+    typos: dict[str, str | None] = field(default_factory=dict)  # a misspelt word -> the schema word it is
+
+
+def typo_fix(word: str, vocab: Vocabulary) -> str | None:
+    """The one schema word (a table's or a measure's, singular) a misspelt question word is ('cusomers',
+    'prodcuts', 'catgory'): one edit away (two for long words), same first letter, no other word as close.
+    A known word, a function word or a short one is never a typo: 'score' is not 'store'."""
+    if word in vocab.typos:
+        return vocab.typos[word]
+    found: str | None = None
+    single = singular(word)
+    if len(word) >= 6 and word.isalpha() and word not in vocab.known and single not in vocab.known and \
+            word not in STOPWORDS and single not in SYNONYMS:
+        keys = {k[0] for k in [*vocab.phrases, *vocab.measure_words] if len(k) == 1 and len(k[0]) >= 5}
+        close = [k for k in keys if k[0] == single[0] and
+                 min(DamerauLevenshtein.distance(single, k), DamerauLevenshtein.distance(word, k)) <=
+                 (2 if len(k) >= 9 else 1)]
+        found = close[0] if len(close) == 1 else None
+    vocab.typos[word] = found
+    return found
 
 
 _SUFFIXES = ("ments", "ment", "ings", "ing", "ers", "er", "ed", "es", "s")
@@ -371,6 +394,11 @@ def _key_refs(intent: Intent) -> None:
 
 def _schema_words(intent: Intent, vocab: Vocabulary) -> None:
     singles = [singular(t[0]) for t in intent.tokens]
+    for index, (word, start, end) in enumerate(intent.tokens):
+        fixed = typo_fix(word, vocab)
+        if fixed is not None:  # read as the schema word, and said so (Understood.read_as)
+            singles[index] = fixed
+            intent.read_as.append((Span(start, end, intent.question[start:end]), fixed))
     index = 0
     while index < len(singles):
         matched = False
@@ -630,7 +658,7 @@ def _money(intent: Intent) -> None:
 
 def _resolve(words_text: str, vocab: Vocabulary) -> tuple[list[Entity], int] | None:
     """Targets named at the start of `words_text` (longest phrase first) and how many words matched."""
-    parts = [singular(w) for w in WORD.findall(words_text)]
+    parts = [typo_fix(w, vocab) or singular(w) for w in WORD.findall(words_text)]
     for size in range(min(vocab.longest, len(parts)), 0, -1):
         key = tuple(parts[:size])
         if key in vocab.phrases:

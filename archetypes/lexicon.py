@@ -25,6 +25,7 @@ value values worth results result breakdown break down split pair pairs combinat
 yes ok okay hi hello hey thanks thank
 got make made makes making bring brought brings generate generated generates generating come comes came coming
 contain contains containing include includes including matching live lives living located based situated
+work works working worked employed
 single
 happen happens happened happening arrive arrives arrived take took taken place placed places placing
 """.split())

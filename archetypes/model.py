@@ -75,14 +75,28 @@ class IgnoredSpan:
 
 
 @dataclass(frozen=True)
+class ReadAsSpan:
+    """A misspelt schema word read as the word it is one edit from ('cusomers' as 'customer'): said, not silent."""
+
+    text: str
+    span: tuple[int, int]
+    word: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"text": self.text, "span": list(self.span), "word": self.word}
+
+
+@dataclass(frozen=True)
 class Understood:
     """Whether every content word of the question was read (and reflected in the readings)."""
 
     complete: bool = True
     ignored: tuple[IgnoredSpan, ...] = ()
+    read_as: tuple[ReadAsSpan, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"complete": self.complete, "ignored": [i.to_dict() for i in self.ignored]}
+        return {"complete": self.complete, "ignored": [i.to_dict() for i in self.ignored],
+                "read_as": [r.to_dict() for r in self.read_as]}
 
 
 @dataclass

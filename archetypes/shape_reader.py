@@ -1285,7 +1285,9 @@ def _who(intent: Intent, profile: SchemaProfile) -> Entity | None:
 # -- lists and lookups -----------------------------------------------------------------------------------
 
 _LISTING = re.compile(r"^\s*(?:please\s+)?(?:list|show(?: me)?|give me|name|display|find|get|which|what|who)\b")
-_AGGREGATING = re.compile(r"\b(how many|how much|number of|count|total|sum|revenue|sales|sold|sell|spent|spend|by|"
+# 'the phone number of X' is a column of a row, not a count
+_AGGREGATING = re.compile(r"\b(how many|how much|(?<!phone )(?<!fax )(?<!mobile )(?<!account )(?<!serial )number of|"
+                          r"count|total|sum|revenue|sales|sold|sell|spent|spend|by|"
                           r"bought|per|average|most|least|top|best|worst|trend|growth)\b")
 
 

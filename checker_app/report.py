@@ -187,17 +187,29 @@ class IgnoredWords(Wire):
     reason: str = ""                    # why, when a reading could not apply the words
 
 
+class ReadAsWord(Wire):
+    """A misspelt word read as the schema word it is one edit from ('cusomers' read as 'customer')."""
+
+    text: str
+    span: tuple[int, int]
+    word: str
+
+
 class Understood(Wire):
-    """Whether every content word of the question was read; the words that were not."""
+    """Whether every content word of the question was read; the words that were not, and the misspelt
+    words read as schema words."""
 
     complete: bool = True
     ignored: list[IgnoredWords] = Field(default_factory=list)
+    read_as: list[ReadAsWord] = Field(default_factory=list)
 
     @classmethod
     def from_analysis(cls, understood: Any) -> Understood:
         return cls(complete=understood.complete,
                    ignored=[IgnoredWords(text=i.text, span=tuple(i.span), suggestions=list(i.suggestions),
-                                         reason=getattr(i, "reason", "")) for i in understood.ignored])
+                                         reason=getattr(i, "reason", "")) for i in understood.ignored],
+                   read_as=[ReadAsWord(text=r.text, span=tuple(r.span), word=r.word)
+                            for r in getattr(understood, "read_as", ())])
 
 
 # -- readings -----------------------------------------------------------------------------------------

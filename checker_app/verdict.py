@@ -315,7 +315,19 @@ def judge(readings: Sequence[ReadingResult], *, ambiguous: bool, divergent: bool
     """The verdict on `readings` (the judged ones: the rules' when the model's are there too).
 
     `answered` says how the person's answer anchored the readings to one; `noun` is "readings"
-    (a question) or "statements" (pasted SQL, always alternatives of each other)."""
+    (a question) or "statements" (pasted SQL, always alternatives of each other). A misspelt word read as a
+    schema word is said on the verdict line, whatever the verdict."""
+    verdict = _judge(readings, ambiguous=ambiguous, divergent=divergent, distinct=distinct, answered=answered,
+                     understood=understood, archetypes=archetypes, noun=noun)
+    read_as = list(getattr(understood, "read_as", None) or [])
+    if not read_as:
+        return verdict
+    said = ", ".join(f"'{r.text}' read as '{r.word}'" for r in read_as)
+    return Verdict(verdict.kind, f"{verdict.text} ({said})")
+
+
+def _judge(readings: Sequence[ReadingResult], *, ambiguous: bool, divergent: bool | None, distinct: int,
+           answered: str | None, understood: Understood | None, archetypes: Sequence[str], noun: str) -> Verdict:
     if understood is not None and not understood.complete:
         return Verdict("partial", _ignored_text(understood))  # a reading of half a question is not an answer
     n = len(readings)

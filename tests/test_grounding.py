@@ -39,6 +39,9 @@ def test_what_the_question_was_read_as(grounded, where: str, db: str, question: 
             assert not understood.complete, where
         elif item.startswith("ignored="):
             assert item.split("=", 1)[1].lower() in ignored, (where, ignored)
+        elif item.startswith("read_as="):  # 'catgory=category': the misspelt word read as the schema word, said
+            typo, word = item.split("=", 1)[1].split("=")
+            assert (typo, word) in [(r.text.lower(), r.word) for r in understood.read_as], (where, understood.read_as)
         elif item.startswith("suggest="):
             hints = [h for i in understood.ignored for h in i.suggestions]
             assert item.split("=", 1)[1] in hints, (where, hints)

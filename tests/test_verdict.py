@@ -9,7 +9,7 @@ import pytest
 from adapters import Database, Limits, RunResult, parse_db_option
 from adapters.results import same_rows, same_value
 from checker_app.pipeline import CheckOptions, check
-from checker_app.report import IgnoredWords, ReadingResult, Report, Understood
+from checker_app.report import IgnoredWords, ReadAsWord, ReadingResult, Report, Understood
 from tests.support import BACKENDS, assert_valid
 
 # (a, b, the same answer?): floats to a relative 1e-11, exact decimals to half a unit of their last place
@@ -89,8 +89,19 @@ def test_partial_wins_over_every_other_verdict() -> None:
         assert report.verdict == "partial" and report.verdict_text == "partly understood: 'doing well' was not read"
     payload = report.to_dict()
     assert payload["understood"] == {"complete": False, "ignored": [
-        {"text": "doing well", "span": [20, 30], "suggestions": [], "reason": ""}]}
+        {"text": "doing well", "span": [20, 30], "suggestions": [], "reason": ""}], "read_as": []}
     assert_valid(payload)
+
+
+def test_a_misspelt_word_read_as_a_schema_word_is_said_on_the_verdict_line() -> None:
+    read_as = Understood(read_as=[ReadAsWord(text="catgory", span=(11, 18), word="category")])
+    for results, kind in (((_result(rows=MACBOOK), _result(rows=CABLE)), "material"), ((_result(rows=MACBOOK),),
+                                                                                        "unanswered")):
+        report = _report(*results, understood=read_as)
+        assert report.verdict == kind, report.verdict_text
+        assert report.verdict_text.endswith("('catgory' read as 'category')"), report.verdict_text
+    assert report.to_dict()["understood"]["read_as"] == [{"text": "catgory", "span": [11, 18], "word": "category"}]
+    assert_valid(report.to_dict())
 
 
 def test_a_question_with_no_reading_built_is_never_clear() -> None:
