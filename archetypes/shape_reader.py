@@ -1440,6 +1440,10 @@ def _named_owner(profile: SchemaProfile, spec: QuerySpec) -> Entity | None:
     return owner if owner is not None and not owner.column_only else None
 
 
+# the row a key of a table to itself points at, named as a person above ('who is X's manager')
+_ABOVE = ("manager", "boss", "supervisor", "superior")
+
+
 def _reference(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: ShapeRead) -> bool:
     """"who's leonie kohler's support rep", 'who does anne dodsworth report to': the named row's foreign key
     named by its words (SupportRepId, ReportsTo) answers with the row it points at."""
@@ -1457,9 +1461,12 @@ def _reference(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: Sha
         edge = Edge(owner.table, tuple(fk.columns), ref, tuple(fk.ref_columns))
         parts = [singular(w) for w in reference_words(edge)]
         content = [p for p in parts if p not in lexicon.FUNCTION_WORDS]  # 'to' of ReportsTo need not be typed
+        above = [w for w in _ABOVE if w in said] if ref == owner.table else []
         if len(edge.columns) == 1 and content and all(p in said for p in content) and \
                 edge.ref_table in profile.entities:
             found.append((edge, content))
+        elif len(edge.columns) == 1 and len(above) == 1 and edge.ref_table in profile.entities:
+            found.append((edge, above))  # 'nancy's manager': the colleague her own key points at
     if len(found) != 1:
         return False  # none named, or several keys share the words: not guessed
     edge, parts = found[0]

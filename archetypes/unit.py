@@ -60,7 +60,7 @@ def detect(ctx: Context) -> Detection | None:
         if not present or intent.currency_named in (None, present[0]):
             return None
     rate = profile.rate_table
-    target = intent.currency_named or (rate.target if rate else None) or codes[0]
+    target = intent.currency_named or (rate.target if rate else None) or found[0].most_rows or codes[0]
     readings = [Reading(f"only_{target.lower()}", f"Only amounts recorded in {target}", _apply("only", target))]
     if present is not None and target not in present:
         readings = []  # 'berlin vs london': none of their amounts is in dollars, keeping only those keeps nothing

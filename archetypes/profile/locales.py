@@ -36,7 +36,8 @@ def currency_columns(tables: dict[str, TableInfo]) -> list[CurrencyColumn]:
         named = "currency" in words(column.name) or "ccy" in words(column.name)
         known = [c for c in codes if c in _KNOWN_CODES]
         if codes and len(codes) == len(column.samples) and (named or len(known) >= max(1, len(codes) // 2)):
-            found.append(CurrencyColumn(table.name, column.name, tuple(sorted(codes))))
+            # the samples come most frequent first: the code most rows are in is kept apart from the sorted list
+            found.append(CurrencyColumn(table.name, column.name, tuple(sorted(codes)), codes[0]))
     return found
 
 

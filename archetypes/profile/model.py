@@ -85,6 +85,7 @@ class CurrencyColumn:
     table: str
     column: str
     codes: tuple[str, ...]
+    most_rows: str | None = None   # the code most rows carry ('only X' keeps the bulk of the money, not the first code)
 
 
 @dataclass

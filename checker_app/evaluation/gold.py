@@ -277,16 +277,24 @@ def _same_rows(gold: list[list[Any]], got: list[list[Any]]) -> bool:
     # the quarters of one year numbered on one side and labelled on the other ('1997-Q1' is quarter 1)
     numbered = [[float(m.group(1)) if isinstance(v, str) and (m := _QUARTER_LABEL.match(v.strip().lower())) else v
                  for v in row] for row in got]
-    return numbered != got and _rows_match(gold, numbered)
+    if numbered != got and _rows_match(gold, numbered):
+        return True
+    # the days of the week numbered on one side (0 = Sunday, SQLite's %w) and named on the other
+    days = [[float(_WEEKDAYS.index(v.strip().lower())) if isinstance(v, str) and v.strip().lower() in _WEEKDAYS
+             else v for v in row] for row in got]
+    return days != got and _rows_match(gold, days)
+
+
+_WEEKDAYS = ("sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday")
 
 
 def _rows_match(gold: list[list[Any]], got: list[list[Any]]) -> bool:
     wanted = {tuple(_cell(v) for v in row) for row in gold}
     width = len(gold[0])
     have = [[_cell(v) for v in row] for row in got]
-    if not have or len({tuple(r) for r in have}) < len(wanted):
+    if not have:
         return False
-    if len(have[0]) < width:
+    if len(have[0]) < width:  # (two rows may share a name: counted as rows, not as distinct names)
         # the gold lists details next to each row (a name and its email): the same rows, by fewer columns
         cells = [[_cell(v) for v in row] for row in gold]
         narrow = len(have[0])
@@ -297,6 +305,8 @@ def _rows_match(gold: list[list[Any]], got: list[list[Any]]) -> bool:
                     for order in itertools.permutations(columns)):
                 return True
         return _same_rows_by_name(gold, got)
+    if len({tuple(r) for r in have}) < len(wanted):
+        return False
     for columns in itertools.permutations(range(len(have[0])), width):
         if {tuple(row[i] for i in columns) for row in have} == wanted:
             return True
