@@ -100,8 +100,12 @@ def analyse(question: str, profile: SchemaProfile, lookup: Lookup | None = None,
             if note not in seen_notes:
                 seen_notes.add(note)
                 analysis.notes.append(note)
+        reading_id = "|".join(f"{a}={slug(r.value)}" for a, r in pairs) or "as_asked"
+        taken = {i.id for i in analysis.interpretations}
+        if reading_id in taken:  # 'Maria Garcia' and 'María García' slug alike: results are kept by id
+            reading_id = next(f"{reading_id}~{n}" for n in range(2, len(taken) + 3) if f"{reading_id}~{n}" not in taken)
         analysis.interpretations.append(Interpretation(
-            id="|".join(f"{a}={slug(r.value)}" for a, r in pairs) or "as_asked",
+            id=reading_id,
             label=" / ".join(r.label for _, r in pairs) or "As asked",
             choices={a: r.value for a, r in pairs},
             query=query, explanation=explain(spec, profile, anchor), lists=_lists(spec),
@@ -260,6 +264,20 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
         out += [(Span(start, end, ctx.question[start:end]), "no reading reads any sale or event")
                 for word, start, end in ctx.intent.tokens
                 if word in ("sales", "sale", "sold") and not any(v.start <= start < v.end for v in values)][:1]
+    if not summed:
+        # 'total revenue from X's courses' counted the courses, 'how much did we refund' counted refunds: an
+        # amount asked for while every reading counts rows
+        money_read = [m for t in read_tables if t in ctx.profile.facts for m in ctx.profile.facts[t].measures
+                      if m.money]
+        amount = re.search(r"\bhow much\b", ctx.intent.lower) if money_read else None
+        said = [(Span(start, end, ctx.question[start:end]), "an amount of money, while every reading counts rows")
+                for word, start, end in ctx.intent.tokens if word in _MONEY_NOUNS and
+                not any(v.start <= start < v.end for v in values) and
+                not any(s.start <= start < s.end for s in measured)]
+        if amount is not None:
+            said.insert(0, (Span(amount.start(), amount.end(), ctx.question[amount.start():amount.end()]),
+                            "an amount, while every reading counts rows"))
+        out += said[:1]
     for word, start, end in ctx.intent.tokens:
         base = singular(word)
         if base not in identifiers or base in used:
@@ -276,6 +294,8 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
     del vocab
     return out
 
+
+_MONEY_NOUNS = frozenset({"revenue", "revenues", "turnover", "income", "earnings", "takings", "gmv", "money"})
 
 # 'by store', 'for each category': a breakdown ('per' can also be a ratio: 'revenue per customer')
 _BREAKDOWN = re.compile(r"\b(?:by|for each|for every|each|across|broken down by|split by|grouped by)\s+$")

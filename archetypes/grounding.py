@@ -96,7 +96,7 @@ def value_mentions(intent: Intent, profile: SchemaProfile) -> list[ValueMention]
             if negated:  # 'non-us shops', 'shops not in germany': the negation is read with the value it negates
                 first = words[index - reach]
                 text = intent.question[first.start:last.end]
-            found.append(ValueMention(Span(first.start, last.end, text), refs, negated))
+            found.append(ValueMention(Span(first.start, last.end, text), _as_typed(refs, text), negated))
             matched = size
             break
         index += matched or 1
@@ -229,3 +229,15 @@ def account(intent: Intent, profile: SchemaProfile, read: list[Span], consumed: 
 
 def value_words(mention: ValueMention) -> tuple[str, ...]:
     return value_key(mention.span.text)
+
+
+def _as_typed(refs: tuple[ValueRef, ...], text: str) -> tuple[ValueRef, ...]:
+    """'maria garcia' when the column holds 'Maria Garcia' and 'María García': two rows whose names differ by
+    an accent are two people, so the value written as typed (case aside) is meant; without one, every
+    accented spelling is."""
+    typed = " ".join(text.lower().split())
+    same = tuple(r for r in refs if " ".join(r.value.lower().split()) == typed)
+    columns = {(r.table, r.column) for r in same}
+    if not same or len({(r.table, r.column) for r in refs}) != len(columns):
+        return refs
+    return same if len(same) < len(refs) else refs

@@ -8,7 +8,8 @@ from functools import lru_cache
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 # The one word tokeniser of question text (lower-cased): "don't" and "customer’s" are one word each. The
 # grounding's tokens (archetypes.lexicon.TOKEN) are these words plus %, currency signs and '#12'.
-WORD = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
+# a word may hold accented Latin letters ('maría garcía' is two words, not 'mar', 'a', 'garc', 'a')
+WORD = re.compile(r"[a-z0-9\u00df-\u00f6\u00f8-\u00ff\u0100-\u024f]+(?:['’][a-z]+)?")
 _IRREGULAR = {"people": "person", "children": "child", "men": "man", "women": "woman", "data": "data",
               "series": "series", "news": "news", "status": "status", "analysis": "analysis",
               "address": "address", "business": "business", "class": "class", "sales": "sale"}

@@ -9,6 +9,7 @@ never placeholders. Identifiers are quoted exactly as introspection spelled them
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass, field, replace
 
 import sqlglot
@@ -224,7 +225,26 @@ def written_statement(query: exp.Query, dialect: str) -> tuple[str, exp.Query]:
                 node.replace(native)
         elif dialect == "sqlite" and isinstance(node.this, exp.Literal) and node.this.is_string:
             node.replace(node.this)
+    if dialect == "mysql":
+        _exact_text(written)
     return written.sql(dialect=dialect, copy=False), written
+
+
+_DATE_TEXT = re.compile(r"^\d{4}-\d{2}-\d{2}")
+
+
+def _exact_text(query: exp.Query) -> None:
+    """MariaDB's default collation folds accents and case: `name = 'Maria Garcia'` also keeps 'María García',
+    another person, so a value filter there answers another question than on the other engines. The column is
+    compared byte for byte in utf8mb4 (whatever its own character set), as SQLite and PostgreSQL compare it."""
+    for node in list(query.find_all(exp.EQ, exp.In)):
+        column = node.this
+        values = [node.expression] if isinstance(node, exp.EQ) else list(node.expressions)
+        if not isinstance(column, exp.Column) or not values or not all(
+                isinstance(v, exp.Literal) and v.is_string and not _DATE_TEXT.match(v.this) for v in values):
+            continue
+        column.replace(exp.Collate(this=exp.Cast(this=column.copy(), to=exp.DataType(
+            this=exp.DType.CHARACTER_SET, kind=exp.Var(this="utf8mb4"))), expression=exp.Var(this="utf8mb4_bin")))
 
 
 def lookup_sql(query: exp.Query, dialect: str) -> str:

@@ -1,0 +1,92 @@
+"""Found by a newcomer on an online-learning schema the project never saw (instructors, courses, enrollments,
+payments), on SQLite, PostgreSQL and MariaDB: two instructors whose names differ by an accent ('Maria Garcia',
+'María García') were one filter on SQLite and PostgreSQL, and on MariaDB, whose default collation folds accents,
+`name = 'Maria Garcia'` kept both; their two readings shared one id, so one reading showed the other's rows.
+Each case is one line: the question, then what some reading must answer on every engine, computed here from
+the rows the test writes."""
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import pytest
+import sqlalchemy as sa
+from click.testing import CliRunner
+
+from checker_app.cli import main
+from tests.support import built_on
+
+ENGINES = ("sqlite", "postgresql", "mysql")
+INSTRUCTORS = [(1, "Maria Garcia"), (2, "María García"), (3, "John Smith")]
+COURSES = [(i, 1 + i % 3, f"Course {i}", ("Data", "Music")[i % 2]) for i in range(1, 7)]
+ENROLLMENTS = [(i, 1 + i % 6, dt.datetime(2025, 1, 1) + dt.timedelta(days=i)) for i in range(1, 31)]
+PAYMENTS = [(i, i, dt.datetime(2025, 1, 2) + dt.timedelta(days=i), 10 + i) for i in range(1, 31)]
+
+
+def build(url: str) -> None:
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("CREATE TABLE instructors (id INTEGER PRIMARY KEY, name VARCHAR(80) NOT NULL)")
+        conn.exec_driver_sql("CREATE TABLE courses (id INTEGER PRIMARY KEY, instructor_id INTEGER NOT NULL "
+                             "REFERENCES instructors(id), title VARCHAR(80) NOT NULL, category VARCHAR(20) NOT NULL)")
+        conn.exec_driver_sql("CREATE TABLE enrollments (id INTEGER PRIMARY KEY, course_id INTEGER NOT NULL "
+                             "REFERENCES courses(id), enrolled_at TIMESTAMP NOT NULL)")
+        conn.exec_driver_sql("CREATE TABLE payments (id INTEGER PRIMARY KEY, enrollment_id INTEGER NOT NULL "
+                             "REFERENCES enrollments(id), paid_at TIMESTAMP NOT NULL, amount NUMERIC(8,2) NOT NULL)")
+        conn.execute(sa.text("INSERT INTO instructors VALUES (:i, :n)"), [{"i": i, "n": n} for i, n in INSTRUCTORS])
+        conn.execute(sa.text("INSERT INTO courses VALUES (:i, :t, :n, :c)"),
+                     [{"i": i, "t": t, "n": n, "c": c} for i, t, n, c in COURSES])
+        conn.execute(sa.text("INSERT INTO enrollments VALUES (:i, :c, :d)"),
+                     [{"i": i, "c": c, "d": d} for i, c, d in ENROLLMENTS])
+        conn.execute(sa.text("INSERT INTO payments VALUES (:i, :e, :d, :a)"),
+                     [{"i": i, "e": e, "d": d, "a": a} for i, e, d, a in PAYMENTS])
+    engine.dispose()
+
+
+def _revenue(instructors: set[int]) -> str:
+    course_of = {e: c for e, c, _ in ENROLLMENTS}
+    teacher = {c: t for c, t, _, _ in COURSES}
+    return f"{sum(a for _, e, _, a in PAYMENTS if teacher[course_of[e]] in instructors):.2f}"
+
+
+CASES = [
+    # typed without accents, with a row spelt so: that row, on every engine (not both, not the other)
+    ("total revenue from maria garcia courses", [f"every={_revenue({1})}", "complete"]),
+    ("total revenue from maría garcía courses", [f"every={_revenue({2})}", "complete"]),
+    # grouped: two rows, on every engine (MariaDB's collation would merge them if grouped by the name)
+    ("revenue by instructor", [f"answer={_revenue({1})}", f"answer={_revenue({2})}", "complete"]),
+]
+
+
+@pytest.fixture
+def course_urls(servers) -> dict[str, str]:
+    return built_on(servers, ENGINES, "ac_courses", build)
+
+
+def _cells(rows: list[list]) -> set[str]:
+    return {f"{float(v):.2f}" for row in rows for v in row if isinstance(v, (int, float)) or
+            str(v).replace(".", "", 1).isdigit()}
+
+
+def test_namesakes_by_accent_are_two_rows_on_every_engine(course_urls) -> None:
+    args = [f"--db={backend}={course_urls[backend]}" for backend in ENGINES]
+    for question, expect in CASES:
+        result = CliRunner().invoke(main, ["check", question, "--json", *args], catch_exceptions=False)
+        assert result.exit_code == 0, (question, result.output)
+        report = json.loads(result.output)
+        readings = report["interpretations"]
+        assert readings and len({r["id"] for r in readings}) == len(readings), (question, [r["id"] for r in readings])
+        for item in expect:
+            kind, _, wanted = item.partition("=")
+            if item == "complete":
+                assert report["understood"]["complete"], (question, report["understood"])
+            elif kind == "fires":
+                assert wanted in [a["id"] for a in report["archetypes"]], (question, report["archetypes"])
+            else:
+                for engine in ENGINES:
+                    found = [_cells(r["results"][engine]["rows"]) for r in readings
+                             if r["results"][engine]["status"] == "ok"]
+                    if kind == "every":  # every reading answers it
+                        assert found and all(wanted in cells for cells in found), (question, engine, wanted, found)
+                    else:
+                        assert any(wanted in cells for cells in found), (question, engine, wanted, found)
