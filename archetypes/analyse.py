@@ -967,6 +967,10 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
             (m.value for m, _ in intent.measures if m.kind in ("product", "sum", "expression")), None) or next(
             (m.value for m, _ in intent.measures), None)
         found = profile.measure(wanted, group_table) if wanted else None
+        said = next((m for m in intent.table_measures if m.value == wanted), None)
+        if found is not None and said is not None and found[1] is not said and said.table in profile.facts and \
+                (group_table is None or said.table == group_table or profile.path(said.table, group_table)):
+            found = profile.facts[said.table], said  # 'refund amount': the refunds' amount, not the payments'
         if found is not None and found[1].kind == "count_distinct" and not _PER_EVENT.search(intent.lower):
             found = _own_count(profile, found, group_table)
         if found is None and wanted and spec.group is not None and spec.group.column_only and \

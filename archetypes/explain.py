@@ -10,7 +10,7 @@ import datetime as dt
 
 from archetypes.naming import phrase, plural, words
 from archetypes.profile import Measure, SchemaProfile
-from archetypes.query import QuerySpec
+from archetypes.query import QuerySpec, singular_noun
 
 _PART_WORDS = {"weekday": "day of the week", "hour": "hour of the day", "month": "month of the year",
                "month_key": "calendar month", "year": "year"}
@@ -73,7 +73,10 @@ def _filters(spec: QuerySpec) -> str:
     compared = tuple(v for side in spec.sides for v in side.values)
     parts = [f.describe() for f in spec.filters if f not in spec.share_filters and not (
         compared and f.values == compared and f.entity == spec.group)]  # said with the rows, once
-    parts += [c.label for c in spec.conditions if c.label]
+    rows = spec.fact.table if spec.fact is not None else spec.count_table or (spec.group.table if spec.group else None)
+    # whose column it is, when not the rows' own: 'the student's deleted at is empty' over enrollments
+    parts += [c.label if c.table == rows or not rows else f"the {singular_noun(c.table)}'s {c.label}"
+              for c in spec.conditions if c.label]
     if spec.weekdays:
         parts.append("the day is a " + " or ".join(_DAY_NAMES[d] for d in spec.weekdays))
     return f" where {' and '.join(parts)}" if parts else ""

@@ -188,6 +188,7 @@ class Intent:
     absent_subject: bool = False                  # unknown_subject is a usual business subject the schema lacks
     money_context: bool = False
     read_as: list[tuple[Span, str]] = field(default_factory=list)  # misspelt schema words, read as the word
+    table_measures: list[Measure] = field(default_factory=list)   # 'refund amount': a fact's measure by its table
 
 
 # -- vocabulary ---------------------------------------------------------------------------------
@@ -225,6 +226,7 @@ class Vocabulary:
     rate_words: frozenset[str] = frozenset()
     stems: frozenset[str] = frozenset()
     typos: dict[str, str | None] = field(default_factory=dict)  # a misspelt word -> the schema word it is
+    every_measure: dict[tuple[str, ...], list[Measure]] = field(default_factory=dict)  # a word several facts hold
 
 
 def typo_fix(word: str, vocab: Vocabulary) -> str | None:
@@ -295,10 +297,12 @@ def vocabulary(profile: SchemaProfile) -> Vocabulary:
                 if len(key) > 1 and key[-1] not in ("name", "title", "type"):
                     add(key[-1:], pseudo)
     measure_words: dict[tuple[str, ...], Measure] = {}
+    every_measure: dict[tuple[str, ...], list[Measure]] = {}
     for fact in profile.facts.values():
         for measure in fact.measures:
             for text in measure.words:
                 key = tuple(singular(w) for w in text.split())
+                every_measure.setdefault(key, []).append(measure)
                 held = measure_words.get(key)
                 # 'trips' counts the trips' own rows, not the distinct trips its payments name (a trip with no
                 # payment would not count); a filter on the lines still reaches them (analyse._reach_filters)
@@ -332,7 +336,8 @@ def vocabulary(profile: SchemaProfile) -> Vocabulary:
     rate_words = frozenset(words(profile.rate_table.table)) if profile.rate_table else frozenset()
     longest = max([len(k) for k in phrases] + [len(k) for k in measure_words] + [1])
     stems = frozenset(stem(w) for w in known if len(w) > 3)
-    vocab = Vocabulary(phrases, measure_words, frozenset(known), longest, tables, rate_words, stems)
+    vocab = Vocabulary(phrases, measure_words, frozenset(known), longest, tables, rate_words, stems,
+                       every_measure={k: v for k, v in every_measure.items() if len(v) > 1})
     profile.cache["vocabulary"] = vocab
     return vocab
 
@@ -407,7 +412,7 @@ def _schema_words(intent: Intent, vocab: Vocabulary) -> None:
             start, end = intent.tokens[index][1], intent.tokens[index + size - 1][2]
             span = Span(start, end, intent.question[start:end])
             if key in vocab.measure_words:
-                intent.measures.append((vocab.measure_words[key], span))
+                intent.measures.append((_measure_of_table_named(intent, vocab, key, index), span))
                 intent.schema_hits += 1
                 matched = True
             if key in vocab.phrases:
@@ -423,6 +428,20 @@ def _schema_words(intent: Intent, vocab: Vocabulary) -> None:
                     singles[index] not in STOPWORDS or intent.tokens[index][0] in _GENERIC_DATA:
                 intent.schema_hits += 1
             index += 1
+
+
+def _measure_of_table_named(intent: Intent, vocab: Vocabulary, key: tuple[str, ...], index: int) -> Measure:
+    """'refund amount': the amount of the refunds, not of the payments, when several facts hold an 'amount'
+    and the word before it names one of their tables."""
+    chosen = vocab.measure_words[key]
+    if key not in vocab.every_measure or index == 0:
+        return chosen
+    before = singular(intent.tokens[index - 1][0])
+    named = [m for m in vocab.every_measure[key] if before in {singular(w) for w in words(m.table)}]
+    if len(named) == 1 and named[0] is not chosen:
+        intent.table_measures.append(named[0])
+        return named[0]
+    return chosen
 
 
 def _ranking(intent: Intent, vocab: Vocabulary) -> None:

@@ -75,6 +75,9 @@ def detect(ctx: Context) -> Detection | None:
             continue
         if scope.kind == "retired" and scope.table not in _own_rows(base, profile):
             continue  # a discontinued item's past sales are still sales: only the items themselves are in doubt
+        if scope.kind == "status" and root is not None and root != scope.table and _rows_of_the_state(root, scope,
+                                                                                                       profile):
+            continue  # refunds point at refunded payments: 'only succeeded payments' would keep no refund
         if scope.kind == "validity" and (_CURRENT.search(ctx.intent.lower) or _HISTORY.search(ctx.intent.lower)):
             _resolve_validity(ctx, scope)
             continue
@@ -102,6 +105,17 @@ def _tables_read(spec: QuerySpec, profile: SchemaProfile) -> set[str]:
     if spec.group is not None and spec.fact is None:
         tables.add(spec.group.table)
     return tables
+
+
+def _rows_of_the_state(root: str, scope: Scope, profile: SchemaProfile) -> bool:
+    """The rows read are the events of one excluded state of the scoped table ('refunds' of 'refunded' payments,
+    'cancellations' of 'cancelled' bookings): keeping only done rows there keeps none of them."""
+    from archetypes.values import lemma
+
+    table = profile.tables.get(scope.table)
+    column = table.column(scope.column) if table is not None else None
+    states = {lemma(s.lower()) for s in (column.samples if column is not None else ()) if s.lower() in EXCLUDED}
+    return bool({lemma(w) for w in words(root)} & states)
 
 
 def _own_rows(spec: QuerySpec, profile: SchemaProfile) -> set[str]:
