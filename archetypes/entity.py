@@ -232,6 +232,10 @@ def _matches(profile: SchemaProfile, term: str, lookup) -> list[Match]:
     return found
 
 
+# 'more than once': a number of times, never a lowercase name looked up (the track 'Once'); left unread
+# where no condition reads it
+_COUNT_WORDS = frozenset({"once", "twice", "thrice"})
+
 MAX_ACCENT_SCAN = 5000  # rows of names read once to match them without accents; larger tables are not scanned
 
 
@@ -286,7 +290,8 @@ def lowercase_names(intent, profile: SchemaProfile, lookup, taken: list[Span]) -
             return False
         base = singular(word)
         return not (word in known or base in known or word in STOPWORDS or word.isdigit() or word[0] in "#$€£¥%"
-                    or base in schema.known or word in schema.known or (base,) in schema.tables)
+                    or base in schema.known or word in schema.known or (base,) in schema.tables
+                    or word in _COUNT_WORDS)
 
     runs: list[list[tuple[str, int, int]]] = []
     previous_end = -10

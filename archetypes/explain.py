@@ -113,8 +113,9 @@ def explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = Non
     if spec.share_groups and spec.group is not None and spec.having is not None:
         listed = _explain(spec, profile, as_of).removesuffix(", highest first")
         assert spec.fact is not None
-        return (f"Share of the {plural(spec.group.noun)} that pass, of all {plural(spec.group.noun)} with "
-                f"{_rows(spec.fact.table)}: {listed[:1].lower()}{listed[1:]}")
+        whole = f"of every one of the {plural(spec.group.noun)}" if spec.share_every else \
+            f"of all {plural(spec.group.noun)} with {_rows(spec.fact.table)}"
+        return f"Share of the {plural(spec.group.noun)} that pass, {whole}: {listed[:1].lower()}{listed[1:]}"
     return _explain(spec, profile, as_of)
 
 

@@ -91,7 +91,8 @@ def value_mentions(intent: Intent, profile: SchemaProfile) -> list[ValueMention]
                 continue  # 'released' is not the track 'Release': a lowercase word of a long name list
             before = [w.text for w in words[max(0, index - 2):index]]
             reach = 1 if before[-1:] and before[-1] in _NEGATING else \
-                2 if len(before) == 2 and before[0] in _NEGATING and before[1] in _PLACE_WORDS else 0
+                2 if len(before) == 2 and before[0] in _NEGATING and (before[1] in _PLACE_WORDS or
+                                                                      before[1] == "the") else 0
             negated = reach > 0
             if negated:  # 'non-us shops', 'shops not in germany': the negation is read with the value it negates
                 first = words[index - reach]

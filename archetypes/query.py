@@ -129,6 +129,7 @@ class QuerySpec:
     having: tuple[str, float] | None = None  # (operator, number) on the metric: HAVING
     count_groups: bool = False               # HAVING: how many groups pass, not their list
     share_groups: bool = False               # HAVING: the share of the groups with rows that pass
+    share_every: bool = False                # share_groups: of every row of the group's table, with rows or not
     ascending: bool = False                  # lowest first (worst, fewest, least, cheapest)
     time_part: str | None = None             # distribution / best period: weekday | hour | month | month_key | year
     weekdays: tuple[int, ...] = ()           # only rows on these days of the week (0 = Sunday): 'on weekends'
@@ -484,7 +485,8 @@ def build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp
         # 'what pct of our visits are over $500': the groups that pass over every group with rows
         every = spec.copy()
         every.having, every.share_groups = None, False
-        whole = _build(every, profile, as_of)
+        whole = exp.select(exp.Literal.number(1)).from_(table_ref(spec.group.table, "g0")) if spec.share_every \
+            else _build(every, profile, as_of)
         return _groups_share(query, whole) if whole is not None else None
     return query
 

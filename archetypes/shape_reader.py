@@ -309,7 +309,8 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
 def _timely_whole(intent: Intent, spec: QuerySpec, share: OperatorMention, out: ShapeRead) -> None:
     """'late shipment rate': late of every parcel, or of the parcels shipped at all (a parcel not shipped yet is
     neither late nor on time): two wholes, two answers."""
-    from archetypes.record_scope import ARCHETYPE
+    from archetypes.ranking_metric import ARCHETYPE  # which whole: the share replaced the metric question (one
+    # question per archetype: a status's record_scope may ask beside it)
 
     timely = next((c for c in spec.share_conditions if c.op in ("after", "before", "on_time")), None)
     if timely is None:
@@ -334,6 +335,7 @@ def _share_of_passing(share: OperatorMention, profile: SchemaProfile, spec: Quer
     with rows; 'what share of items cost over $100': the rows whose own figure passes, over every row."""
     if spec.having is not None and spec.group is not None and spec.shape == "aggregate" and not spec.count_groups:
         spec.share_groups, spec.limit = True, None
+        _share_whole(share, spec, out)
     elif spec.conditions and (spec.count_table or spec.shape == "list") and spec.group is not None or \
             spec.conditions and spec.count_table:
         table = spec.count_table or (spec.group.table if spec.group is not None else None)
@@ -352,6 +354,23 @@ def _share_of_passing(share: OperatorMention, profile: SchemaProfile, spec: Quer
         return
     out.consumed |= {"share", "rate"}
     out.read.append(share.span)
+
+
+def _share_whole(share: OperatorMention, spec: QuerySpec, out: ShapeRead) -> None:
+    """'what % of riders rode more than once this year': of the riders who rode then, or of every
+    rider: two wholes, two answers."""
+    from archetypes.ranking_metric import ARCHETYPE  # which figure: the share replaced the metric question, as
+    # a ratio's 'divided by which' does (record_scope may ask which rows count beside it: one question each)
+
+    assert spec.group is not None and spec.fact is not None
+    groups, rows = plural(spec.group.noun), plural(phrase(spec.fact.table))
+
+    def every(spec: QuerySpec) -> None:
+        spec.share_every = True
+
+    readings = [Reading("with_events", f"Of the {groups} with {rows}", lambda spec: None),
+                Reading("every_row", f"Of every one of the {groups}, with or without any", every)]
+    out.detections.append(ARCHETYPE.detection(share.span, readings, question=f"A share of which {groups}?"))
 
 
 def _counts_holder(profile: SchemaProfile, spec: QuerySpec) -> bool:
