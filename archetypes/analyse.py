@@ -242,7 +242,10 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
         if not _grouped_by(analysis, grouped.entity, ctx.profile):
             out.append((grouped.span, f"asked by {grouped.entity.noun}, which no reading groups by"))
     read_tables = {t.name for i in analysis.interpretations for t in i.query.find_all(exp.Table)}
+    values = ctx.extra.get("value_spans") or []
     for target in ctx.intent.targets:
+        if any(v.start <= target.span.start and target.span.end <= v.end for v in values):
+            continue  # 'stores in the states': a word of a value read ('the states' is the country), not a column
         table_words = {singular(w) for w in words(target.entity.table)}
         column_words = {singular(w) for c in target.entity.name_columns for w in words(c)}
         pointed = any(len(ctx.profile.path(t, target.entity.table) or ()) == 1 for t in read_tables
@@ -257,7 +260,6 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
         if not summed and not in_currency and measure.kind in ("sum", "product", "expression") and \
                 measure.columns and not any(singular(w) in used for c in measure.columns for w in words(c)):
             out.append((span, "names a figure no reading computes"))
-    values = ctx.extra.get("value_spans") or []
     if not read_tables & set(ctx.profile.facts):
         # 'how many sales reps do we have' counted every employee: no reading reads a sale ('the cheapest laptop
         # we sell' is the catalogue: the present verb offers, 'sales' and 'sold' happened)

@@ -8,6 +8,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass, field
 
+import simplemma
 from rapidfuzz.distance import DamerauLevenshtein
 
 from archetypes import calendar, lexicon
@@ -232,13 +233,13 @@ class Vocabulary:
 def typo_fix(word: str, vocab: Vocabulary) -> str | None:
     """The one schema word (a table's or a measure's, singular) a misspelt question word is ('cusomers',
     'prodcuts', 'catgory'): one edit away (two for long words), same first letter, no other word as close.
-    A known word, a function word or a short one is never a typo: 'score' is not 'store'."""
+    An English word, a function word or a short one is never a typo: 'states' is not 'status'."""
     if word in vocab.typos:
         return vocab.typos[word]
     found: str | None = None
     single = singular(word)
     if len(word) >= 6 and word.isalpha() and word not in vocab.known and single not in vocab.known and \
-            word not in STOPWORDS and single not in SYNONYMS:
+            word not in STOPWORDS and single not in SYNONYMS and not simplemma.is_known(word, lang="en"):
         keys = {k[0] for k in [*vocab.phrases, *vocab.measure_words] if len(k) == 1 and len(k[0]) >= 5}
         close = [k for k in keys if k[0] == single[0] and
                  min(DamerauLevenshtein.distance(single, k), DamerauLevenshtein.distance(word, k)) <=
