@@ -200,7 +200,9 @@ def _shaped(columns: list[str], rows: list[list[Any]], currency: str | None,
             if len(cells) == 1:
                 return Answer("scalar", cells[0], columns[0])
             return Answer("scalar", ", ".join(f"{c} = {v}" for c, v in zip(columns, cells)))
-        return Answer("ranking", ", ".join(fmt.row_cells(columns, rows[0], currency)),
+        # a row of numbers says which is which: 'hour = 10, orders = 621', never '10, 621' (read as 10,621)
+        cells = fmt.row_cells(columns, rows[0], currency)
+        return Answer("ranking", ", ".join(f"{c} = {v}" for c, v in zip(columns, cells)),
                       f"first of {fmt.number(len(rows))} rows")
     measure = measures[0] if measures else None
     if "share" in columns and columns.index("share") in measures:  # one share per group: the share is the answer

@@ -208,6 +208,9 @@ ANSWERS = [  # (columns, rows, choices, label, shape, answer text)
     (["period", "revenue"], [["1 Monday", 5.0], ["5 Friday", 431286.42], ["6 Saturday", 9.0]], {}, "UTC days",
      "breakdown", "Friday (largest of 3 days: revenue = 431,286.42)"),
     (["product", "revenue"], [], {}, "Revenue", "empty", "no rows"),
+    # a row of numbers names each one: '10, 621' reads as ten thousand six hundred twenty-one
+    (["hour", "views"], [[10, 621], [14, 600]], {}, "Hour of the day", "ranking",
+     "hour = 10, views = 621 (first of 2 rows)"),
     # a peak shared by several periods names them all; a rate per period is never totalled, empty ones are said
     (["period", "invoices"], [["2021", 83], ["2022", 83], ["2023", 80]], {}, "As asked", "series",
      "2021 to 2023 (3 periods): invoices total 246, peak 83 shared by 2 periods (2021, 2022)"),
