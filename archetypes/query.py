@@ -238,14 +238,21 @@ def _exact_text(query: exp.Query) -> None:
     """MariaDB's default collation folds accents and case: `name = 'Maria Garcia'` also keeps 'María García',
     another person, so a value filter there answers another question than on the other engines. The column is
     compared byte for byte in utf8mb4 (whatever its own character set), as SQLite and PostgreSQL compare it."""
-    for node in list(query.find_all(exp.EQ, exp.In)):
+    # the filters: comparisons in a WHERE, not a CASE's labels or a calendar's joins (a long series statement
+    # would grow past the size limit for nothing)
+    found = [n for where in query.find_all(exp.Where) for n in where.find_all(exp.EQ, exp.In)
+             if n.find_ancestor(exp.Case, exp.Where) is where or not n.find_ancestor(exp.Case)]
+    for node in {id(n): n for n in found}.values():  # by identity: equal comparisons in two WHEREs are two
         column = node.this
         values = [node.expression] if isinstance(node, exp.EQ) else list(node.expressions)
         if not isinstance(column, exp.Column) or not values or not all(
                 isinstance(v, exp.Literal) and v.is_string and not _DATE_TEXT.match(v.this) for v in values):
             continue
-        column.replace(exp.Collate(this=exp.Cast(this=column.copy(), to=exp.DataType(
+        exact = node.copy()
+        exact.this.replace(exp.Collate(this=exp.Cast(this=column.copy(), to=exp.DataType(
             this=exp.DType.CHARACTER_SET, kind=exp.Var(this="utf8mb4"))), expression=exp.Var(this="utf8mb4_bin")))
+        # the engine's own comparison first, so an index on the column still narrows the rows; then byte for byte
+        node.replace(exp.Paren(this=exp.and_(node.copy(), exact)))
 
 
 def lookup_sql(query: exp.Query, dialect: str) -> str:
