@@ -266,6 +266,17 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
         out += [(Span(start, end, ctx.question[start:end]), "no reading reads any sale or event")
                 for word, start, end in ctx.intent.tokens
                 if word in ("sales", "sale", "sold") and not any(v.start <= start < v.end for v in values)][:1]
+    for word, start, end in ctx.intent.tokens:
+        # 'how many paying students' counted students with enrollments: the verb names a table of events
+        # (payments) that no reading reads
+        if word not in FACT_WORDS or not word.endswith(("ing", "ed")) or any(v.start <= start < v.end
+                                                                            for v in values):
+            continue
+        named = [t for t in ctx.profile.facts if words(t) and _same_root(word, words(t)[-1])]
+        if named and not set(named) & read_tables:
+            out.append((Span(start, end, ctx.question[start:end]),
+                        f"names the {plural(phrase(named[0]))}, which no reading reads"))
+            break
     if not summed:
         # 'total revenue from X's courses' counted the courses, 'how much did we refund' counted refunds: an
         # amount asked for while every reading counts rows
@@ -295,6 +306,16 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
         out.append((Span(start, end, ctx.question[start:end]), "names a column no reading uses"))
     del vocab
     return out
+
+
+def _same_root(word: str, noun: str) -> bool:
+    """'paying' and 'payments', 'ordered' and 'orders': the same first four letters or more, most of each."""
+    common = 0
+    for a, b in zip(word, noun):
+        if a != b:
+            break
+        common += 1
+    return common >= 3 and common >= min(len(word), len(noun)) - 4
 
 
 _MONEY_NOUNS = frozenset({"revenue", "revenues", "turnover", "income", "earnings", "takings", "gmv", "money"})
