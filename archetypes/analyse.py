@@ -245,7 +245,7 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
     values = ctx.extra.get("value_spans") or []
     for target in ctx.intent.targets:
         if any(v.start <= target.span.start and target.span.end <= v.end for v in values):
-            continue  # 'stores in the states': a word of a value read ('the states' is the country), not a column
+            continue  # 'shops in the states': a word of a value read ('the states' is the country), not a column
         table_words = {singular(w) for w in words(target.entity.table)}
         column_words = {singular(w) for c in target.entity.name_columns for w in words(c)}
         pointed = any(len(ctx.profile.path(t, target.entity.table) or ()) == 1 for t in read_tables
@@ -309,7 +309,7 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
 
 
 def _same_root(word: str, noun: str) -> bool:
-    """'paying' and 'payments', 'ordered' and 'orders': the same first four letters or more, most of each."""
+    """'paying' and 'payments', 'booked' and 'bookings': the same first three letters or more, most of each."""
     common = 0
     for a, b in zip(word, noun):
         if a != b:

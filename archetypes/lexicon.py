@@ -165,7 +165,7 @@ DEMONYMS: dict[str, tuple[str, ...]] = {
     "australian": ("australia",), "kiwi": ("new zealand",), "puerto rican": ("puerto rico",),
     # and the usual short names, read only before a noun ('our us shops'): 'us' alone is a pronoun
     "us": ("usa", "united state", "united states", "united states of america"), "uk": ("united kingdom",),
-    # and the country's usual names ('stores in the states', 'customers in america')
+    # and the country's usual names ('shops in the states', 'clients in america')
     "the states": ("usa", "united state", "united states", "united states of america"),
     "america": ("usa", "united state", "united states", "united states of america"),
     "britain": ("uk", "united kingdom", "great britain"), "holland": ("netherlands", "netherland"),
