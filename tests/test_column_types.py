@@ -81,3 +81,16 @@ def test_durations_and_ranges_are_not_measures(servers):
     measured = {column for measure in profile.facts["visit"].measures for column in measure.columns}
     assert "amount" in measured
     assert not measured & {"length", "seats", "spot"}, measured
+
+
+def test_a_type_name_is_parsed_once_per_dialect() -> None:
+    """The reading signature asks for every column's grain on every check: the parse is kept."""
+    from adapters.column_types import _parse_type, has_zone, is_date_only
+
+    text = "timestamp(3) with time zone"
+    assert has_zone(text, "postgres") and not is_date_only(text, "postgres")
+    before = _parse_type.cache_info()
+    for _ in range(5):
+        assert has_zone(text, "postgres") and not is_date_only(text, "postgres")
+    after = _parse_type.cache_info()
+    assert after.misses == before.misses and after.hits == before.hits + 10
