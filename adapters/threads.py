@@ -22,18 +22,34 @@ class DaemonPool:
 
     def __init__(self, workers: int, name: str = "worker") -> None:
         self._tasks: queue.SimpleQueue[tuple[Future[Any], contextvars.Context, Callable[..., Any], tuple[Any, ...]] | None] = queue.SimpleQueue()
-        self._threads = [threading.Thread(target=self._work, name=f"{name}-{n}", daemon=True) for n in range(max(1, workers))]
-        for thread in self._threads:
-            thread.start()
+        self._size = max(1, workers)
+        self._name = name
+        self._threads: list[threading.Thread] = []
+        self._lock = threading.Lock()
+        self._closed = False
 
     def submit(self, fn: Callable[..., T], *args: Any) -> Future[T]:
+        """Queue `fn(*args)`; a worker is started with each task until there are `workers` of them.
+
+        Workers start as tasks arrive, not all when the pool is made: a thread's start waits for it to run,
+        and eight of them started before the first task (the runner's pool) kept a check's first statement
+        waiting several milliseconds on a loaded machine, twice as long on two busy cores."""
         future: Future[T] = Future()
         self._tasks.put((future, contextvars.copy_context(), fn, args))
+        with self._lock:
+            thread = None
+            if not self._closed and len(self._threads) < self._size:
+                thread = threading.Thread(target=self._work, name=f"{self._name}-{len(self._threads)}", daemon=True)
+                self._threads.append(thread)
+        if thread is not None:
+            thread.start()
         return future
 
     def shutdown(self) -> None:
         """Cancel what has not started; workers end after their current task (never joined)."""
-        for _ in self._threads:
+        with self._lock:
+            self._closed, started = True, len(self._threads)
+        for _ in range(started):
             self._tasks.put(None)
 
     def _work(self) -> None:
