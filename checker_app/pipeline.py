@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -17,6 +18,7 @@ from typing import Any
 
 from adapters import CheckerError, Database, Job, Limits, deadline, decode_input
 from adapters.safety import MAX_QUESTION_BYTES
+from adapters.threads import DaemonPool
 from checker_app.analysis_memo import analysis_memo
 from checker_app.preparing import prepare
 from checker_app.profiles import load_profile, lookup_for
@@ -50,6 +52,28 @@ def analyse_on(db: Database, question: str, options: CheckOptions, as_of: dt.dat
     return analysis_memo(profile).get(
         (question, _choice_key(options.answers), as_of, options.cap, options.engine == "rules", dt.date.today()),
         lambda: _analysed(db, profile, question, options, as_of))
+
+
+def analyse_ahead(question: str, databases: Sequence[Database], options: CheckOptions) -> Future[None]:
+    """Analyse `question` on the primary in the background, into the profile's memo (`analyse_on`), so that
+    its `check` finds the analysis made: `batch` reads the next question while the engines answer this one's
+    statements (the analysis is most of a first-time question's own CPU). The memo's key is the check's own
+    (the same question text, options and as-of date), so the report is the one `check` would make alone. Never
+    raises: a question that cannot be analysed is analysed again by its check, which says why."""
+    pool = DaemonPool(1, "ahead")
+
+    def analyse() -> None:
+        try:
+            text = decode_input(question, what="question", limit=MAX_QUESTION_BYTES).strip()
+            if databases and text:
+                analyse_on(databases[0], text, options, options.as_of)
+        except Exception:  # noqa: BLE001 - the check itself reports what went wrong
+            pass
+
+    try:
+        return pool.submit(analyse)
+    finally:
+        pool.shutdown()
 
 
 def _analysed(db: Database, profile: Any, question: str, options: CheckOptions, as_of: dt.date | None) -> Any:
