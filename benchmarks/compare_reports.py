@@ -1,13 +1,14 @@
 """Whole reports of two versions of the checker, compared question by question (timings left out).
 
-    python benchmarks/compare_reports.py --before DIR --after DIR [--db NAME=URL ...] [--out DIR]
+    python benchmarks/compare_reports.py --before DIR --after DIR [--db NAME=URL ...] [--out DIR] [--batch]
 
 DIR is a checkout of each version (``git archive COMMIT | tar -x -C DIR``). Every labelled and gold
 question of the demo (the fixtures under tests/fixtures of the after tree) is checked by each version in a
 subprocess of its own, one version after the other, on the same databases (the demo seeded here on the
 three engines, or --db URLs), each with a profile store of its own. A report is compared whole as its JSON
 (`Report.to_dict`) with every `elapsed_ms` removed; a statement that timed out in one version and not in the
-other is counted apart (the machine's load, not the code), any other difference is printed.
+other is counted apart (the machine's load, not the code), any other difference is printed. `--batch`: the
+questions go through one `batch` call of each version instead (its reuse of answers and analyses included).
 """
 from __future__ import annotations
 
@@ -68,6 +69,29 @@ def _timeouts(report: dict) -> set[tuple[str, str]]:
             for engine, res in (r.get("results") or {}).items() if res.get("status") == "timeout"}
 
 
+def _strip(value: object) -> object:
+    if isinstance(value, dict):
+        return {k: _strip(v) for k, v in value.items() if k != "elapsed_ms"}
+    if isinstance(value, list):
+        return [_strip(v) for v in value]
+    return value
+
+
+def _run_batch(tree: Path, qfile: Path, dbs: list[str], out: Path, store: Path) -> None:
+    env = {**os.environ, "CHECKER_PROFILE_DIR": str(store)}
+    asked = json.loads(qfile.read_text())
+    lines = qfile.with_suffix(".txt")
+    lines.write_text("\n".join(asked) + "\n")
+    db_args = [a for value in dbs for a in ("--db", value)]
+    done = subprocess.run([sys.executable, "-m", "checker_app", "batch", str(lines), *db_args], cwd=tree, env=env,
+                          capture_output=True, text=True, check=False)
+    reports = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    assert len(reports) == len(asked), done.stderr[-2000:]
+    with out.open("w") as handle:
+        for question, report in zip(asked, reports):
+            handle.write(json.dumps({"q": question, "report": _strip(report)}, sort_keys=True) + "\n")
+
+
 def _run(tree: Path, qfile: Path, dbs: list[str], out: Path, store: Path) -> None:
     env = {**os.environ, "CHECKER_PROFILE_DIR": str(store)}
     subprocess.run([sys.executable, "-c", WORKER, str(tree), str(qfile), json.dumps(dbs), str(out)],
@@ -96,6 +120,7 @@ def main() -> None:
     parser.add_argument("--after", type=Path, required=True)
     parser.add_argument("--db", action="append", default=[], metavar="NAME=URL")
     parser.add_argument("--out", type=Path, default=None, help="keep the two JSONL files here")
+    parser.add_argument("--batch", action="store_true", help="one `batch` call per version instead of a check each")
     args = parser.parse_args()
     sys.path.insert(0, str(HERE))
     from benchmarks.throwaway import seeded_demo
@@ -108,7 +133,8 @@ def main() -> None:
 
         def both(dbs: list[str]) -> int:
             for label, tree in (("before", args.before), ("after", args.after)):
-                _run(tree.resolve(), qfile, dbs, out / f"{label}.jsonl", Path(tmp) / f"store-{label}")
+                (_run_batch if args.batch else _run)(tree.resolve(), qfile, dbs, out / f"{label}.jsonl",
+                                                     Path(tmp) / f"store-{label}")
             return compare(out / "before.jsonl", out / "after.jsonl")
 
         if args.db:
