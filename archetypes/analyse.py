@@ -21,7 +21,7 @@ from archetypes.explain import explain
 from archetypes.grounding import OperatorMention, ValueMention, account, operator_mentions, value_mentions
 from archetypes.intent import Intent, Span, Target, read
 from archetypes.model import Analysis, Detection, Interpretation, ReadAsSpan, Reading
-from archetypes.naming import phrase, plural, slug, words
+from archetypes.naming import phrase, plural, same_root, slug, words
 from archetypes.profile import Entity, Fact, Lookup, Measure, SchemaProfile
 from archetypes.profile.model import TimeColumn
 from archetypes.query import MAX_CALENDAR_ROWS, RANKING_LIMIT, EntityFilter, QuerySpec, build
@@ -272,11 +272,16 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
         if word not in FACT_WORDS or not word.endswith(("ing", "ed")) or any(v.start <= start < v.end
                                                                             for v in values):
             continue
-        named = [t for t in ctx.profile.facts if words(t) and _same_root(word, words(t)[-1])]
+        named = [t for t in ctx.profile.facts if words(t) and same_root(word, words(t)[-1], least=3, slack=4)]
         if named and not set(named) & read_tables:
             out.append((Span(start, end, ctx.question[start:end]),
                         f"names the {plural(phrase(named[0]))}, which no reading reads"))
             break
+    duration = _DURATION_ASKED.search(ctx.intent.lower)
+    if duration is not None and not any(i.query.find(exp.DateDiff, exp.TimestampDiff) for i in analysis.interpretations):
+        # 'avg days to complete a course' divided courses by courses: a time between two dates no reading takes
+        out.append((Span(duration.start(), duration.end(), ctx.question[duration.start():duration.end()]),
+                    "a time between two dates, which no reading computes"))
     if not summed:
         # 'total revenue from X's courses' counted the courses, 'how much did we refund' counted refunds: an
         # amount asked for while every reading counts rows
@@ -308,15 +313,9 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
     return out
 
 
-def _same_root(word: str, noun: str) -> bool:
-    """'paying' and 'payments', 'booked' and 'bookings': the same first three letters or more, most of each."""
-    common = 0
-    for a, b in zip(word, noun):
-        if a != b:
-            break
-        common += 1
-    return common >= 3 and common >= min(len(word), len(noun)) - 4
-
+# 'avg days to complete', 'how many hours until delivery', 'time to ship': a duration between two dates
+_DURATION_ASKED = re.compile(r"\b(?:days|hours|minutes|weeks|months|time|long)\s+(?:to|until|till|before|between|"
+                             r"it takes? to|does it take to)\b")
 
 _MONEY_NOUNS = frozenset({"revenue", "revenues", "turnover", "income", "earnings", "takings", "gmv", "money"})
 

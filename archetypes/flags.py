@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from adapters.schema import ColumnInfo
 from archetypes.intent import Intent, Span
-from archetypes.naming import phrase, singular, words
+from archetypes.naming import phrase, same_root, singular, words
 from archetypes.profile import SchemaProfile
 from archetypes.query import RowCondition
 
@@ -101,7 +101,7 @@ def timeliness_mentions(intent: Intent, profile: SchemaProfile, tables: set[str]
             dated = [c.name for c in info.columns if c.family == "temporal"]
             due = [c for c in dated if set(words(c)) & _DUE]
             done = [c for c in dated if set(words(c)) & _DONE_AT and c not in due]
-            named = [c for c in done if any(_same_root(x, w) for w in set(words(c)) & _DONE_AT for x in said)]
+            named = [c for c in done if any(same_root(x, w) for w in set(words(c)) & _DONE_AT for x in said)]
             actual = named[0] if len(named) == 1 else done[0] if len(done) == 1 else None
             if len(due) != 1 or actual is None:
                 continue
@@ -111,19 +111,10 @@ def timeliness_mentions(intent: Intent, profile: SchemaProfile, tables: set[str]
             start = m.start()
             before = [t for t in intent.tokens if t[2] <= m.start()]
             deed = set(words(actual)) & _DONE_AT
-            if before and any(_same_root(before[-1][0], w) for w in deed):
+            if before and any(same_root(before[-1][0], w) for w in deed):
                 start = before[-1][1]  # 'ship late', 'shipped late': the deed's word is read with it
             out.append(FlagMention(Span(start, m.end(), intent.question[start:m.end()]),
                                    RowCondition(table, actual, op, (due[0],), label=label)))
             break
     return out
 
-
-def _same_root(said: str, word: str) -> bool:
-    """'ship', 'shipping' and 'shipment' next to 'shipped'; 'delivery' next to 'delivered'."""
-    common = 0
-    for a, b in zip(said, word):
-        if a != b:
-            break
-        common += 1
-    return common >= 4 and common >= min(len(said), len(word)) - 2

@@ -75,3 +75,14 @@ def phrase(identifier: str) -> str:
 def word_spans(lower: str) -> list[tuple[str, int, int]]:
     """The words of lower-cased text with their offsets."""
     return [(m.group(0), m.start(), m.end()) for m in WORD.finditer(lower)]
+
+
+def same_root(said: str, word: str, least: int = 4, slack: int = 2) -> bool:
+    """Two words of one root: at least `least` first letters shared, and all but `slack` of the shorter
+    ('ship' and 'shipped', 'delivery' and 'delivered'; with 3 and 4, 'paying' and 'payments')."""
+    common = 0
+    for a, b in zip(said, word):
+        if a != b:
+            break
+        common += 1
+    return common >= least and common >= min(len(said), len(word)) - slack
