@@ -452,3 +452,12 @@ def test_a_partial_verdict_offers_no_reading_as_what_was_meant(configure, demo_s
     assert "doing well" in text and "was not read" in text
     assert "Which one did you mean?" not in text
     assert "none answers the whole question" in text
+
+
+def test_a_misspelt_schema_word_read_as_the_word_is_said_on_the_page(configure, demo_sqlite) -> None:
+    # a guess is never silent: 'catgory' is read as 'category', and the page says so under the question
+    configure(f"demo={demo_sqlite}")
+    at = app(q="revenue by catgory 2024")
+    no_exception(at)
+    text = page_text(at)
+    assert "catgory" in text and "was read as" in text and "category" in text
