@@ -219,6 +219,12 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
         op, number = spec.having
         text += (f", keeping {plural(spec.group.noun) if spec.group else 'groups'} whose figure is {_OPS[op]} "
                  f"{_number(number)}")
+    if spec.group is not None and spec.limit and spec.ascending and not spec.sides:
+        from archetypes.query import zeros_counted
+
+        # lowest first: say whether the ones with no rows are in it ('earned the least': those that sold nothing)
+        text += f", every {spec.group.noun} counted (none is 0)" if zeros_counted(spec, profile) else \
+            f", among the {plural(spec.group.noun)} with {_rows(spec.fact.table)}"
     if spec.group is not None and (spec.limit or spec.having is not None):
         text += ", lowest first" if spec.ascending else ", highest first"
         if spec.limit:

@@ -669,13 +669,16 @@ def _keyed_ranking(spec: QuerySpec, profile: SchemaProfile, prepared: Prepared,
     if spec.having is not None:
         inner = inner.having(_compare(metric_value.copy(), spec.having), copy=False)
 
+    grouped = exp.Subquery(this=inner, alias=exp.TableAlias(this=ident("s")))
+    if zeros_counted(spec, profile):
+        return _every_one_ranked(spec, profile, grouped, key_name, metric_name)
     name, entity_key = name_expression(entity, "n"), col(entity.key[0], "n")
     outputs = [exp.alias_(name.copy(), slug(entity.noun), quoted=True)]
     if currency is not None:
         outputs.append(exp.alias_(col("currency", "s"), "currency", quoted=True))
     outputs.append(exp.alias_(col(metric_name, "s"), metric_name, quoted=True))
     select = (exp.select(*outputs)
-              .from_(exp.Subquery(this=inner, alias=exp.TableAlias(this=ident("s"))), copy=False)
+              .from_(grouped, copy=False)
               .join(table_ref(entity.table, "n"), on=exp.EQ(this=entity_key.copy(), expression=col(key_name, "s")),
                     copy=False))
     if spec.limit or spec.having is not None:
@@ -685,6 +688,44 @@ def _keyed_ranking(spec: QuerySpec, profile: SchemaProfile, prepared: Prepared,
     named = [side_order(name, spec.sides)] if spec.sides else []
     return select.order_by(*named, name.copy(), entity_key.copy(), *([col("currency", "s")] if currency is not None else []),
                            copy=False)
+
+
+_ADDITIVE = ("sum", "product", "count", "count_distinct")
+
+
+def zeros_counted(spec: QuerySpec, profile: SchemaProfile) -> bool:
+    """'which five albums earned the least last year': an album that sold nothing then earned least of all, so a
+    ranking lowest first counts every row of the entity, those without events as 0. Only for a total that is 0
+    without events (not an average or a ratio), and only when every value filter describes the entity itself
+    ('the cheapest laptops'): a filter on the events' other side ('least in rock') names no entity to count."""
+    entity, measure = spec.group, spec.measure
+    if not spec.ascending or not spec.limit or entity is None or entity.column_only or len(entity.key) != 1 or \
+            measure is None or measure.kind not in _ADDITIVE or spec.agg or spec.per_table or spec.having or \
+            spec.currency_mode == "per" or spec.sides or spec.shape != "aggregate" or spec.partition or spec.grain:
+        return False
+    return all(f.entity.table == entity.table or profile.path(entity.table, f.entity.table) is not None
+               for f in spec.filters) and keyed_route(spec, profile) is not None
+
+
+def _every_one_ranked(spec: QuerySpec, profile: SchemaProfile, grouped: exp.Subquery, key_name: str,
+                      metric_name: str) -> exp.Query:
+    """Every row of the entity (within the filters that describe it), its total from the grouped events or 0,
+    lowest first."""
+    entity, limit = spec.group, spec.limit
+    assert entity is not None and limit is not None  # zeros_counted: a ranking lowest first, top N
+    outer = _From(entity.table, prefix="n")
+    conditions = [f.condition(outer.alias_for(profile.path(entity.table, f.entity.table) or ())) for f in spec.filters]
+    conditions += [c.expression("n0") for c in spec.conditions if c.table == entity.table]
+    name, entity_key = name_expression(entity, "n0"), col(entity.key[0], "n0")
+    total = exp.Coalesce(this=col(metric_name, "s"), expressions=[exp.Literal.number(0)])
+    select = outer.select.select(exp.alias_(name.copy(), slug(entity.noun), quoted=True),
+                                 exp.alias_(total.copy(), metric_name, quoted=True), copy=False)
+    select = select.join(grouped, on=exp.EQ(this=entity_key.copy(), expression=col(key_name, "s")),
+                         join_type="left", copy=False)
+    for condition in conditions:
+        select = select.where(condition, copy=False)
+    return select.order_by(exp.Ordered(this=total, desc=False), exp.Ordered(this=name.copy()),
+                           exp.Ordered(this=entity_key.copy()), copy=False).limit(limit, copy=False)
 
 
 def row_filters(spec: QuerySpec, profile: SchemaProfile, source: _From, root: str) -> list[exp.Expr]:

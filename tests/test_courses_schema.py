@@ -18,7 +18,7 @@ from checker_app.cli import main
 from tests.support import built_on
 
 ENGINES = ("sqlite", "postgresql", "mysql")
-INSTRUCTORS = [(1, "Maria Garcia"), (2, "María García"), (3, "John Smith")]
+INSTRUCTORS = [(1, "Maria Garcia"), (2, "María García"), (3, "John Smith"), (4, "Ada Lovelace")]  # Ada: no course
 COURSES = [(i, 1 + i % 3, f"Course {i}", ("Data", "Music")[i % 2]) for i in range(1, 7)]
 ENROLLMENTS = [(i, 1 + i % 6, dt.datetime(2025, 1, 1) + dt.timedelta(days=i)) for i in range(1, 31)]
 PAYMENTS = [(i, i, dt.datetime(2025, 1, 2) + dt.timedelta(days=i), 10 + i) for i in range(1, 31)]
@@ -68,6 +68,8 @@ CASES = [
     ("revenue by instructor", [f"answer={_revenue({1})}", f"answer={_revenue({2})}", "complete"]),
     # an amount asked while every reading counts rows: the money word is reported unread, never a silent count
     ("total revenue from maria garcia courses count", ["ignored=revenue"]),
+    # lowest first: one who earned nothing earned least of all (the ranking counted only those with payments)
+    ("which 2 instructors earned the least", ["first=Ada Lovelace", "answer=0.00"]),
     # refunds point at refunded payments: 'only succeeded payments' would keep none, so it is not a reading
     ("total refund amount", [f"every={sum(a for i, _, _, a in PAYMENTS if _status(i) == 'refunded'):.2f}"]),
 ]
@@ -95,6 +97,9 @@ def test_namesakes_by_accent_are_two_rows_on_every_engine(course_urls) -> None:
             kind, _, wanted = item.partition("=")
             if item == "complete":
                 assert report["understood"]["complete"], (question, report["understood"])
+            elif kind == "first":  # every reading's first row, on every engine
+                assert all(r["results"][e]["rows"][0][0] == wanted for r in readings for e in ENGINES), (
+                    question, [[r["results"][e]["rows"][:1] for e in ENGINES] for r in readings])
             elif kind == "ignored":
                 assert wanted in [i["text"] for i in report["understood"]["ignored"]], (question, report["understood"])
             elif kind == "fires":
