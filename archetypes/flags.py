@@ -25,6 +25,11 @@ def is_yes_no(column: ColumnInfo) -> bool:
     return column.family == "boolean" or bool(values) and values <= _TRUE | _FALSE
 
 
+def yes_no_value(values: set[str], yes: bool) -> str:
+    """The column's own spelling of yes or no ('1' / '0', 'true' / 'false'), '1' or '0' when its samples lack it."""
+    return next((v for v in sorted(values) if v in (_TRUE if yes else _FALSE)), "1" if yes else "0")
+
+
 @dataclass(frozen=True)
 class FlagMention:
     span: Span
@@ -62,16 +67,12 @@ def flag_mentions(intent: Intent, profile: SchemaProfile, tables: set[str]) -> l
         negated = index > 0 and tokens[index - 1][0] in _NEGATIONS or \
             index > 1 and tokens[index - 2][0] in _NEGATIONS and tokens[index - 1][0] in ("been", "yet", "be")
         if opposite:
-            if negated:
-                continue  # 'not active' is left to the words around it
-            negated = True
-            out.append(FlagMention(Span(start, end, intent.question[start:end]),
-                                   RowCondition(table, name, "eq", (next((v for v in sorted(values) if v in _FALSE),
-                                                                         "0"),),
-                                                label=f"not {' '.join(words(name))}")))
+            if not negated:  # 'not active' is left to the words around it
+                out.append(FlagMention(Span(start, end, intent.question[start:end]),
+                                       RowCondition(table, name, "eq", (yes_no_value(values, False),),
+                                                    label=f"not {' '.join(words(name))}")))
             continue
-        wanted = _FALSE if negated else _TRUE
-        value = next((v for v in sorted(values) if v in wanted), "0" if negated else "1")
+        value = yes_no_value(values, not negated)
         label = f"{'not ' if negated else ''}{' '.join(words(name))}"
         first = start if not negated else next(s for w, s, _ in tokens[max(0, index - 2):index] if w in _NEGATIONS)
         out.append(FlagMention(Span(first, end, intent.question[first:end]),

@@ -238,7 +238,7 @@ def _as_typed(refs: tuple[ValueRef, ...], text: str) -> tuple[ValueRef, ...]:
     accented spelling is."""
     typed = " ".join(text.lower().split())
     same = tuple(r for r in refs if " ".join(r.value.lower().split()) == typed)
-    columns = {(r.table, r.column) for r in same}
-    if not same or len({(r.table, r.column) for r in refs}) != len(columns):
+    # one column, or the same columns: the typed spelling is the value there; else the words name other things too
+    if not same or {(r.table, r.column) for r in refs} != {(r.table, r.column) for r in same}:
         return refs
-    return same if len(same) < len(refs) else refs
+    return same

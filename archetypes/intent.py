@@ -227,6 +227,7 @@ class Vocabulary:
     rate_words: frozenset[str] = frozenset()
     stems: frozenset[str] = frozenset()
     typos: dict[str, str | None] = field(default_factory=dict)  # a misspelt word -> the schema word it is
+    typo_targets: frozenset[str] = frozenset()  # the one-word schema words a misspelt word may be
     every_measure: dict[tuple[str, ...], list[Measure]] = field(default_factory=dict)  # a word several facts hold
 
 
@@ -240,8 +241,7 @@ def typo_fix(word: str, vocab: Vocabulary) -> str | None:
     single = singular(word)
     if len(word) >= 6 and word.isalpha() and word not in vocab.known and single not in vocab.known and \
             word not in STOPWORDS and single not in SYNONYMS and not simplemma.is_known(word, lang="en"):
-        keys = {k[0] for k in [*vocab.phrases, *vocab.measure_words] if len(k) == 1 and len(k[0]) >= 5}
-        close = [k for k in keys if k[0] == single[0] and
+        close = [k for k in vocab.typo_targets if k[0] == single[0] and
                  min(DamerauLevenshtein.distance(single, k), DamerauLevenshtein.distance(word, k)) <=
                  (2 if len(k) >= 9 else 1)]
         found = close[0] if len(close) == 1 else None
@@ -338,7 +338,9 @@ def vocabulary(profile: SchemaProfile) -> Vocabulary:
     longest = max([len(k) for k in phrases] + [len(k) for k in measure_words] + [1])
     stems = frozenset(stem(w) for w in known if len(w) > 3)
     vocab = Vocabulary(phrases, measure_words, frozenset(known), longest, tables, rate_words, stems,
-                       every_measure={k: v for k, v in every_measure.items() if len(v) > 1})
+                       every_measure={k: v for k, v in every_measure.items() if len(v) > 1},
+                       typo_targets=frozenset(k[0] for k in [*phrases, *measure_words] if len(k) == 1 and
+                                              len(k[0]) >= 5))
     profile.cache["vocabulary"] = vocab
     return vocab
 

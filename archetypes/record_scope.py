@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from adapters.column_types import is_date_only
 from archetypes.archetype import Archetype, Context
 from archetypes.counted import rows_of
-from archetypes.flags import RETIRED, is_yes_no
+from archetypes.flags import RETIRED, is_yes_no, yes_no_value
 from archetypes.intent import Span
 from archetypes.model import Detection, Reading
 from archetypes.naming import phrase, plural, words
@@ -177,8 +177,7 @@ def _detection(ctx: Context, scope: Scope) -> Detection:
     elif scope.kind == "retired":
         flag = phrase(scope.column)
         yes_no = ctx.profile.tables[scope.table].column(scope.column)
-        values = {str(v).strip().lower() for v in (yes_no.samples if yes_no is not None else ())}
-        no = next((v for v in sorted(values) if v in ("0", "false", "f", "n", "no")), "0")
+        no = yes_no_value({str(v).strip().lower() for v in (yes_no.samples if yes_no is not None else ())}, False)
         readings = [Reading("all", f"Every {phrase(scope.table)}, {flag} ones included", _apply([])),
                     Reading(f"not_{scope.column.lower()}", f"Only {noun} not {flag}",
                             _apply([RowCondition(scope.table, scope.column, "eq", (no,), f"not {flag}")]))]

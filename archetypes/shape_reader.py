@@ -336,17 +336,12 @@ def _share_of_passing(share: OperatorMention, profile: SchemaProfile, spec: Quer
     if spec.having is not None and spec.group is not None and spec.shape == "aggregate" and not spec.count_groups:
         spec.share_groups, spec.limit = True, None
         _share_whole(share, spec, out)
-    elif spec.conditions and (spec.count_table or spec.shape == "list") and spec.group is not None or \
-            spec.conditions and spec.count_table:
+    elif spec.conditions and (spec.count_table or spec.shape == "list" and spec.group is not None):
         table = spec.count_table or (spec.group.table if spec.group is not None else None)
-        key = profile.tables[table].primary_key if table in profile.tables else []
-        if table is None or not key:
+        if table is None or not profile.tables[table].primary_key:
             out.unread.append((share.span, _NO_PART))
             return
-        noun = plural(phrase(table))
-        measure = Measure(slug(noun), f"Number of {noun}", "count", table, tuple(key[:1]))
-        spec.fact, spec.measure = Fact(table=table, measures=[measure], row_count=profile.tables[table].row_count), \
-            measure
+        spec.fact, spec.measure = rows_counted(table, profile)
         spec.share_conditions, spec.conditions = spec.conditions[-1:], spec.conditions[:-1]
         spec.shape, spec.group, spec.count_table, spec.list_columns, spec.limit = "share", None, None, (), None
     else:
