@@ -431,3 +431,59 @@ def fixture_questions(*files: str) -> list[str]:
             if line.strip() and (question := json.loads(line)["q"]) not in found:
                 found.append(question)
     return found
+
+
+# -- a newcomer's schema checked through the CLI: one question and its expectations a line ---------------------
+
+def answer_cells(rows: list[list]) -> set[str]:
+    """Every cell as shown and, for a number, with two decimals ('255.00'): what an `answer=` expects."""
+    out = set()
+    for row in rows:
+        for value in row:
+            out.add(f"{value:.2f}" if isinstance(value, float) else str(value))
+            if isinstance(value, (int, float)) or str(value).replace(".", "", 1).isdigit():
+                out.add(f"{float(value):.2f}")
+    return out
+
+
+def check_as_expected(urls: dict[str, str], engines: tuple[str, ...], question: str, expect: list[str]) -> None:
+    """`check --json` on every engine, then each expectation: `complete`; `ignored=WORDS` reported unread;
+    `fires=ID`; `sql~TEXT` in every reading (the first engine's); `rows=N` some reading's row count, `answer=CELL`
+    some reading's cell, `every=CELL` every reading's cell, `first=NAME` every reading's first cell, on every
+    engine. The readings' ids are distinct (results are kept by id)."""
+    import json
+
+    from click.testing import CliRunner
+
+    from checker_app.cli import main
+
+    args = [f"--db={backend}={urls[backend]}" for backend in engines]
+    result = CliRunner().invoke(main, ["check", question, "--json", *args], catch_exceptions=False)
+    assert result.exit_code == 0, (question, result.output)
+    report = json.loads(result.output)
+    readings = report["interpretations"]
+    assert readings and len({r["id"] for r in readings}) == len(readings), (question, [r["id"] for r in readings])
+    for item in expect:
+        kind, _, wanted = item.partition("=") if "=" in item else item.partition("~")
+        if item == "complete":
+            assert report["understood"]["complete"], (question, report["understood"])
+        elif kind == "ignored":
+            assert wanted in [i["text"] for i in report["understood"]["ignored"]], (question, report["understood"])
+        elif kind == "fires":
+            assert wanted in [a["id"] for a in report["archetypes"]], (question, report["archetypes"])
+        elif kind == "sql":
+            assert all(wanted in r["sql"][engines[0]] for r in readings), (question, [r["sql"] for r in readings])
+        elif kind == "first":
+            assert all(r["results"][e]["rows"][0][0] == wanted for r in readings for e in engines), (
+                question, [[r["results"][e]["rows"][:1] for e in engines] for r in readings])
+        else:
+            for engine in engines:
+                results = [r["results"][engine] for r in readings if r["results"][engine]["status"] == "ok"]
+                if kind == "rows":
+                    assert any(r["row_count"] == int(wanted) for r in results), (question, engine, results)
+                elif kind == "every":
+                    assert results and all(wanted in answer_cells(r["rows"]) for r in results), (
+                        question, engine, wanted, [r["rows"][:3] for r in results])
+                else:
+                    assert any(wanted in answer_cells(r["rows"]) for r in results), (
+                        question, engine, wanted, [r["rows"][:3] for r in results])
