@@ -141,6 +141,13 @@ ATTRIBUTE_COLUMNS: dict[str, tuple[str, ...]] = {
 }
 BIRTH_WORDS = frozenset({"birth", "born", "dob"})
 
+# nouns that name only some kinds of a table's rows: 'songs' of a catalogue that also holds video files, TV
+# episodes and films. A kind column whose values say one of the other words makes 'songs' a scope question.
+_NOT_MUSIC = ("video", "videos", "movie", "movies", "film", "films", "tv", "episode", "episodes", "podcast",
+              "audiobook", "audiobooks")
+KIND_NOUNS: dict[str, tuple[str, ...]] = {"song": _NOT_MUSIC, "songs": _NOT_MUSIC, "music": _NOT_MUSIC,
+                                          "tune": _NOT_MUSIC, "tunes": _NOT_MUSIC}
+
 TOKEN = re.compile(WORD.pattern + r"|%|[$€£¥]|#\d+")
 
 # nouns for people: 'who' asks for one of these when the rows hold no first and last name

@@ -162,7 +162,7 @@ class RowCondition:
 
     table: str
     column: str
-    op: str                                  # eq | in | is_null | le | gt_or_null | not_null | after | before | on_time
+    op: str                                  # eq | in | not_in | is_null | le | gt_or_null | not_null | after | before | on_time
     values: tuple[str, ...] = ()
     label: str = ""
 
@@ -172,6 +172,8 @@ class RowCondition:
             return exp.EQ(this=target, expression=literal(self.values[0]))
         if self.op == "in":
             return exp.In(this=target, expressions=[literal(v) for v in self.values])
+        if self.op == "not_in":  # rows of every other kind ('songs': not the video media type)
+            return exp.Not(this=exp.In(this=target, expressions=[literal(v) for v in self.values]))
         if self.op == "is_null":
             return exp.Is(this=target, expression=exp.Null())
         if self.op == "not_null":

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from adapters.column_types import is_date_only
+from archetypes import lexicon
 from archetypes.archetype import Archetype, Context
 from archetypes.counted import rows_of
 from archetypes.flags import RETIRED, is_yes_no, yes_no_value
@@ -41,15 +43,16 @@ _CURRENT = re.compile(r"\b(right now|currently|current|today|now|at the moment|a
 _HISTORY = re.compile(r"\b(ever|historically|all[- ]time|history|over time|in total|including (?:past|old|"
                       r"expired|cancelled|deleted))\b")
 _START = {"start", "started", "from", "begin", "begins", "valid", "effective", "since", "opened"}
+_VALUE_WORD = re.compile(r"[a-z0-9]+")
 _END = {"end", "ended", "to", "until", "till", "expires", "expiry", "expired", "closed", "thru", "through"}
 
 
 @dataclass(frozen=True)
 class Scope:
-    kind: str                    # status | validity | deleted | retired (a yes/no 'discontinued')
+    kind: str                    # status | validity | deleted | retired (a yes/no 'discontinued') | kind ('songs')
     table: str
     column: str
-    values: tuple[str, ...] = ()  # status: the done value(s)
+    values: tuple[str, ...] = ()  # status: the done value(s); kind: the values of the other kinds
     start: str | None = None      # validity: the start column
     sentinel: str | None = None   # validity: the far-future end date, when the data uses one
 
@@ -82,17 +85,71 @@ def detect(ctx: Context) -> Detection | None:
             _resolve_validity(ctx, scope)
             continue
         return _detection(ctx, scope)
+    if base.shape in ("attribute", "list") and base.group is not None:
+        tables = _reachable(profile, [base.group.table])  # 'the longest song': a kind of the rows ranked
+    kind = _kind_scope(ctx, tables, named, distance)
+    return _kind_detection(ctx, *kind) if kind is not None else None
+
+
+def _kind_scope(ctx: Context, tables: set[str], named: set[str],
+                distance: Callable[[Scope], int]) -> tuple[Scope, Span] | None:
+    """'how many songs': a word naming only some kinds of the rows read, and a kind column (a few values, one of
+    them 'video') on the rows or a table they point at. A question that names the other kinds itself is no scope
+    question ('songs and videos')."""
+    from adapters.schema import SAMPLE_VALUES
+
+    said = [(m.group(0), m.start(), m.end()) for m in lexicon.TOKEN.finditer(ctx.intent.lower)]
+    spoken = {text for text, _, _ in said}
+    for text, start, end in said:
+        others = lexicon.KIND_NOUNS.get(text, ())
+        if not others or spoken & set(others):
+            continue
+        candidates = sorted(((Scope("kind", t, c.name), c) for t in tables for c in ctx.profile.tables[t].columns
+                             if c.family == "text" and 2 <= len(c.samples) < SAMPLE_VALUES),
+                            key=lambda sc: (distance(sc[0]), sc[0].table, sc[0].column))
+        for other in others:
+            for scope, column in candidates:
+                kinds = [str(v) for v in column.samples]
+                hits = [v for v in kinds if set(_VALUE_WORD.findall(v.lower())) & set(others)]
+                if f"{scope.table}.{scope.column}" in named or not hits or len(hits) == len(kinds) or \
+                        not any(other in _VALUE_WORD.findall(v.lower()) for v in hits):
+                    continue
+                return Scope("kind", scope.table, scope.column, tuple(sorted(hits))), Span(start, end,
+                                                                                       ctx.question[start:end])
     return None
+
+
+def _kind_detection(ctx: Context, scope: Scope, span: Span) -> Detection:
+    base = ctx.base
+    root = base.group.table if base.shape in ("attribute", "list") and base.group is not None else \
+        base.fact.table if base.fact else base.count_table or scope.table
+    noun = plural(phrase(root).split()[-1]) if phrase(root) else "rows"
+    kinds = ", ".join(f"'{v}'" for v in scope.values)
+    column = f"{phrase(scope.table)} {phrase(scope.column)}" if scope.column.lower() in ("name", "title") else \
+        phrase(scope.column)
+    readings = [Reading("all", f"Every {phrase(root)}, {kinds} included", _apply([])),
+                Reading("other_kinds", f"Only {noun} whose {column} is not {kinds} ('{span.text}' leaves them out)",
+                        _apply([RowCondition(scope.table, scope.column, "not_in", scope.values,
+                                             f"{phrase(scope.column)} is not {kinds}")]))]
+    return ARCHETYPE.detection(span, readings, question=f"Are the {kinds} {noun} '{span.text}' too?")
 
 
 def _tables_read(spec: QuerySpec, profile: SchemaProfile) -> set[str]:
     """The tables a reading's rows come from: the fact and the tables on its many-to-one paths."""
-    tables: set[str] = set()
     if spec.shape in ("attribute", "list") and spec.group is not None:
         return {spec.group.table}
     roots = [t for t in (spec.fact.table if spec.fact else None, spec.count_table) if t]
     if spec.absent is not None:
         roots.append(spec.absent.table)
+    tables = _reachable(profile, roots)
+    if spec.group is not None and spec.fact is None:
+        tables.add(spec.group.table)
+    return tables
+
+
+def _reachable(profile: SchemaProfile, roots: list[str]) -> set[str]:
+    """The roots and every table their many-to-one paths reach."""
+    tables: set[str] = set()
     for root in roots:
         tables.add(root)
         frontier = [root]
@@ -102,8 +159,6 @@ def _tables_read(spec: QuerySpec, profile: SchemaProfile) -> set[str]:
                 if edge.ref_table not in tables:
                     tables.add(edge.ref_table)
                     frontier.append(edge.ref_table)
-    if spec.group is not None and spec.fact is None:
-        tables.add(spec.group.table)
     return tables
 
 

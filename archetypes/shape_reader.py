@@ -810,6 +810,8 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
         return  # 'how much dairy did we sell in 1998, per product?', 'album count per artist': broken down
     if spec.shape != "aggregate" or (average is None and basket is None and per is None):
         return
+    if per is not None and average is not None and _rows_per(intent, average, per, profile, spec, out):
+        return
     fact = spec.fact
     if fact is None and re.search(r"\baov\b", lower):
         # 'aov in 1997' names no table: the order value is the money of the lines of the header they belong to
@@ -914,6 +916,35 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
             out.replaces.add("ranking_metric")
         elif spec.measure is not None and spec.measure.kind in ("count", "count_distinct"):
             _average_event(intent, average, profile, spec, out)
+
+
+def _rows_per(intent: Intent, average: OperatorMention, per: re.Match, profile: SchemaProfile, spec: QuerySpec,
+              out: ShapeRead) -> bool:
+    """'avg tracks per album', 'average number of tracks per playlist': the rows of the table named between the
+    average and 'per', counted per row of the other (through their link table when one joins them), not the money
+    of the facts."""
+    denominator = _table_named(profile, per.group(1), intent)
+    counted = next((t.entity.table for t in intent.targets if not t.entity.column_only and
+                    average.span.end <= t.span.start and t.span.end <= per.start()), None)
+    if denominator is None or counted is None or counted == denominator or counted in profile.facts and \
+            any(m.money for m in profile.facts[counted].measures):
+        return False
+    rows = counted if profile.path(counted, denominator) is not None else bridge_between(profile, counted,
+                                                                                          denominator)
+    if rows is None or rows in profile.facts and _header_of(profile, profile.facts[rows]) == denominator:
+        return False  # 'items per order': the lines or the units of each order, read as a basket
+    spec.fact, spec.measure = rows_counted(rows, profile)
+    if rows != counted:  # a playlist's tracks: the link rows, labelled by what they count
+        noun = plural(phrase(counted).split()[-1])
+        spec.measure = Measure(slug(noun), f"Number of {noun}", "count", rows, spec.measure.columns)
+    spec.count_table, spec.agg, spec.per_table = None, None, denominator
+    out.consumed |= {"average"}
+    out.read.append(_span(intent, per.start(), per.end()))
+    _group_by_mention(intent, spec, skip=denominator, profile=profile)
+    out.replaces.add("ranking_metric")
+    if spec.group is None and denominator in profile.entities:
+        out.detections.append(_per_whom(intent, per, denominator))
+    return True
 
 
 def _average_event(intent: Intent, average: OperatorMention, profile: SchemaProfile, spec: QuerySpec,
