@@ -396,7 +396,7 @@ def _understood(ctx: Context, detections: list[Detection], analysis: Analysis):
              if d.span[1] - d.span[0] < len(ctx.question)  # a whole-question span reads no word
              and d.archetype != "insufficient_info"]        # a subject the schema lacks was not read
     names = ctx.extra.get("names") or []
-    read += [span for span, _ in names]
+    read += [span for span, _ in names] + ctx.extra.get("read", [])
     unread = list(grounded.unread) + list(grounded.shape.unread)
     unread += _unreflected(ctx, analysis, read)
     dropped = [n for n in analysis.notes if "cannot be reached" in n]

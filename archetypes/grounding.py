@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from archetypes import lexicon
+from archetypes import lexicon, naming
 from archetypes.intent import STOPWORDS, Intent, Span, Vocabulary, stem, vocabulary
 from archetypes.model import IgnoredSpan, Understood
 from archetypes.naming import singular, words
@@ -84,7 +84,12 @@ def value_mentions(intent: Intent, profile: SchemaProfile) -> list[ValueMention]
             noun = (singular(words[index + 1].text),) if index < len(words) - 1 else ()
             kind = size == 1 and first.text in lexicon.FUNCTION_WORDS and bool(noun) and \
                 (noun in schema.phrases or noun in schema.tables) and all(not r.name_column for r in refs)
-            if size == 1 and not adjective and not country and not kind and \
+            # 'employees in Sales', 'the sales department': a fact word that is the name of a row, said as a place
+            # or before its table's noun
+            place = size == 1 and first.text in lexicon.FACT_WORDS and all(r.name_column for r in refs) and (
+                index > 0 and words[index - 1].text in _PLACE_WORDS and text[:1].isupper() or
+                noun != () and any(noun == (singular(naming.phrase(r.table).split()[-1]),) for r in refs))
+            if size == 1 and not adjective and not country and not kind and not place and \
                     not _single_word_value(first.text, text, refs, schema):
                 continue
             if not text[:1].isupper() and all(_many_names(profile, r) for r in refs):

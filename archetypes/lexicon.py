@@ -141,6 +141,14 @@ ATTRIBUTE_COLUMNS: dict[str, tuple[str, ...]] = {
 }
 BIRTH_WORDS = frozenset({"birth", "born", "dob"})
 
+# a validity period's columns ('valid_from' / 'valid_to', 'start_date' / 'end_date'); an end this far ahead marks
+# the current row, not a date
+VALIDITY_START_WORDS = frozenset({"start", "started", "from", "begin", "begins", "valid", "effective", "since",
+                                  "opened"})
+VALIDITY_END_WORDS = frozenset({"end", "ended", "to", "until", "till", "expires", "expiry", "expired", "closed",
+                                "thru", "through"})
+SENTINEL_YEAR = 9000
+
 # nouns that name only some kinds of a table's rows: 'songs' of a catalogue that also holds video files, TV
 # episodes and films. A kind column whose values say one of the other words makes 'songs' a scope question.
 _NOT_MUSIC = ("video", "videos", "movie", "movies", "film", "films", "tv", "episode", "episodes", "podcast",

@@ -38,18 +38,20 @@ DONE = ("completed", "complete", "paid", "delivered", "shipped", "fulfilled", "c
 EXCLUDED = {"cancelled", "canceled", "refunded", "returned", "failed", "void", "voided", "rejected", "pending",
             "deleted", "inactive", "expired", "churned", "declined", "paused", "lost", "abandoned", "draft",
             "open", "suspended", "terminated"}
-SENTINEL_YEAR = 9000           # an end date this far ahead marks the current row, not a date
 _CURRENT = re.compile(r"\b(right now|currently|current|today|now|at the moment|active|live|these days)\b")
+# a date that says a row left: an employee's termination, a member's churn (empty while the row is current)
+_LEFT = frozenset({"terminated", "termination", "left", "leaving", "departed", "departure", "resigned",
+                   "resignation", "churned", "offboarded", "exit", "exited", "separation", "separated"})
+_FORMER = re.compile(r"\b(former|ex|past|left|terminated|churned|resigned|departed|leavers?)\b")
 _HISTORY = re.compile(r"\b(ever|historically|all[- ]time|history|over time|in total|including (?:past|old|"
                       r"expired|cancelled|deleted))\b")
-_START = {"start", "started", "from", "begin", "begins", "valid", "effective", "since", "opened"}
 _VALUE_WORD = re.compile(r"[a-z0-9]+")
-_END = {"end", "ended", "to", "until", "till", "expires", "expiry", "expired", "closed", "thru", "through"}
 
 
 @dataclass(frozen=True)
 class Scope:
-    kind: str                    # status | validity | deleted | retired (a yes/no 'discontinued') | kind ('songs')
+    kind: str                    # status | validity | deleted | retired (a yes/no 'discontinued') | left (a
+    #                              termination date) | kind ('songs')
     table: str
     column: str
     values: tuple[str, ...] = ()  # status: the done value(s); kind: the values of the other kinds
@@ -76,12 +78,13 @@ def detect(ctx: Context) -> Detection | None:
     for scope in sorted(scopes(profile), key=distance):
         if scope.table not in tables or f"{scope.table}.{scope.column}" in named:
             continue
-        if scope.kind == "retired" and scope.table not in _own_rows(base, profile):
+        if scope.kind in ("retired", "left") and scope.table not in _own_rows(base, profile):
             continue  # a discontinued item's past sales are still sales: only the items themselves are in doubt
         if scope.kind == "status" and root is not None and root != scope.table and _rows_of_the_state(root, scope,
                                                                                                        profile):
             continue  # refunds point at refunded payments: 'only succeeded payments' would keep no refund
-        if scope.kind == "validity" and (_CURRENT.search(ctx.intent.lower) or _HISTORY.search(ctx.intent.lower)):
+        if scope.kind in ("validity", "left") and (_CURRENT.search(ctx.intent.lower) or
+                                                   _HISTORY.search(ctx.intent.lower) or _FORMER.search(ctx.intent.lower)):
             _resolve_validity(ctx, scope)
             continue
         return _detection(ctx, scope)
@@ -207,14 +210,18 @@ def scopes(profile: SchemaProfile) -> list[Scope]:
                     found.append(Scope("deleted", name, column.name))
             elif parts & RETIRED and is_yes_no(column):
                 found.append(Scope("retired", name, column.name))
-        ends = [c for c in temporal if set(words(c.name)) & _END]
-        starts = [c for c in temporal if set(words(c.name)) & _START and c not in ends]
+            elif parts & _LEFT and column.family == "temporal" and column.nullable:
+                found.append(Scope("left", name, column.name))
+        ends = [c for c in temporal if set(words(c.name)) & lexicon.VALIDITY_END_WORDS]
+        starts = [c for c in temporal if set(words(c.name)) & lexicon.VALIDITY_START_WORDS and c not in ends]
         if starts and ends:
             end = ends[0]
-            sentinel = profile.cache.get(("sentinel", name, end.name))
-            if sentinel is None and not is_date_only(end.type):
-                continue  # a trip's started_at / ended_at: an event that took time, not a row valid for a while
-            found.append(Scope("validity", name, end.name, start=starts[0].name, sentinel=sentinel))
+            marked = profile.open_ends.get(f"{name}.{end.name}")
+            if not marked if profile.probed else not is_date_only(end.type):
+                continue  # a trip's started_at / ended_at, a leave's end date: an event that took time, not a row
+                #           valid for a while (whose current row has no end, or a far-future one)
+            found.append(Scope("validity", name, end.name, start=starts[0].name,
+                               sentinel=marked if marked and marked != "null" else None))
     profile.cache["record_scopes"] = found
     return found
 
@@ -237,6 +244,13 @@ def _detection(ctx: Context, scope: Scope) -> Detection:
                     Reading(f"not_{scope.column.lower()}", f"Only {noun} not {flag}",
                             _apply([RowCondition(scope.table, scope.column, "eq", (no,), f"not {flag}")]))]
         question = f"Count {flag} {noun} too?"
+    elif scope.kind == "left":
+        as_of = (ctx.as_of or dt.date.today()).isoformat()
+        readings = [Reading("current", f"Only current {noun} ({phrase(scope.column)} empty or after {as_of})",
+                            _apply([_current(scope, as_of)])),
+                    Reading("all", f"Every {phrase(scope.table)} ever, those with a {phrase(scope.column)} included",
+                            _apply([]))]
+        question = f"Only current {noun}, or those with a {phrase(scope.column)} too?"
     elif scope.kind == "deleted":
         readings = [Reading("not_deleted", f"Only {noun} not deleted",
                             _apply([_not_deleted(ctx.profile, scope)])),
@@ -288,11 +302,19 @@ def _valid_at(scope: Scope, as_of: str) -> list[RowCondition]:
 
 
 def _resolve_validity(ctx: Context, scope: Scope) -> None:
-    """'current', 'right now', 'today' name the current rows; 'ever', 'historically' every row: applied, and
-    said in the explanation."""
-    if _CURRENT.search(ctx.intent.lower):
+    """'current', 'right now', 'today' name the current rows; 'ever', 'historically' every row; 'former' the rows
+    that left: applied, said in the explanation, and the words count as read."""
+    lower = ctx.intent.lower
+    former = _FORMER.search(lower) if scope.kind == "left" else None
+    if former is not None:  # 'former employees': those who left
+        ctx.base.conditions.append(RowCondition(scope.table, scope.column, "not_null",
+                                                label=f"{phrase(scope.column)} given"))
+    elif _CURRENT.search(lower):
         as_of = (ctx.as_of or dt.date.today()).isoformat()
         ctx.base.conditions.append(_current(scope, as_of))
+    said = former or _CURRENT.search(lower) or _HISTORY.search(lower)
+    if said is not None:
+        ctx.extra.setdefault("read", []).append(Span(said.start(), said.end(), ctx.question[said.start():said.end()]))
 
 
 def _apply(conditions: list[RowCondition]):

@@ -914,6 +914,13 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
             out.consumed |= {"average"}
             _group_by_mention(intent, spec, profile=profile)
             out.replaces.add("ranking_metric")
+        elif spec.measure is not None and spec.measure.kind == "sum" and len(spec.measure.columns) == 1 and \
+                spec.measure.table == fact.table:
+            # 'average salary': the amount of each row of a fact that has no header, averaged over its rows
+            spec.agg = "avg"
+            out.consumed |= {"average"}
+            _group_by_mention(intent, spec, profile=profile)
+            out.replaces.add("ranking_metric")
         elif spec.measure is not None and spec.measure.kind in ("count", "count_distinct"):
             _average_event(intent, average, profile, spec, out)
 

@@ -13,7 +13,7 @@ from archetypes.profile.keys import join_graph
 from archetypes.profile.locales import currency_columns, rate_table, zone_columns
 from archetypes.profile.model import Lookup, SchemaProfile
 from archetypes.profile.overrides import ProfileOverrides, apply_overrides, validated
-from archetypes.profile.probe import read_fiscal, read_time_ranges, read_zones
+from archetypes.profile.probe import read_fiscal, read_open_ends, read_time_ranges, read_zones
 
 
 def build_profile(schema: SchemaInfo, lookup: Lookup | None = None,
@@ -57,6 +57,7 @@ def probe_profile(profile: SchemaProfile, lookup: Lookup, calendar_source: Fisca
         notes += [note] if note else []
     probed = replace(profile, facts=facts, notes=notes, fiscal=fiscal,
                      zone_columns=read_zones(profile.zone_columns, lookup), earliest=ranges.earliest if ranges.latest else profile.earliest,
-                     latest=ranges.latest or profile.latest)
+                     latest=ranges.latest or profile.latest, open_ends=read_open_ends(profile.tables, lookup),
+                     probed=True)
     probed.cache["column_values"] = read_values(profile.tables, lookup)  # twin columns (archetypes.mappings)
     return probed

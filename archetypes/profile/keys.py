@@ -17,7 +17,17 @@ def _edges(table: TableInfo, tables: dict[str, TableInfo]) -> list[Edge]:
         ref = next((n for n in tables if n.lower() == fk.ref_table.lower()), None)
         if ref and fk.columns and ref != table.name:
             found.append(Edge(table.name, tuple(fk.columns), ref, tuple(fk.ref_columns)))
-    return found
+    # engines list a table's keys in different orders (SQLite's catalog backwards): the same schema must join the
+    # same way everywhere. Of two keys to one table, the one named after it ('employee_id' to employees, not
+    # 'reviewer_id') comes first, then the table's column order.
+    position = {c.name: i for i, c in enumerate(table.columns)}
+    return sorted(found, key=lambda e: (not _named_after(e), position.get(e.columns[0], len(position))))
+
+
+def _named_after(edge: Edge) -> bool:
+    """'employee_id' points at employees, 'EmployeeId' at Employee: the key's words hold the table's noun."""
+    noun = [w.rstrip("s") for w in words(edge.ref_table)]
+    return bool(noun) and noun[-1] in [w.rstrip("s") for w in words(edge.columns[0])]
 
 
 def fk_columns(table: TableInfo) -> set[str]:

@@ -131,6 +131,8 @@ class SchemaProfile:
     latest: dt.datetime | None = None
     synonyms: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    open_ends: dict[str, str] = field(default_factory=dict)  # 'table.end_column': 'null' or the sentinel date
+    probed: bool = False                                      # the live probes ran (open_ends is read)
     cache: dict[Any, Any] = field(default_factory=dict, repr=False)
 
     def __hash__(self) -> int:

@@ -11,6 +11,9 @@ from dataclasses import dataclass, field, replace
 
 from sqlglot import exp
 
+from adapters.schema import TableInfo
+from archetypes.lexicon import SENTINEL_YEAR, VALIDITY_END_WORDS, VALIDITY_START_WORDS
+from archetypes.naming import words
 from archetypes.profile.fiscal import FiscalSource, fiscal_calendar, periods_query
 from archetypes.profile.locales import ZONE_NAMES
 from archetypes.profile.model import Fact, FiscalCalendar, Lookup, TimeColumn, ZoneColumn
@@ -71,6 +74,32 @@ def _with_range(time: TimeColumn, rows: list[tuple]) -> TimeColumn:
     elif isinstance(high, dt.date) and not isinstance(high, dt.datetime):
         read.date_only = True
     return read
+
+
+def read_open_ends(tables: dict[str, TableInfo], lookup: Lookup) -> dict[str, str]:
+    """{'table.column': 'null' or the far-future date}: the end dates that mark a row still valid (a missing end or
+    a sentinel such as 9999-12-31), for tables with a start and an end date. A leave request's or a trip's end is
+    always a real date: such a table holds events that took time, not rows valid for a while."""
+    found: dict[str, str] = {}
+    for table in tables.values():
+        temporal = [c.name for c in table.columns if c.family == "temporal"]
+        ends = [c for c in temporal if set(words(c)) & VALIDITY_END_WORDS]
+        if not ends or not any(set(words(c)) & VALIDITY_START_WORDS for c in temporal if c not in ends):
+            continue
+        column = exp.column(ends[0], quoted=True)
+        query = exp.select(exp.Sub(this=exp.Count(this=exp.Star()), expression=exp.Count(this=column.copy())),
+                           exp.Max(this=column.copy())).from_(exp.to_table(table.name, quoted=True))
+        try:
+            rows = lookup(query)
+        except Exception:  # noqa: BLE001 - unread: the scope is judged by the column's type, as before probing
+            continue
+        missing, latest = rows[0] if rows else (0, None)
+        latest_day = as_datetime(latest)
+        if latest_day is not None and latest_day.year >= SENTINEL_YEAR:
+            found[f"{table.name}.{ends[0]}"] = latest_day.date().isoformat()
+        elif missing:
+            found[f"{table.name}.{ends[0]}"] = "null"
+    return found
 
 
 def read_fiscal(found: FiscalSource, lookup: Lookup) -> tuple[FiscalCalendar | None, str | None]:
