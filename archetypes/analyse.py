@@ -282,6 +282,11 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
         # 'avg days to complete a course' divided courses by courses: a time between two dates no reading takes
         out.append((Span(duration.start(), duration.end(), ctx.question[duration.start():duration.end()]),
                     "a time between two dates, which no reading computes"))
+    days = _DAYS_COUNTED.search(ctx.intent.lower)
+    if days is not None and not any(i.query.find(exp.DateDiff, exp.TimestampDiff) for i in analysis.interpretations):
+        # 'how many sick days': the days each row spans, added up, while the readings count the rows
+        out.append((Span(days.start(1), days.end(1), ctx.question[days.start(1):days.end(1)]),
+                    "a number of days the rows span, which no reading adds up"))
     if not summed:
         # 'total revenue from X's courses' counted the courses, 'how much did we refund' counted refunds: an
         # amount asked for while every reading counts rows
@@ -316,6 +321,9 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
 # 'avg days to complete', 'how many hours until delivery', 'time to ship': a duration between two dates
 _DURATION_ASKED = re.compile(r"\b(?:days|hours|minutes|weeks|months|time|long)\s+(?:to|until|till|before|between|"
                              r"it takes? to|does it take to)\b")
+
+# 'how many sick days', 'how many approved vacation days': days of something, not the rows that hold them
+_DAYS_COUNTED = re.compile(r"\bhow many\s+(?:[a-z]+\s+){1,3}?(days|hours|weeks|nights)\b(?!\s+(?:ago|of (?:the )?week))")
 
 _MONEY_NOUNS = frozenset({"revenue", "revenues", "turnover", "income", "earnings", "takings", "gmv", "money"})
 

@@ -172,8 +172,8 @@ def _resolve(matches: list[Match], term: str, adjacent: tuple[set[str], set[str]
     if near:
         pool = [m for m in pool if m.entity.table in near]
     exact = {m.entity.table for m in pool if fold(m.name) == term}
-    if exact:
-        pool = [m for m in pool if m.entity.table in exact]
+    if exact:  # and a person called by the first name ('frank': the album Frank, or Frank Harris)
+        pool = [m for m in pool if m.entity.table in exact or _first_name(m, term)]
     if len(exact) > 1 and profile is not None and not near:
         # 'iron maiden': the artist, its album and its song share the name; the row the others point at
         # (the artist) is what a name alone means
@@ -320,11 +320,16 @@ def _one_word_pool(pool: list[Match], term: str) -> list[Match]:
     starting = [m for m in pool if begins.search(fold(m.name))]
     exact = [m for m in pool if fold(m.name) == term]
     if exact:
-        return exact
+        return exact + [m for m in pool if _first_name(m, term)]
     if lemma(term) != term and not (term.endswith("s") and term.startswith(lemma(term))):
         return []  # an inflected word ('wrote', 'sold') begins a title ('Wrote A Song For Everyone'), names nothing;
         # a plural noun ('cables') may begin a name ('Cables & Chargers') as it is
     return starting if len(starting) == len(pool) <= MAX_ONE_WORD_MATCHES else []
+
+
+def _first_name(match: Match, term: str) -> bool:
+    """A person (a first and a last name) whose first name is the term."""
+    return len(match.entity.name_columns) > 1 and fold(match.name).startswith(fold(term) + " ")
 
 
 def _names_in_run(run: list[tuple[str, int, int]], intent, profile: SchemaProfile, lookup) -> list[Span]:

@@ -141,7 +141,7 @@ ATTRIBUTE_COLUMNS: dict[str, tuple[str, ...]] = {
 }
 BIRTH_WORDS = frozenset({"birth", "born", "dob"})
 
-# a validity period's columns ('valid_from' / 'valid_to', 'start_date' / 'end_date'); an end this far ahead marks
+# a validity period's columns ('valid_from' / 'valid_to', 'begins_on' / 'ends_on'); an end this far ahead marks
 # the current row, not a date
 VALIDITY_START_WORDS = frozenset({"start", "started", "from", "begin", "begins", "valid", "effective", "since",
                                   "opened"})

@@ -743,11 +743,15 @@ def row_filters(spec: QuerySpec, profile: SchemaProfile, source: _From, root: st
             spec.invalid = True
             continue
         where.append(flt.condition(source.alias_for(route)))
+    unread = []
     for condition in spec.conditions:
         route = profile.path(root, condition.table)
         if route is None:
-            continue  # the scope concerns rows this reading does not read
+            unread.append(condition)  # the scope concerns rows this reading does not read
+            continue
         where.append(condition.expression(source.alias_for(route)))
+    if unread:  # and its explanation must not say it applied ('the salary history's valid to...' over leave requests)
+        spec.conditions = [c for c in spec.conditions if c not in unread]
     return where
 
 

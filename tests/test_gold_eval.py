@@ -58,6 +58,8 @@ def result(columns: list[str], rows: list[list]) -> RunResult:
     ("rows", [[0, 10], [1, 12]], [["Monday", 10], ["Sunday", 12]], False),
     ("rows", [["A1", "IT"], ["A2", "IT"], ["B", "Bo"]], [["IT"], ["Bo"], ["IT"]], True),  # namesakes, with keys
     ("rows", [["A1", "IT"], ["A2", "IT"], ["B", "Bo"]], [["IT"], ["Bo"]], False),
+    ("rows", [["Ann", "Lee", "Rio"], ["Bo", "Kim", "Lima"]], [["Bo Kim"], ["Ann Lee"]], True),  # full name; city a detail
+    ("rows", [["Ann", "Lee", "Rio"], ["Bo", "Kim", "Lima"]], [["Bo Kim"], ["Ann Park"]], False),
 ])
 def test_answers_are_compared_by_shape(answer, gold, got, same) -> None:
     width = len(got[0])

@@ -20,7 +20,7 @@ _MONEY = {"price", "amount", "total", "revenue", "cost", "sales", "freight", "su
 _NOT_SUMMABLE = {"discount", "rate", "percent", "pct", "ratio", "lat", "lng", "latitude", "longitude", "number",
                  "no", "year", "month", "day", "week", "quarter", "age", "level", "rank", "order", "sort", "position",
                  "code", "zip", "phone", "version", "milliseconds", "bytes", "size", "period", "id", "reorder",
-                 "stock", "list", "per", "unit"}
+                 "stock", "list", "per", "unit", "rating", "ratings", "score", "scores", "stars", "grade", "nps"}
 _TIME_GOOD = {"created", "ordered", "placed", "date", "at", "time", "timestamp", "occurred", "purchased", "sold",
               "invoice", "order", "transaction", "booked", "paid"}
 _TIME_BAD = {"birth", "updated", "modified", "deleted", "required", "shipped", "expires", "expiry", "due", "end",

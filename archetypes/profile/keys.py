@@ -17,7 +17,7 @@ def _edges(table: TableInfo, tables: dict[str, TableInfo]) -> list[Edge]:
         ref = next((n for n in tables if n.lower() == fk.ref_table.lower()), None)
         if ref and fk.columns and ref != table.name:
             found.append(Edge(table.name, tuple(fk.columns), ref, tuple(fk.ref_columns)))
-    # engines list a table's keys in different orders (SQLite's catalog backwards): the same schema must join the
+    # engines list a table's keys in different sequences (SQLite's catalog backwards): the same schema must join the
     # same way everywhere. Of two keys to one table, the one named after it ('employee_id' to employees, not
     # 'reviewer_id') comes first, then the table's column order.
     position = {c.name: i for i, c in enumerate(table.columns)}

@@ -315,8 +315,8 @@ def _rows_match(gold: list[list[Any]], got: list[list[Any]]) -> bool:
 
 def _same_rows_by_name(gold: list[list[Any]], got: list[list[Any]]) -> bool:
     """The same rows named another way: first and last name in two columns against one full name, a last
-    name against the full name. Each gold row's words and numbers must be in its own row of the reading's, and
-    there are as many rows."""
+    name against the full name, a full name against the gold's name and city. Each gold row's words must be in its
+    own row of the reading's, or that row's words in the gold row's, its numbers too, and there are as many rows."""
     if len(gold) != len(got):
         return False
 
@@ -328,7 +328,7 @@ def _same_rows_by_name(gold: list[list[Any]], got: list[list[Any]]) -> bool:
     for words, numbers in (key(r) for r in gold):
         if not words:
             return False
-        found = next((i for i, (w, n) in enumerate(left) if words <= w and all(
+        found = next((i for i, (w, n) in enumerate(left) if (words <= w or w and w <= words) and all(
             any(_close(x, y) for y in n) for x in numbers)), None)
         if found is None:
             return False
