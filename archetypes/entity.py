@@ -327,9 +327,18 @@ def _one_word_pool(pool: list[Match], term: str) -> list[Match]:
     return starting if len(starting) == len(pool) <= MAX_ONE_WORD_MATCHES else []
 
 
+# people nouns whose rows are often bands or firms ('Frank Zappa & Captain Beefheart', 'Frankenversand')
+_STAGE_NAMES = frozenset({"artist", "author", "supplier", "vendor", "seller", "owner", "account", "contact"})
+
+
 def _first_name(match: Match, term: str) -> bool:
-    """A person (a first and a last name) whose first name is the term."""
-    return len(match.entity.name_columns) > 1 and fold(match.name).startswith(fold(term) + " ")
+    """A person (a first and a last name, or a row of people) whose first name is the term."""
+    from archetypes.lexicon import PEOPLE_NOUNS
+    from archetypes.naming import singular
+
+    noun = singular(match.entity.noun.split()[-1])
+    person = len(match.entity.name_columns) > 1 or noun in PEOPLE_NOUNS and noun not in _STAGE_NAMES
+    return person and fold(match.name).startswith(fold(term) + " ")
 
 
 def _names_in_run(run: list[tuple[str, int, int]], intent, profile: SchemaProfile, lookup) -> list[Span]:
