@@ -275,11 +275,22 @@ _CAP_NOTE = ("combinations of readings; showing", "readings (capped)", "readings
 CAP_WORDS = "at least one for every value of every archetype where the cap allows"
 
 
+def disagreements(report: Report) -> list[str]:
+    """One line per reading whose engines give answers a person can tell apart ('reading [1]: sqlite: 364 rows;
+    pg: 146 rows'): the same SQL answering differently means a schema or an engine reads it another way."""
+    out = []
+    for n, reading in enumerate(report.interpretations, 1):
+        answers = engine_disagreement(reading)
+        if answers:
+            out.append(f"the engines disagree on reading [{n}]: " + "; ".join(f"{e}: {a}" for e, a in answers))
+    return out
+
+
 def notes_to_show(report: Report) -> list[str]:
     """The report's notes, each once, without the cap (the page says it in one line of its own) and without
     the ask of an archetype that fired (its own line says it)."""
     seen: set[str] = set()
-    out = []
+    out = disagreements(report)  # said with the verdict: a 'clear' answer the engines do not agree on is no answer
     asks = [str(a.ask) for a in report.archetypes if len(str(a.ask or "")) > 12]  # each said on its archetype's line
     for note in report.notes:
         if note in seen or (report.capped and any(p in note for p in _CAP_NOTE)) or any(a in note for a in asks):

@@ -186,3 +186,21 @@ def test_an_archetype_says_its_detections_own_question(demo_urls, question, said
     report = json.loads(cli("check", question, *dbs(demo_urls, "sqlite"), "--json").output)
     for archetype in report["archetypes"]:
         assert archetype["ask"] == archetype["clarification"]["question"]
+
+
+def test_engines_that_disagree_are_said_under_the_verdict(tmp_path) -> None:
+    """The same reading answering differently on two engines (here two copies of a table that drifted apart) is
+    said right under the verdict, not only below the rows: a 'clear' answer the engines disagree on is no answer."""
+    import sqlite3
+
+    urls = []
+    for name, cities in (("a", ["Oslo", "Rome", "Oslo"]), ("b", ["Oslo", "Rome", "Oslo", "Rome", "Rome"])):
+        path = tmp_path / f"{name}.sqlite"
+        with sqlite3.connect(path) as conn:
+            conn.execute("CREATE TABLE visits (id INTEGER PRIMARY KEY, city TEXT)")
+            conn.executemany("INSERT INTO visits (city) VALUES (?)", [(c,) for c in cities])
+        urls.append(f"--db={name}=sqlite:///{path}")
+    lines = cli("check", "how many visits", *urls).output.splitlines()
+    assert lines[2] == "  ! the engines disagree on reading [1]: a: 3 (count); b: 5 (count)", lines[:4]
+    same = cli("check", "how many visits", urls[0], urls[0].replace("--db=a=", "--db=c=")).output
+    assert "disagree" not in same
