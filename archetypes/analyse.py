@@ -283,7 +283,8 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
         out.append((Span(duration.start(), duration.end(), ctx.question[duration.start():duration.end()]),
                     "a time between two dates, which no reading computes"))
     days = _DAYS_COUNTED.search(ctx.intent.lower)
-    if days is not None and not any(i.query.find(exp.DateDiff, exp.TimestampDiff) for i in analysis.interpretations):
+    if days is not None and not any(s.start <= days.start(1) < s.end for s in measured) and \
+            not any(i.query.find(exp.DateDiff, exp.TimestampDiff) for i in analysis.interpretations):
         # 'how many sick days': the days each row spans, added up, while the readings count the rows
         out.append((Span(days.start(1), days.end(1), ctx.question[days.start(1):days.end(1)]),
                     "a number of days the rows span, which no reading adds up"))
