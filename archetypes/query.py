@@ -162,7 +162,7 @@ class RowCondition:
 
     table: str
     column: str
-    op: str                                  # eq | in | not_in | is_null | le | gt_or_null | not_null | after | before | on_time
+    op: str                                  # eq | in | not_in | lt_column | sum_lt_column | is_null | le | gt_or_null | not_null | after | before | on_time
     values: tuple[str, ...] = ()
     label: str = ""
 
@@ -185,6 +185,11 @@ class RowCondition:
                                           exp.GT(this=target, expression=_typed_literal(self.values[0]))))
         if self.op in ("gt", "ge", "lt", "le_number", "eq_number"):  # a row's own figure ('list price above 1000')
             return _compare(target, ({"le_number": "le", "eq_number": "eq"}.get(self.op, self.op), float(self.values[0])))
+        if self.op == "lt_column":  # the row's own two figures ('in stock below the reorder level')
+            return exp.LT(this=target, expression=col(self.values[0], alias))
+        if self.op == "sum_lt_column":  # 'in stock plus on order below the reorder level'
+            return exp.LT(this=exp.Paren(this=exp.Add(this=target, expression=col(self.values[0], alias))),
+                          expression=col(self.values[1], alias))
         if self.op in ("after", "before", "on_time"):  # the row's own two dates ('shipped late')
             due = col(self.values[0], alias)
             if self.op == "after":

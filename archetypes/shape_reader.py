@@ -23,6 +23,7 @@ from archetypes.model import Detection, Reading
 from archetypes.naming import phrase, plural, singular, slug, words
 from archetypes.profile import Edge, Entity, Fact, Measure, SchemaProfile
 from archetypes.query import RANKING_LIMIT, Attribute, QuerySpec, RowCondition
+from archetypes.stock_level import read_stock_level, stock_words
 
 _ASCENDING = frozenset({"worst", "least", "fewest", "lowest", "bottom", "weakest", "smallest", "quietest",
                         "slowest", "drop", "dropped", "drops", "decline", "declined", "declines", "declining",
@@ -93,6 +94,7 @@ def read_shape(intent: Intent, ops: list[OperatorMention], profile: SchemaProfil
         reader(intent, ops, kinds, profile, spec, as_of, out)
     if out.share_of_passing is not None:
         _share_of_passing(out.share_of_passing, profile, spec, out)
+    _stock_level(intent, profile, spec, out)
     return out
 
 
@@ -1356,7 +1358,10 @@ def _listing(intent, ops, kinds, profile, spec, as_of, out) -> None:
             m.kind in ("product", "sum", "expression") for m, _ in intent.measures):
         return
     lower = _without(intent.lower, out.value_spans)  # 'sales' inside the value 'Sales Support Agent' sums nothing
-    if _AGGREGATING.search(lower) or kinds & lexicon.SHAPE_OPERATORS:
+    stock = stock_words(lower)  # 'parts below reorder level': a row's own columns compared, no operator
+    if stock is not None:
+        lower = _without(lower, [Span(stock.start(), stock.end(), "")])
+    if _AGGREGATING.search(lower) or kinds & lexicon.SHAPE_OPERATORS and stock is None:
         return
     if _reference(intent, profile, spec, out):
         return
@@ -1378,6 +1383,22 @@ def _listing(intent, ops, kinds, profile, spec, as_of, out) -> None:
     spec.window = None if intent.window is None else spec.window
     spec.list_columns = _columns_named(intent, profile, entity.table, target)
     out.replaces |= {"ranking_metric", "unit", "timezone"}
+
+
+def _stock_level(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: ShapeRead) -> None:
+    """'parts low on stock', 'out of stock': the rows' own stock against their reorder level."""
+    from archetypes.schema_mapping import ARCHETYPE  # which columns 'low' compares
+
+    rows = spec.group.table if spec.shape == "list" and spec.group is not None else spec.count_table or (
+        spec.measure.table if spec.measure is not None and spec.measure.kind == "count" else None)
+    stock = read_stock_level(intent.lower, intent.question, profile, rows) if rows else None
+    if stock is None:
+        return
+    spec.conditions.extend(stock.conditions)
+    out.read.append(stock.span)
+    if stock.readings:
+        out.detections.append(ARCHETYPE.detection(stock.span, stock.readings,
+                                                  question="Low on the shelf, or even with the units on order?"))
 
 
 _PRICE_LIST = re.compile(r"^\s*(?:(?:show|give|get|send)\s+(?:me\s+)?)?(?:(?:a|the|our|full|current)\s+)*"
