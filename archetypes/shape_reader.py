@@ -536,6 +536,8 @@ def _attribute(intent, ops, kinds, profile, spec, as_of, out) -> None:
     mention = next((m for m in ops if m.category == "attribute" and m.word in lexicon.ATTRIBUTE_WORDS), None)
     if spec.shape != "aggregate":
         return
+    if (mention is None or _TENURE.search(intent.lower)) and _verb_dated(intent, profile, spec, out):
+        return  # 'hired first', 'been with us the longest': a date the verb names
     if mention is None:
         _named_superlative(intent, ops, profile, spec, out)
         return
@@ -565,6 +567,55 @@ def _attribute(intent, ops, kinds, profile, spec, as_of, out) -> None:
             spec.attribute_group = grouped.entity
     out.consumed |= {"attribute", "ranking"}
     out.replaces |= {"ranking_metric", "unit"}
+
+
+_VERB_FIRST = re.compile(r"\b([a-z]+ed|signed[- ]?up)\s+(first|earliest|last|latest|most recently|recently)\b|"
+                         r"\b(first|earliest|last|latest|most recently|newly)\s+([a-z]+ed|signed[- ]?up)\b")
+_TENURE = re.compile(r"\b(?:been (?:with us|here|around|on staff) (?:the )?longest|longest[- ]serving|"
+                     r"longest[- ]tenured?|longest tenure|most senior)\b")
+
+
+def _verb_dated(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: ShapeRead) -> bool:
+    """'which employee was hired first', 'the most recently hired', 'been with us the longest': the row with the
+    earliest or latest date its verb names (a hire date for 'hired'); tenure is the earliest such start."""
+    from archetypes.values import lemma
+
+    verb, tenure = _VERB_FIRST.search(intent.lower), _TENURE.search(intent.lower)
+    said = tenure or verb
+    target = _main_target(intent)
+    if said is None or target is None or target.entity.column_only:
+        return False
+    entity = target.entity
+    dates = [c.name for c in profile.tables[entity.table].columns if c.family == "temporal"]
+    if said is verb:
+        said_verb = verb.group(1) or verb.group(4)
+        stem = lemma(said_verb)
+        when = verb.group(2) or verb.group(3)
+        column = next((c for c in dates if stem in words(c) or stem.rstrip("e") in words(c)), None)
+        if column is None and _STARTED.fullmatch(said_verb):  # 'signed up first': the row's own start date
+            column = next(iter(_attribute_columns(profile, entity.table, "recency")), None)
+        direction = "min" if when in ("first", "earliest") else "max"
+    else:
+        column = next(iter(_attribute_columns(profile, entity.table, "recency")), None)
+        direction = "min"
+    if column is None:
+        return False
+    attribute = Attribute(entity.table, column, direction)
+    spec.shape, spec.attribute, spec.group, spec.fact, spec.measure = "attribute", attribute, entity, None, None
+    spec.limit = intent.top_n
+    out.read.append(_span(intent, said.start(), said.end()))
+    out.consumed |= {"attribute", "ranking"}
+    out.replaces |= {"ranking_metric", "unit"} | ({"timeframe"} if "recent" in said.group(0) else set())
+    born = next((c for c in dates if lexicon.BIRTH_WORDS & set(words(c))), None)
+    if tenure is not None and "senior" in tenure.group(0) and born is not None:
+        # 'most senior': the longest here, or the oldest
+        from archetypes.ranking_metric import ARCHETYPE
+
+        out.detections.append(ARCHETYPE.detection(_span(intent, said.start(), said.end()), [
+            Reading("by_tenure", f"By {phrase(column)} (time with us)", _set_attribute(attribute)),
+            Reading("by_birth", f"By {phrase(born)} (age)", _set_attribute(Attribute(entity.table, born, "min")))],
+            question="Senior by time with us, or by age?"))
+    return True
 
 
 def _holder_of(intent: Intent, profile: SchemaProfile, spec: QuerySpec, kind: str, span: Span) -> Target | None:
@@ -1555,12 +1606,18 @@ def _reference(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: Sha
     return True
 
 
+_ASKING = frozenset({"whats", "what", "tell", "give", "show", "me", "get", "find", "need", "want"})
+
+
 def _starts_with_column(intent: Intent, profile: SchemaProfile, spec: QuerySpec) -> bool:
     """'phone number for speedy express', 'email of acme corp': a column of the one row named."""
     owner = _named_owner(profile, spec)
     if owner is None:
         return False
-    first = next((w for w, _, _ in intent.tokens if w not in STOPWORDS), None)
+    named = [(at, at + len(v)) for f in spec.filters for v in f.values if (at := intent.lower.find(v.lower())) >= 0]
+    # 'speedy express phone number', 'whats the phone number for X': the first word that is not the row's name
+    first = next((w for w, start, _ in intent.tokens if w not in STOPWORDS and w not in _ASKING and
+                  not any(a <= start < b for a, b in named)), None)
     columns = _columns_named(intent, profile, owner.table, None)
     return first is not None and any(singular(first) in {singular(w) for w in words(c)} for c in columns)
 
