@@ -29,8 +29,10 @@ def _rows(table: str) -> str:
     return " ".join(words)
 
 
-def measure_text(measure: Measure, agg: str | None = None) -> str:
+def measure_text(measure: Measure, agg: str | None = None, weight: Measure | None = None) -> str:
     columns = [phrase(c) for c in measure.columns]
+    if agg == "weighted" and weight is not None and columns:
+        return f"Average {' × '.join(columns)} weighted by {' × '.join(phrase(c) for c in weight.columns)}"
     if agg in ("avg", "min", "max") and columns:
         word = {"avg": "Average", "min": "Lowest", "max": "Highest"}[agg]
         if agg != "avg" and any(words(c)[-1:] in (("at",), ("date",), ("time",), ("day",), ("on",))
@@ -97,7 +99,7 @@ def _currency(spec: QuerySpec) -> str:
 
 def _metric(spec: QuerySpec) -> str:
     assert spec.measure is not None
-    text = measure_text(spec.measure, spec.agg)
+    text = measure_text(spec.measure, spec.agg, spec.weight)
     if spec.per_table and spec.per_all and spec.group is None:
         text += f" divided by the number of all {_rows(spec.per_table)}, with or without any"
     elif spec.per_table:

@@ -123,7 +123,8 @@ class QuerySpec:
     mappings: list = field(default_factory=list)  # schema mappings the built statement is read through
     # analytic shapes (archetypes/shapes.py builds the ones that are not a plain aggregate)
     shape: str = "aggregate"                 # aggregate | absence | attribute | distribution | change | share
-    agg: str | None = None                   # the measure's aggregation replaced: avg | min | max
+    agg: str | None = None                   # the measure's aggregation replaced: avg | min | max | weighted
+    weight: Measure | None = None            # agg weighted: each row's value counts by this (a line's gross value)
     per_table: str | None = None             # ratio: the measure divided by the distinct rows of this table
     per_all: bool = False                    # ratio: divided by every row of per_table, not those with events
     having: tuple[str, float] | None = None  # (operator, number) on the metric: HAVING
@@ -783,6 +784,11 @@ def metric_expression(spec: QuerySpec, measure: Measure, value: exp.Expr, source
     if spec.agg in ("avg", "min", "max") and measure.kind in ("product", "sum", "expression"):
         func = {"avg": exp.Avg, "min": exp.Min, "max": exp.Max}[spec.agg]
         aggregated: exp.Expr = func(this=value)
+    elif spec.agg == "weighted" and spec.weight is not None:
+        # each row's value counted by its weight: SUM(value x weight) / SUM(weight) (a discount by the line's value)
+        weight = _row_value(spec.weight, source.alias_for(()))
+        aggregated = exp.Div(this=exp.Sum(this=exp.Mul(this=value, expression=weight.copy())),
+                             expression=exp.Nullif(this=exp.Sum(this=weight), expression=exp.Literal.number(0)))
     else:
         aggregated = _aggregate(measure, value)
     if not spec.per_table:

@@ -916,6 +916,10 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
             out.read.extend(_span(intent, s, e) for w, s, e in intent.tokens if w in _LENGTH_WORDS)
             _group_by_mention(intent, spec, profile=profile)
             out.replaces |= {"ranking_metric", "unit"}
+            rate = _averaged_rate(profile, table, name, average.span)
+            if rate is not None:
+                out.detections.append(rate)
+                out.replaces.add("aggregation_level")
             return
     if per is not None:
         denominator = _table_named(profile, per.group(1), intent)
@@ -976,6 +980,36 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
             out.replaces.add("ranking_metric")
         elif spec.measure is not None and spec.measure.kind in ("count", "count_distinct"):
             _average_event(intent, average, profile, spec, out)
+
+
+_RATE_WORDS = frozenset({"discount", "rate", "pct", "percent", "percentage", "tax", "commission"})
+
+
+def _averaged_rate(profile: SchemaProfile, table: str, column: str, span: Span) -> Detection | None:
+    """'average discount' of a line fact: the mean over every line, over the lines that have one, or weighted by
+    the lines' value (what was given away over what was sold): three figures, each defensible."""
+    from archetypes.aggregation_level import ARCHETYPE
+
+    fact = profile.facts.get(table)
+    gross = next((m for m in fact.measures if m.kind == "product" and len(m.columns) == 2), None) if fact else None
+    if gross is None or not set(words(column)) & _RATE_WORDS:
+        return None
+    said = phrase(column)
+
+    def mean(conditions: list[RowCondition], weight: Measure | None):
+        def apply(spec: QuerySpec) -> None:
+            spec.agg, spec.weight = ("weighted", weight) if weight is not None else ("avg", None)
+            spec.conditions.extend(conditions)
+        return apply
+
+    noun = phrase(table).split()
+    line, lines = " ".join(noun[:-1] + [singular(noun[-1])]), " ".join(noun[:-1] + [plural(noun[-1])])
+    readings = [Reading("every_line", f"Mean {said} over every {line}", mean([], None)),
+                Reading("lines_with_one", f"Mean over the {lines} with a {said} only",
+                        mean([RowCondition(table, column, "gt", ("0",), f"{said} above 0")], None)),
+                Reading("value_weighted", f"Weighted by each {line}'s {gross.label.split(' (')[0].lower()}",
+                        mean([], gross))]
+    return ARCHETYPE.detection(span, readings, question=f"The average {said} over which {lines}, weighted how?")
 
 
 def _rows_per(intent: Intent, average: OperatorMention, per: re.Match, profile: SchemaProfile, spec: QuerySpec,
