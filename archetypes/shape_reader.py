@@ -916,10 +916,11 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
             out.read.extend(_span(intent, s, e) for w, s, e in intent.tokens if w in _LENGTH_WORDS)
             _group_by_mention(intent, spec, profile=profile)
             out.replaces |= {"ranking_metric", "unit"}
-            rate = _averaged_rate(profile, table, name, average.span)
+            rate = _averaged_rate(profile, table, name, average.span) or _price_charged(profile, table, name,
+                                                                                         average.span)
             if rate is not None:
                 out.detections.append(rate)
-                out.replaces.add("aggregation_level")
+                out.replaces.add(rate.archetype)
             return
     if per is not None:
         denominator = _table_named(profile, per.group(1), intent)
@@ -1010,6 +1011,31 @@ def _averaged_rate(profile: SchemaProfile, table: str, column: str, span: Span) 
                 Reading("value_weighted", f"Weighted by each {line}'s {gross.label.split(' (')[0].lower()}",
                         mean([], gross))]
     return ARCHETYPE.detection(span, readings, question=f"The average {said} over which {lines}, weighted how?")
+
+
+def _price_charged(profile: SchemaProfile, table: str, column: str, span: Span) -> Detection | None:
+    """'average track price': the catalogue's price, or the price charged on the sales lines that carry a column of
+    the same name (each unit sold counted once): the catalogue weighs what is listed, the lines what sells."""
+    from archetypes.schema_mapping import ARCHETYPE
+
+    if table in profile.facts or not set(words(column)) & {"price", "cost"}:
+        return None
+    lines = next((f for f in profile.fact_list() if any(e.ref_table == table for e in profile.edges.get(f.table, ()))
+                  and profile.tables[f.table].column(column) is not None), None)
+    if lines is None:
+        return None
+    units = next((m for m in lines.measures if m.kind == "sum" and not m.money), None)
+    charged = Measure(slug(column), phrase(column), "sum", lines.table, (column,))
+
+    def on_lines(spec: QuerySpec) -> None:
+        spec.fact, spec.measure = lines, charged
+        spec.agg, spec.weight = ("weighted", units) if units is not None else ("avg", None)
+
+    said = phrase(column)
+    readings = [Reading("catalogue", f"The {phrase(table)}'s own {said} (the catalogue)", lambda spec: None),
+                Reading("charged", f"The {said} charged on the {plural(phrase(lines.table))}" +
+                        (f", per {singular(units.label.split(' (')[0].lower())} sold" if units is not None else ""), on_lines)]
+    return ARCHETYPE.detection(span, readings, question=f"The listed {said}, or the {said} charged when sold?")
 
 
 def _rows_per(intent: Intent, average: OperatorMention, per: re.Match, profile: SchemaProfile, spec: QuerySpec,
