@@ -203,7 +203,9 @@ SYNONYMS = {"client": "customer", "buyer": "customer", "shopper": "customer", "p
             "good": "product", "merchandise": "product", "vendor": "supplier", "shop": "store", "outlet": "store",
             "branch": "store", "location": "store", "carrier": "shipper", "courier": "shipper", "nation": "country",
             "purchase": "order", "sale": "order", "transaction": "order", "bill": "invoice", "genre": "category",
-            "category": "genre", "manager": "employee"}
+            "category": "genre", "manager": "employee", "sales rep": "employee", "sales representative": "employee",
+            "sales agent": "employee", "support rep": "employee", "support agent": "employee",
+            "account manager": "employee", "sales person": "employee"}
 
 # subjects analysts ask about that many schemas lack; asked of a schema without them -> insufficient_info
 ABSENT_SUBJECTS = frozenset("""
@@ -329,11 +331,21 @@ def vocabulary(profile: SchemaProfile) -> Vocabulary:
         if len(key) > 1:
             tables.setdefault(key[-1:], name)
     for word, canonical in SYNONYMS.items():
-        if (word,) not in phrases and (canonical,) in phrases:
-            phrases[(word,)] = phrases[(canonical,)]
-            known.add(word)
-        if (word,) not in tables and (canonical,) in tables:
-            tables[(word,)] = tables[(canonical,)]
+        said = tuple(singular(w) for w in word.split()) if " " in word else (word,)
+        if said not in phrases and (canonical,) in phrases:
+            phrases[said] = phrases[(canonical,)]
+            if len(said) == 1:  # 'sales person' is read as a phrase; 'person' alone stays unknown
+                known.add(word)
+        if said not in tables and (canonical,) in tables:
+            tables[said] = tables[(canonical,)]
+    for table in profile.tables.values():
+        # a key's own words name the row it points at: 'support rep' (support_rep_id) is an employee
+        for fk in table.foreign_keys:
+            said = tuple(singular(w) for w in words(fk.columns[0]) if w not in ("id", "key", "fk", "no", "code"))
+            pointed = next((e for n, e in profile.entities.items() if n.lower() == fk.ref_table.lower()), None)
+            if len(fk.columns) == 1 and len(said) > 1 and pointed is not None and said not in phrases and \
+                    not any(w in STOPWORDS for w in said):  # 'reports to', 'ship via': a verb, read elsewhere
+                phrases[said] = [pointed]
     rate_words = frozenset(words(profile.rate_table.table)) if profile.rate_table else frozenset()
     longest = max([len(k) for k in phrases] + [len(k) for k in measure_words] + [1])
     stems = frozenset(stem(w) for w in known if len(w) > 3)
