@@ -18,7 +18,8 @@ from archetypes.period_pair import PeriodPair, find_pair
 from archetypes.profile import Fact, Measure, SchemaProfile
 from archetypes.query import Change, QuerySpec
 
-_TWO_YEARS = re.compile(r"\b((?:19|20)\d{2})\b.{0,20}?\b(?:and|to|vs\.?|versus|against|compared to)\s+((?:19|20)\d{2})\b")
+_TWO_YEARS = re.compile(r"\b((?:19|20)\d{2})\b.{0,20}?\b(?:and|to|vs\.?|versus|against|compared? (?:to|with)|than"
+                        r"(?: in)?)\s+((?:19|20)\d{2})\b")
 
 
 def read_change(intent, ops, kinds, profile, spec, as_of, out) -> None:
@@ -176,7 +177,7 @@ _THE_ONE_BEFORE = re.compile(r"\b(?:the|a)\s+(week|month|quarter|year)\s+before\
 
 
 _SAME_PERIOD = re.compile(r"\b(?:the\s+)?same\s+(?:period|time|days|stretch|point)\b")
-_VS_LAST = re.compile(r"\b(?:vs\.?|versus|against|than|compared (?:to|with))\s+(?:the\s+)?(?:last|previous|prior)"
+_VS_LAST = re.compile(r"\b(?:vs\.?|versus|against|than|compared? (?:to|with))\s+(?:the\s+)?(?:last|previous|prior)"
                       r"(?:\s+one|\s+(week|month|quarter|year|wk|qtr|yr))?\b(?!\s*\d)")
 # 'how are we doing in brazil this year', "how's revenue tracking": a change asked without a change word
 _HOW_DOING = re.compile(r"\bhow(?:'s|s|\s+is|\s+are|\s+was|\s+were)\b[^?]*?\b(doing|performing|tracking)\b")

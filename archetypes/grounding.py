@@ -127,8 +127,8 @@ def _single_word_value(word: str, typed: str, refs: tuple[ValueRef, ...], schema
         return True  # 'lost trips', 'status lost': a state the rows are in, not a change over time
     if word in _NOT_A_VALUE or word in STOPWORDS and len(word) <= 3:
         return False
-    if refs and all(r.demonym for r in refs):
-        return word not in _SHORT_WORDS  # 'german clients': a country named by its people's adjective
+    if refs and all(r.demonym or r.initials for r in refs) and any(r.demonym for r in refs):
+        return word not in _SHORT_WORDS  # 'german clients', 'from the uk': a country by its adjective or short name
     if refs and all(r.initials for r in refs):
         return word not in _SHORT_WORDS and typed.lower() == typed  # 'the ny store'; 'NY' typed is a code
     if len(word) <= 3 and not any(r.value == typed for r in refs) and (

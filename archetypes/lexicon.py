@@ -92,7 +92,7 @@ OPERATORS: dict[str, str] = {
                      "decrease", "decreased", "fall", "fell", "fallen", "change", "changed", "changes", "up",
                      "down", "compared", "compare", "versus", "vs", "between", "difference", "gain", "gained",
                      "lost", "loss", "improve", "improved", "shrank", "shrunk", "yoy", "year over year",
-                     "year-over-year"], "change"),
+                     "year-over-year", "how many more", "how much more", "how many fewer", "how much less"], "change"),
     **dict.fromkeys(["busiest", "busy", "quietest", "quiet", "slowest", "peak", "peaks"], "distribution"),
     **dict.fromkeys(["cheapest", "priciest", "expensive", "cheap", "oldest", "newest", "youngest", "longest",
                      "shortest", "earliest", "latest", "heaviest", "lightest", "first", "last", "longest tenured",
