@@ -258,8 +258,14 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
         currency = ctx.intent.currency
         in_currency = currency is not None and currency.start <= span.start < currency.end  # 'in dollars'
         if not summed and not in_currency and measure.kind in ("sum", "product", "expression") and \
-                measure.columns and not any(singular(w) in used for c in measure.columns for w in words(c)):
+                measure.columns and not any(singular(w) in used for c in measure.columns for w in words(c)) and \
+                not all(singular(w) in used for w in words(span.text)):  # 'unit' of the unit price ranked by
             out.append((span, "names a figure no reading computes"))
+        elif measure.kind in ("count", "count_distinct") and not any(
+                ctx.profile.path(t, rows_of(ctx.profile, measure)) is not None for t in read_tables
+                if t in ctx.profile.tables):  # nothing read is those rows or points at them
+            # 'how many clients opened a ticket in may' counted clients who signed up in may: no ticket read
+            out.append((span, f"names the {plural(phrase(rows_of(ctx.profile, measure)))}, which no reading reads"))
     if not read_tables & set(ctx.profile.facts):
         # 'how many sales reps do we have' counted every employee: no reading reads a sale ('the cheapest laptop
         # we sell' is the catalogue: the present verb offers, 'sales' and 'sold' happened)
@@ -470,6 +476,8 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
         grounded.operators = [m for m in grounded.operators if not rows[0][0].end <= m.span.start < rows[0][-1].start]
     grounded.shape = read_shape(intent, grounded.operators, profile, base, anchor or dt.date.today(),
                                 pending_values=bool(grounded.ambiguous), value_spans=ctx.extra["value_spans"])
+    if base.window is not None and base.fact is not None and base.fact.time is not None:
+        base.fact = _dated_as_said(intent, profile, base.fact)  # 'tickets closed in june': by the closing date
     if base.window is not None and base.fact is not None and base.fact.time is not None:
         # 'joined in 2024', 'trips that started in march': the words naming the date bounded are read
         grounded.shape.read += _date_words(intent, base.fact.time.column)
@@ -912,6 +920,29 @@ def _date_words(intent: Intent, column: str) -> list[Span]:
     parts = [w for w in words(column) if len(w) >= 3 and w not in ("date", "time", "day")]
     return [Span(start, end, intent.question[start:end]) for word, start, end in intent.tokens
             if any(singular(word) == w or word.startswith(w) and len(word) - len(w) <= 2 for w in parts)]
+
+
+# verbs that end a row's life, and the date columns that record it ('solved' a ticket: its resolved_at)
+_CLOSING = frozenset({"closed", "solved", "resolved", "completed", "finished", "fulfilled", "done", "shipped",
+                      "delivered", "cancelled", "canceled", "refunded", "ended", "terminated", "churned"})
+
+
+def _dated_as_said(intent: Intent, profile: SchemaProfile, fact: Fact) -> Fact:
+    """The fact dated by the column the question's verb names, when it is not the one it is dated by ('tickets
+    closed in june' by resolved_at, 'parcels shipped in 1997' by the shipped date); else the fact as it was."""
+    from archetypes.naming import words
+    from archetypes.profile.facts import time_column, time_columns
+
+    assert fact.time is not None
+    table = profile.tables[fact.time.table]
+    others = [c for c in time_columns(table) if c.name != fact.time.column]
+    said = {w for w, _, _ in intent.tokens}
+    named = [c for c in others if _date_words(intent, c.name)]
+    if not named and said & _CLOSING:
+        named = [c for c in others if set(words(c.name)) & (_CLOSING | {"resolved", "closed", "completed"})]
+    if len(named) != 1 or _date_words(intent, fact.time.column):
+        return fact
+    return replace(fact, time=time_column(table, named[0]))
 
 
 def _own_date(intent: Intent, table: TableInfo) -> TimeColumn | None:

@@ -28,6 +28,7 @@ contain contains containing include includes including matching live lives livin
 work works working worked employed
 single
 happen happens happened happening arrive arrives arrived take took taken place placed places placing
+opened raised submitted filed logged
 """.split())
 
 # verbs and nouns that name the fact rows themselves ('sold', 'purchases', 'spent'): read as the

@@ -39,6 +39,7 @@ EXCLUDED = {"cancelled", "canceled", "refunded", "returned", "failed", "void", "
             "deleted", "inactive", "expired", "churned", "declined", "paused", "lost", "abandoned", "draft",
             "open", "suspended", "terminated"}
 _CURRENT = re.compile(r"\b(right now|currently|current|today|now|at the moment|active|live|these days)\b")
+_UNDER_WAY = frozenset({"open", "pending"})
 # a date that says a row left: an employee's termination, a member's churn (empty while the row is current)
 _LEFT = frozenset({"terminated", "termination", "left", "leaving", "departed", "departure", "resigned",
                    "resignation", "churned", "offboarded", "exit", "exited", "separation", "separated"})
@@ -203,7 +204,8 @@ def scopes(profile: SchemaProfile) -> list[Scope]:
             if column.family == "text" and column.name not in keys and 2 <= len(column.samples) <= 12:
                 lowered = {s.lower() for s in column.samples}
                 done = [s for s in column.samples if s.lower() in DONE]
-                if done and lowered & EXCLUDED:
+                # open and pending rows are on their way, not void: tickets open, solved, closed ask no scope
+                if done and lowered & (EXCLUDED - _UNDER_WAY):
                     found.append(Scope("status", name, column.name, (done[0],)))
             if "deleted" in parts or "removed" in parts or "archived" in parts:
                 if column.family in ("temporal", "boolean", "numeric") or "is" in parts:

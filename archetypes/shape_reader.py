@@ -657,11 +657,15 @@ def _named_superlative(intent: Intent, ops: list[OperatorMention], profile: Sche
     table it belongs to (not a measure summed over events)."""
     word = next((m for m in ops if m.word in _HIGH), None)
     target = _main_target(intent)
-    if word is None or target is None or target.entity.column_only or intent.explicit_measure:
+    if word is None or target is None or target.entity.column_only:
         return
     column = _numeric_mentioned(intent, profile, spec)
     if column is None or profile.path(target.entity.table, column[0]) is None or column[0] in profile.facts:
         return
+    said = {singular(w) for w, _, _ in intent.tokens}
+    whole = len(words(column[1])) > 1 and all(singular(w) in said for w in words(column[1]))
+    if intent.explicit_measure and not whole:
+        return  # 'the highest unit price' names the column whole; 'the most units' a measure
     spec.shape, spec.group = "attribute", target.entity
     spec.attribute = Attribute(column[0], column[1], _HIGH[word.word])
     spec.limit = intent.top_n
@@ -1469,6 +1473,11 @@ def _listing(intent, ops, kinds, profile, spec, as_of, out) -> None:
             m.kind in ("product", "sum", "expression") for m, _ in intent.measures):
         return
     lower = _without(intent.lower, out.value_spans)  # 'sales' inside the value 'Sales Support Agent' sums nothing
+    # 'albums by led zeppelin': 'by' a named row is who made them, not a breakdown
+    named = [at for f in spec.filters for v in f.values if (at := lower.find(v.lower())) >= 0]
+    lower = "".join(" " if lower[i:i + 3] == "by " and any(lower[i + 3:].lstrip().startswith(lower[a:a + 2])
+                                                            and a >= i + 3 and not lower[i + 3:a].strip()
+                                                            for a in named) else c for i, c in enumerate(lower))
     stock = stock_words(lower)  # 'parts below reorder level': a row's own columns compared, no operator
     if stock is not None:
         lower = _without(lower, [Span(stock.start(), stock.end(), "")])
