@@ -95,6 +95,7 @@ def read_shape(intent: Intent, ops: list[OperatorMention], profile: SchemaProfil
     if out.share_of_passing is not None:
         _share_of_passing(out.share_of_passing, profile, spec, out)
     _stock_level(intent, profile, spec, out)
+    _not_yet(intent, profile, spec, out)
     return out
 
 
@@ -1478,16 +1479,23 @@ def _listing(intent, ops, kinds, profile, spec, as_of, out) -> None:
     lower = "".join(" " if lower[i:i + 3] == "by " and any(lower[i + 3:].lstrip().startswith(lower[a:a + 2])
                                                             and a >= i + 3 and not lower[i + 3:a].strip()
                                                             for a in named) else c for i, c in enumerate(lower))
-    stock = stock_words(lower)  # 'parts below reorder level': a row's own columns compared, no operator
-    if stock is not None:
-        lower = _without(lower, [Span(stock.start(), stock.end(), "")])
-    if _AGGREGATING.search(lower) or kinds & lexicon.SHAPE_OPERATORS and stock is None:
+    # 'parts below reorder level', 'parcels that haven't shipped': a row's own columns, no operator
+    head = _head_target(intent)
+    listed = head.entity.table if head is not None else next(
+        (rows_of(profile, m) for m, _ in intent.measures if m.kind in ("count", "count_distinct")), None)
+    pending = _not_yet_column(lower, profile, listed) if listed is not None else None
+    own = stock_words(lower) or (pending[0] if pending is not None else None)
+    if own is not None:
+        lower = _without(lower, [Span(own.start(), own.end(), "")])
+    if _AGGREGATING.search(lower) or kinds & lexicon.SHAPE_OPERATORS and own is None:
         return
     if _reference(intent, profile, spec, out):
         return
     if not (_LISTING.search(lower) or _starts_with_table(intent) or _starts_with_column(intent, profile, spec)):
         return
     target = _counted_rows(intent, profile) or _head_target(intent)
+    if target is None and pending is not None and (events := _event_rows(intent, profile)) is not None:
+        target = Target(events, Span(0, 0, ""))  # 'which parcels still havent shipped': the parcels, by their key
     if target is None:
         # 'the list price of the MacBook Pro': a column of the table a named row belongs to
         owner = next((f.entity for f in spec.filters if not f.entity.column_only), None)
@@ -1519,6 +1527,41 @@ def _stock_level(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: S
     if stock.readings:
         out.detections.append(ARCHETYPE.detection(stock.span, stock.readings,
                                                   question="Low on the shelf, or even with the units on order?"))
+
+
+_NOT_YET = re.compile(r"\b(?:(?:still|yet)\s+)?(?:have\s*n[o']?t|has\s*n[o']?t|havent|hasnt|not|never|is\s*n'?t|"
+                      r"are\s*n'?t|isnt|arent|was\s*n'?t|were\s*n'?t|wasnt|werent)\s+(?:been\s+|yet\s+|"
+                      r"already\s+)?([a-z]+ed)\b(?:\s+yet)?|\bun([a-z]+ed)\b|\b(?:still\s+)?(?:waiting|pending|"
+                      r"awaiting)\s+(?:to\s+be\s+|to\s+)?([a-z]+?)(?:ed)?\b")
+
+
+def _not_yet(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: ShapeRead) -> None:
+    """'parcels that haven't shipped yet', 'unshipped parcels', 'still waiting to ship': rows whose date for that
+    verb is still empty."""
+    rows = spec.group.table if spec.shape == "list" and spec.group is not None else spec.count_table or (
+        spec.measure.table if spec.measure is not None and spec.measure.kind == "count" else None)
+    found = _not_yet_column(intent.lower, profile, rows) if spec.shape in ("aggregate", "list") and rows else None
+    if found is None:
+        return
+    m, column = found
+    assert rows is not None
+    spec.conditions.append(RowCondition(rows, column, "is_null", label=f"{phrase(column)} is empty"))
+    out.read.append(_span(intent, m.start(), m.end()))
+    out.consumed.add("negation")
+
+
+def _not_yet_column(lower: str, profile: SchemaProfile, table: str) -> tuple[re.Match, str] | None:
+    """The words saying a row has not reached a step yet, and the nullable date of `table` that step fills (not
+    the date the row itself happened on: 'clients who haven't booked' is an absence of bookings)."""
+    m = _NOT_YET.search(lower)
+    if m is None or table not in profile.tables:
+        return None
+    verb = next(g for g in m.groups() if g)
+    fact = profile.facts.get(table)
+    own = fact.time.column if fact is not None and fact.time is not None else None
+    dated = [c.name for c in profile.tables[table].columns if c.family == "temporal" and c.nullable and
+             c.name != own and any(w.startswith(verb[:4]) for w in words(c.name))]
+    return (m, dated[0]) if len(dated) == 1 else None
 
 
 _PRICE_LIST = re.compile(r"^\s*(?:(?:show|give|get|send)\s+(?:me\s+)?)?(?:(?:a|the|our|full|current)\s+)*"
