@@ -1128,7 +1128,7 @@ def _per_readings(intent: Intent, per: re.Match, profile: SchemaProfile, spec: Q
     noun = phrase(table)
     target = next((t for t in intent.targets if t.entity.table == table), None)
     readings = [Reading(f"average_per_{slug(noun)}", f"The average per {noun} (total divided by the number of "
-                        f"{plural(noun)})", _set_per(table, None))]
+                        f"{plural(noun)} with any)", _set_per(table, None))]
     if target is not None:
         readings.append(Reading(f"each_{slug(noun)}", f"One figure for each {noun}", _set_per(None, target.entity)))
     return ARCHETYPE.detection(_span(intent, per.start(), per.end()), readings,
