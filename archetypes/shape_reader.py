@@ -1054,6 +1054,10 @@ def _rows_per(intent: Intent, average: OperatorMention, per: re.Match, profile: 
     if denominator is None or counted is None or counted == denominator or counted in profile.facts and \
             any(m.money for m in profile.facts[counted].measures):
         return False
+    between = {singular(w) for w, s, _ in intent.tokens if average.span.end <= s < per.start()}
+    if between & _LENGTH_WORDS or any({singular(w) for w in words(c.name)} <= between and
+                                      c.family == "numeric" for c in profile.tables[counted].columns):
+        return False  # 'avg track length per genre', 'average list price of items per category': a column averaged
     rows = counted if profile.path(counted, denominator) is not None else bridge_between(profile, counted,
                                                                                           denominator)
     if rows is None or rows in profile.facts and _header_of(profile, profile.facts[rows]) == denominator:
