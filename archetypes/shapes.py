@@ -124,8 +124,18 @@ def _offsets(zone: str, start: dt.datetime, end: dt.datetime) -> tuple[tuple[dt.
     return tuple(ranges)
 
 
+OFFSETS = "tz"  # the alias of a reading's table of UTC offsets (``_zone_offset``)
+
+
 def _zone_offset(spec: QuerySpec, prepared: Prepared, fact: Fact) -> exp.Expr | None:
-    """Minutes to add to a UTC timestamp to get the local time of the row's zone (None: UTC)."""
+    """Minutes to add to a UTC timestamp to get the local time of the row's zone (None: UTC).
+
+    The zone's offsets over the data's span are a small derived table of (zone, utc_from, utc_to, minutes)
+    stretches computed in Python (``_offsets``: daylight saving included), LEFT JOINed to the rows on the
+    row's zone and its UTC time in [utc_from, utc_to): the stretches of a zone do not overlap, so a row
+    finds at most one and none is repeated, and a row outside them (or without a zone) gets 0. Only
+    comparisons and literals, so the offset is the same on SQLite, PostgreSQL and MariaDB; the statement
+    names the offset once per use (``tz.minutes``) where a CASE of every stretch was written at each."""
     time = fact.time
     if time is None or time.date_only or time.earliest is None or time.latest is None:
         return None
@@ -136,19 +146,36 @@ def _zone_offset(spec: QuerySpec, prepared: Prepared, fact: Fact) -> exp.Expr | 
         zones = [prepared.zone]
     else:
         return None
-    start = dt.datetime.combine(time.earliest.date(), dt.time()) - dt.timedelta(days=1)
-    end = dt.datetime.combine(time.latest.date(), dt.time()) + dt.timedelta(days=2)
-    ifs: list[exp.Expr] = []
     assert prepared.time_expr is not None
-    for zone in zones:
-        for low, high, minutes in _offsets(zone, start, end):
-            condition: exp.Expr = exp.and_(
-                exp.GTE(this=prepared.time_expr.copy(), expression=time_literal(low, time)),
-                exp.LT(this=prepared.time_expr.copy(), expression=time_literal(high, time)))
-            if prepared.zone_expr is not None:
-                condition = exp.and_(exp.EQ(this=prepared.zone_expr.copy(), expression=literal(zone)), condition)
-            ifs.append(exp.If(this=condition, true=_int(minutes)))
-    return exp.Case(ifs=ifs, default=_int(0))
+    if not _offsets_joined(prepared.source.select):
+        start = dt.datetime.combine(time.earliest.date(), dt.time()) - dt.timedelta(days=1)
+        end = dt.datetime.combine(time.latest.date(), dt.time()) + dt.timedelta(days=2)
+        rows: list[exp.Select] = []
+        for zone in dict.fromkeys(zones):
+            for low, high, minutes in _offsets(zone, start, end):
+                values: list[exp.Expr] = [literal(zone)] if prepared.zone_expr is not None else []
+                values += [time_literal(low, time), time_literal(high, time), _int(minutes)]
+                if not rows:  # a union's columns are named by its first row
+                    names = ["zone"] if prepared.zone_expr is not None else []
+                    values = [exp.alias_(v, n, quoted=True)
+                              for v, n in zip(values, [*names, "utc_from", "utc_to", "minutes"], strict=True)]
+                rows.append(exp.select(*values))
+        stretches: exp.Query = rows[0]
+        for row in rows[1:]:
+            stretches = exp.Union(this=stretches, expression=row, distinct=False)
+        on: exp.Expr = exp.and_(exp.GTE(this=prepared.time_expr.copy(), expression=col("utc_from", OFFSETS)),
+                                exp.LT(this=prepared.time_expr.copy(), expression=col("utc_to", OFFSETS)))
+        if prepared.zone_expr is not None:
+            on = exp.and_(exp.EQ(this=col("zone", OFFSETS), expression=prepared.zone_expr.copy()), on)
+        prepared.source.select = prepared.source.select.join(
+            exp.Subquery(this=stretches, alias=exp.TableAlias(this=ident(OFFSETS))), on=on, join_type="left",
+            copy=False)
+    return exp.Coalesce(this=col("minutes", OFFSETS), expressions=[_int(0)])
+
+
+def _offsets_joined(select: exp.Select) -> bool:
+    """The offsets are already joined (a weekday filter and a distribution of the same reading share them)."""
+    return any(join.alias_or_name == OFFSETS for join in select.args.get("joins") or [])
 
 
 def local_part(which: str, spec: QuerySpec, prepared: Prepared, fact: Fact) -> exp.Expr:
@@ -174,12 +201,13 @@ def local_part(which: str, spec: QuerySpec, prepared: Prepared, fact: Fact) -> e
 
 def part_label(which: str, expr: exp.Expr) -> exp.Expr:
     """A readable label for a time part ('Monday', '14:00', 'March', '2024-05')."""
+    # a simple CASE names the part once (a searched CASE repeated it at every WHEN)
     if which == "weekday":
-        return exp.Case(ifs=[exp.If(this=exp.EQ(this=expr.copy(), expression=_int(i)), true=literal(name))
-                             for i, name in enumerate(WEEKDAYS)])
+        return exp.Case(this=expr.copy(), ifs=[exp.If(this=_int(i), true=literal(name))
+                                               for i, name in enumerate(WEEKDAYS)])
     if which == "month":
-        return exp.Case(ifs=[exp.If(this=exp.EQ(this=expr.copy(), expression=_int(i + 1)), true=literal(name))
-                             for i, name in enumerate(MONTHS)])
+        return exp.Case(this=expr.copy(), ifs=[exp.If(this=_int(i + 1), true=literal(name))
+                                               for i, name in enumerate(MONTHS)])
     return expr
 
 
