@@ -23,7 +23,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlglot import exp
 
-from adapters import deadline
+from adapters import deadline, watchdog
 from adapters.built import BuiltStatement
 from adapters.classify import classify
 from adapters.connections import READ_GRACE_S, DatabaseConfig, scrub, shared_engine
@@ -316,11 +316,10 @@ class Database:
         seconds = limit.time_limit_s if isinstance(limit, Limits) else limit
         ms = max(1, int(seconds * 1000))
         if self.backend == "postgresql":
-            conn.exec_driver_sql("SET TRANSACTION READ ONLY")
-            conn.exec_driver_sql(f"SET LOCAL statement_timeout = {ms}")
             # no JIT: a statement of the checker runs for seconds at most, and compiling a long expression (a
-            # series' CASE tree) cost more than the query itself (7 s of a 10 s run on 2.8M rows)
-            conn.exec_driver_sql("SET LOCAL jit = off")
+            # series' CASE tree) cost more than the query itself (7 s of a 10 s run on 2.8M rows). The three
+            # settings go in one round trip (without parameters psycopg sends the text as one simple query)
+            conn.exec_driver_sql(f"SET TRANSACTION READ ONLY; SET LOCAL statement_timeout = {ms}; SET LOCAL jit = off")
             yield lambda text: text
         elif self.backend == "mysql":
             conn.exec_driver_sql("START TRANSACTION READ ONLY")
@@ -332,12 +331,11 @@ class Database:
                 yield lambda text: text
         else:
             # a timer calling interrupt(), not a progress handler: a Python callback every few
-            # thousand VM steps must take the GIL each time, which stalls every other engine's thread
+            # thousand VM steps must take the GIL each time, which stalls every other engine's thread;
+            # the process's one watchdog thread, not a thread per statement (`adapters.watchdog`)
             raw: Any = conn.connection.driver_connection
             conn.exec_driver_sql("PRAGMA query_only = ON")
-            timer = threading.Timer(seconds, raw.interrupt)
-            timer.daemon = True
-            timer.start()
+            timer = watchdog.call_later(seconds, raw.interrupt)
             try:
                 yield lambda text: text
             finally:
