@@ -68,11 +68,13 @@ def install_reset(engine: sa.Engine, backend: str, time_limit_s: float) -> None:
 
             dbapi_connection.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, RESULT_BUDGET_BYTES)
         elif backend == "mysql":
+            # one statement, one round trip (this runs again after every reset, so once per statement)
+            setting = "SET NAMES utf8mb4"
+            if "mariadb" in str(getattr(dbapi_connection, "server_version", "")).lower():
+                setting += f", SESSION max_statement_time = {mariadb_seconds}"
             cursor = dbapi_connection.cursor()
             try:
-                cursor.execute("SET NAMES utf8mb4")
-                if "mariadb" in str(getattr(dbapi_connection, "server_version", "")).lower():
-                    cursor.execute(f"SET SESSION max_statement_time = {mariadb_seconds}")
+                cursor.execute(setting)
             finally:
                 cursor.close()
 
