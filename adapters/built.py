@@ -44,9 +44,14 @@ class BuiltStatement(str):
 
     def tree(self) -> exp.Query:
         """A tree of this statement that the caller owns (it may change it)."""
+        return self.tree_as_written()[0]
+
+    def tree_as_written(self) -> tuple[exp.Query, bool]:
+        """`tree()`, and whether it is the very tree this text was written from (the first call after
+        `Interpretation.statement` wrote both at once): then the text is that tree's, unwritten again."""
         with self._lock:
             first, self._first = self._first, None
-        return first if first is not None else self._build()
+        return (first, True) if first is not None else (self._build(), False)
 
     def text(self) -> str:
         """The plain text (no tree kept with it)."""

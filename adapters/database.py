@@ -95,9 +95,32 @@ def checked_text(sql: str, dialect: str, limits: Limits, allow_functions: frozen
     dialect) through its own tree, any other text parsed first."""
     if isinstance(sql, BuiltStatement) and sql.dialect == sqlglot_dialect(dialect):
         decode_input(sql.text(), what="SQL")  # the same size and NUL limits as a text
-        tree = check_query(sql.tree(), dialect, allow_functions=allow_functions)
-        return sent_text(tree, dialect, limits, owned=True)
+        tree, as_written = sql.tree_as_written()
+        tree = check_query(tree, dialect, allow_functions=allow_functions)
+        capped = capped_as_written(tree, sql.text(), limits.row_cap) if as_written else None
+        return capped if capped is not None else sent_text(tree, dialect, limits, owned=True)
     return sent_text(parse_query(sql, dialect, allow_functions=allow_functions), dialect, limits)
+
+
+_AFTER_LIMIT = ("offset", "locks", "sample", "for_", "options")  # what sqlglot writes after a query's LIMIT
+
+
+def capped_as_written(tree: exp.Query, text: str, row_cap: int) -> str | None:
+    """What `sent_text` writes for `tree`, given `text`, the tree's own writing in the same dialect (None:
+    write it): the text itself where the cap leaves the tree as it is (a LIMIT at or below it), the text
+    and `LIMIT cap+1` where the cap adds a plain LIMIT to a SELECT or a set operation with nothing written
+    after its LIMIT. A statement the checker wrote was written twice, once for the report and once to be
+    sent, for an identical text. Text with a comment is written again (it is sent without)."""
+    if "/*" in text or "--" in text or not isinstance(tree, (exp.Select, exp.SetOperation)) or \
+            any(tree.args.get(key) for key in _AFTER_LIMIT):
+        return None
+    limit = tree.args.get("limit")
+    if limit is None:
+        return f"{text} LIMIT {row_cap + 1}"
+    count = _literal_count(limit.expression) if isinstance(limit, exp.Limit) else None
+    if count is not None and count <= row_cap + 1 and not limit.args.get("offset"):
+        return text
+    return None
 
 
 class Database:

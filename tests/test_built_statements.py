@@ -18,8 +18,9 @@ from sqlglot import exp
 
 from adapters import Database, Limits, parse_query
 from adapters.built import BuiltStatement
-from adapters.database import checked_text, sent_text
+from adapters.database import capped_as_written, checked_text, sent_text
 from adapters.dialects import sqlglot_dialect
+from archetypes.query import written_statement
 from checker_app.pipeline import CheckOptions, analyse_on, check
 from tests.support import BACKENDS, each_engine, fixture_questions
 
@@ -55,6 +56,28 @@ def test_demo_readings_send_what_the_text_path_sends(demo) -> None:
 
 def test_history_readings_send_what_the_text_path_sends(history) -> None:
     assert sum(_same_as_the_text_path(q, history) for q in fixture_questions("gold/history/history.jsonl")) > 100
+
+
+def _written_once(question: str, databases: list[Database]) -> int:
+    """Each reading's statement, sent as written for the report (capped by appending its LIMIT, or as it is),
+    is exactly what writing its tree again sends. Returns how many were sent as written."""
+    compared = 0
+    for db in databases:
+        for reading in analyse_on(db, question, CheckOptions(), None).interpretations:
+            for limits in (Limits(), Limits(row_cap=5)):  # a ranking's LIMIT 10 kept, then capped below it
+                text, first = written_statement(reading.query, db.dialect)
+                again = sent_text(written_statement(reading.query, db.dialect)[1], db.dialect, limits, owned=True)
+                built = BuiltStatement(text, db.dialect, lambda q=reading.query, d=db.dialect: written_statement(q, d)[1], first)
+                sent = checked_text(built, db.dialect, limits, frozenset())
+                assert sent == again, (db.name, reading.label, limits, sent, again)
+                compared += capped_as_written(written_statement(reading.query, db.dialect)[1], text,
+                                              limits.row_cap) is not None
+    return compared
+
+
+def test_a_statement_is_sent_as_written_for_the_report(demo) -> None:
+    questions = fixture_questions("labelled/demo.jsonl", "gold/demo.jsonl")
+    assert sum(_written_once(q, demo) for q in questions) > 1000
 
 
 @pytest.mark.parametrize("question", EXAMPLES)
