@@ -27,7 +27,7 @@ from adapters import deadline, watchdog
 from adapters.built import BuiltStatement
 from adapters.classify import classify
 from adapters.connections import READ_GRACE_S, DatabaseConfig, scrub, shared_engine
-from adapters.dialects import sqlglot_dialect
+from adapters.dialects import sqlglot_dialect, writing_dialect
 from adapters.errors import CheckerError, EngineErrorInfo, IntrospectionError
 from adapters.fetch import Fetched, batches_of, bounded_rows, stream_batches
 from adapters.memo import BoundedMemo
@@ -87,7 +87,8 @@ def _limit(count: int) -> exp.Limit:
 def sent_text(query: exp.Query, dialect: str, limits: Limits, *, owned: bool = False) -> str:
     """What `Database.run` sends for a checked query: re-rendered from the tree, capped, no comments.
     `owned`: the caller hands the tree over, so it is capped and written in place, not copied first."""
-    return cap_rows(query, limits.row_cap, copy=not owned).sql(dialect=dialect, comments=False, copy=not owned)
+    return cap_rows(query, limits.row_cap, copy=not owned).sql(dialect=writing_dialect(dialect), comments=False,
+                                                               copy=not owned)
 
 
 def checked_text(sql: str, dialect: str, limits: Limits, allow_functions: frozenset[str]) -> str:

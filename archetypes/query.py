@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 import sqlglot
 from sqlglot import exp
 
-from adapters.dialects import sqlglot_dialect
+from adapters.dialects import sqlglot_dialect, writing_dialect
 from archetypes import calendar, period_key, roles
 from archetypes.naming import plural, slug
 from archetypes.profile import Edge, Entity, Fact, Measure, SchemaProfile, TimeColumn
@@ -236,7 +236,7 @@ def written_statement(query: exp.Query, dialect: str) -> tuple[str, exp.Query]:
             node.replace(node.this)
     if dialect == "mysql":
         _exact_text(written)
-    return written.sql(dialect=dialect, copy=False), written
+    return written.sql(dialect=writing_dialect(dialect), copy=False), written
 
 
 _DATE_TEXT = re.compile(r"^\d{4}-\d{2}-\d{2}")
