@@ -4,7 +4,7 @@ The readings of "Which day of the week gets the most orders?" and "At what hour 
 in?" turn each UTC timestamp into local time in the SQL (a small table of each zone's UTC offsets joined to the
 rows, ``archetypes.shapes``). The truth is computed apart from the checker: the raw rows fetched by a plain
 statement, each timestamp converted by zoneinfo (daylight saving included), counted per local weekday or hour.
-The demo's orders run from the last day of 2023 to mid-2025, across two spring and two autumn changes in the
+The demo's orders run from the last day of 2023 to mid-2025, across two spring changes and one autumn change in the
 US and Europe; a count that ignores daylight saving is checked to differ, so the case can tell them apart.
 """
 from __future__ import annotations
