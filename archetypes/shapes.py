@@ -182,6 +182,10 @@ def local_part(which: str, spec: QuerySpec, prepared: Prepared, fact: Fact) -> e
     ts = prepared.time_expr
     assert ts is not None
     offset = _zone_offset(spec, prepared, fact)
+    if offset is not None and which in ("month", "month_key", "year"):
+        # a month or a year of the local day: the UTC moment moved by the row's offset (a Tokyo order at 20:00
+        # UTC on 31 January is February's there)
+        ts = exp.DateAdd(this=ts.copy(), expression=exp.Paren(this=offset), unit=exp.var("MINUTE"))
     if which == "month_key":
         return exp.TimeToStr(this=ts.copy(), format=literal("%Y-%m"))
     if which == "year":

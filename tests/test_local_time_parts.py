@@ -1,11 +1,13 @@
-"""A weekday or an hour of the day in a zone's local time, on every engine, against a count made by hand.
+"""A weekday, an hour of the day or a month in a zone's local time, on every engine, against a count made by hand.
 
-The readings of "Which day of the week gets the most orders?" and "At what hour of the day do most orders come
-in?" turn each UTC timestamp into local time in the SQL (a small table of each zone's UTC offsets joined to the
-rows, ``archetypes.shapes``). The truth is computed apart from the checker: the raw rows fetched by a plain
-statement, each timestamp converted by zoneinfo (daylight saving included), counted per local weekday or hour.
-The demo's orders run from the last day of 2023 to mid-2025, across two spring changes and one autumn change in the
-US and Europe; a count that ignores daylight saving is checked to differ, so the case can tell them apart.
+The readings of "Which day of the week gets the most orders?", "At what hour of the day do most orders come
+in?" and "Which month had the fewest orders in 2024?" (its year in local days too) turn each UTC timestamp into
+local time in the SQL (a small table of each zone's UTC offsets joined to the rows, ``archetypes.shapes``).
+The truth is computed apart from the checker: the raw rows fetched by a plain statement, each timestamp converted
+by zoneinfo (daylight saving included), counted per local weekday, hour or month. The demo's orders run from the
+last day of 2023 to mid-2025, across two spring changes and one autumn change in the US and Europe; a count that
+ignores daylight saving is checked to differ, so the case can tell them apart (a month, whose edges move by hours,
+is checked to differ from its UTC count).
 """
 from __future__ import annotations
 
@@ -17,11 +19,12 @@ import pytest
 
 from adapters import Limits
 from adapters.results import comparable, same_rows
-from archetypes.shapes import WEEKDAYS
+from archetypes.shapes import MONTHS, WEEKDAYS
 from tests.support import BACKENDS, Connected, connect
 
 QUESTIONS = {"weekday": "Which day of the week gets the most orders?",
-             "hour": "At what hour of the day do most orders come in?"}
+             "hour": "At what hour of the day do most orders come in?",
+             "month": "Which month had the fewest orders in 2024?"}  # its local month was the UTC one
 
 
 @pytest.fixture(scope="module")
@@ -39,6 +42,8 @@ def _raw(connected: Connected) -> list[tuple[dt.datetime, str, str]]:
 
 
 def _part(which: str, moment: dt.datetime) -> int:
+    if which == "month":
+        return moment.month
     return (moment.isoweekday() % 7) if which == "weekday" else moment.hour  # 0 = Sunday, as the readings number
 
 
@@ -56,9 +61,13 @@ def _truth(which: str, rows: list[tuple[dt.datetime, str, str]], zone: str, scop
             local = moment.replace(tzinfo=dt.UTC).astimezone(ZoneInfo(name)).replace(tzinfo=None)
         else:  # the zone's offset on the data's first day, all year round
             local = moment + (dt.datetime(2024, 1, 1, tzinfo=ZoneInfo(name)).utcoffset() or dt.timedelta())
+        if which == "month" and local.year != 2024:
+            continue  # 'in 2024': the year of the local day
         counts[_part(which, local)] += 1
-    ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
-    return [[WEEKDAYS[key] if which == "weekday" else key, count] for key, count in ordered]
+    fewest = which == "month"
+    ordered = sorted(counts.items(), key=lambda item: (item[1] if fewest else -item[1], item[0]))
+    names = {"weekday": WEEKDAYS, "month": ("",) + tuple(MONTHS)}
+    return [[names[which][key] if which in names else key, count] for key, count in ordered]
 
 
 @pytest.mark.parametrize("which", sorted(QUESTIONS))
@@ -77,4 +86,8 @@ def test_local_parts_match_a_count_by_hand(demo, backend, which):
         assert same_rows(got, expected, ordered=True), (backend, reading.id, got, expected)
         if zone not in ("UTC", "Asia/Tokyo", "America/Puerto_Rico"):  # the zones with daylight saving
             moved += _truth(which, rows, zone, scope, daylight_saving=False) != expected
+    if which == "month":  # a month's edges move by hours, not the daylight-saving hour: local against UTC
+        local = next(i for i in analysis.interpretations if i.choices["timezone"] == "local")
+        assert _truth(which, rows, "UTC", "all") != _truth(which, rows, "local", "all"), local.id
+        return
     assert moved, "no reading's answer depends on daylight saving: the case cannot tell a fixed offset apart"
