@@ -939,7 +939,7 @@ def _dated_as_said(intent: Intent, profile: SchemaProfile, fact: Fact) -> Fact:
     said = {w for w, _, _ in intent.tokens}
     named = [c for c in others if _date_words(intent, c.name)]
     if not named and said & _CLOSING:
-        named = [c for c in others if set(words(c.name)) & (_CLOSING | {"resolved", "closed", "completed"})]
+        named = [c for c in others if set(words(c.name)) & _CLOSING]
     if len(named) != 1 or _date_words(intent, fact.time.column):
         return fact
     return replace(fact, time=time_column(table, named[0]))

@@ -8,10 +8,11 @@ from functools import lru_cache
 
 from sqlglot import exp
 
+from archetypes import lexicon
 from archetypes.archetype import Archetype, Context
 from archetypes.intent import Span
 from archetypes.model import Detection, Reading
-from archetypes.naming import fold, phrase
+from archetypes.naming import fold, phrase, singular
 from archetypes.profile import Entity, SchemaProfile
 from archetypes.query import EntityFilter, QuerySpec, col, literal, name_expression, table_ref
 from archetypes.roles import OpenRole, role_name
@@ -276,9 +277,7 @@ def lowercase_names(intent, profile: SchemaProfile, lookup, taken: list[Span]) -
     no other reader knows, looked up live among the rows' names. A run of several words must match a name
     as a phrase; one word must begin a name or be one, so that an ordinary word ('well') inside a long
     title is not taken for it."""
-    from archetypes import lexicon
     from archetypes.intent import STOPWORDS, vocabulary
-    from archetypes.naming import singular
 
     if lookup is None:
         return []
@@ -333,11 +332,8 @@ _STAGE_NAMES = frozenset({"artist", "author", "supplier", "vendor", "seller", "o
 
 def _first_name(match: Match, term: str) -> bool:
     """A person (a first and a last name, or a row of people) whose first name is the term."""
-    from archetypes.lexicon import PEOPLE_NOUNS
-    from archetypes.naming import singular
-
     noun = singular(match.entity.noun.split()[-1])
-    person = len(match.entity.name_columns) > 1 or noun in PEOPLE_NOUNS and noun not in _STAGE_NAMES
+    person = len(match.entity.name_columns) > 1 or noun in lexicon.PEOPLE_NOUNS and noun not in _STAGE_NAMES
     return person and fold(match.name).startswith(fold(term) + " ")
 
 

@@ -1479,10 +1479,9 @@ def _listing(intent, ops, kinds, profile, spec, as_of, out) -> None:
         return
     lower = _without(intent.lower, out.value_spans)  # 'sales' inside the value 'Sales Support Agent' sums nothing
     # 'albums by led zeppelin': 'by' a named row is who made them, not a breakdown
-    named = [at for f in spec.filters for v in f.values if (at := lower.find(v.lower())) >= 0]
-    lower = "".join(" " if lower[i:i + 3] == "by " and any(lower[i + 3:].lstrip().startswith(lower[a:a + 2])
-                                                            and a >= i + 3 and not lower[i + 3:a].strip()
-                                                            for a in named) else c for i, c in enumerate(lower))
+    named = "|".join(re.escape(v.lower()) for f in spec.filters for v in f.values)
+    if named:
+        lower = re.sub(rf"\bby(?=\s+(?:{named})\b)", "  ", lower)
     # 'parts below reorder level', 'parcels that haven't shipped': a row's own columns, no operator
     head = _head_target(intent)
     listed = head.entity.table if head is not None else next(
@@ -1517,12 +1516,19 @@ def _listing(intent, ops, kinds, profile, spec, as_of, out) -> None:
     out.replaces |= {"ranking_metric", "unit", "timezone"}
 
 
+def _rows_read(spec: QuerySpec) -> str | None:
+    """The table whose own rows a list shows or a count counts (their conditions go on it)."""
+    if spec.shape == "list" and spec.group is not None:
+        return spec.group.table
+    return spec.count_table or (spec.measure.table if spec.measure is not None and spec.measure.kind == "count"
+                                else None)
+
+
 def _stock_level(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: ShapeRead) -> None:
     """'parts low on stock', 'out of stock': the rows' own stock against their reorder level."""
     from archetypes.schema_mapping import ARCHETYPE  # which columns 'low' compares
 
-    rows = spec.group.table if spec.shape == "list" and spec.group is not None else spec.count_table or (
-        spec.measure.table if spec.measure is not None and spec.measure.kind == "count" else None)
+    rows = _rows_read(spec)
     stock = read_stock_level(intent.lower, intent.question, profile, rows) if rows else None
     if stock is None:
         return
@@ -1542,8 +1548,7 @@ _NOT_YET = re.compile(r"\b(?:(?:still|yet)\s+)?(?:have\s*n[o']?t|has\s*n[o']?t|h
 def _not_yet(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: ShapeRead) -> None:
     """'parcels that haven't shipped yet', 'unshipped parcels', 'still waiting to ship': rows whose date for that
     verb is still empty."""
-    rows = spec.group.table if spec.shape == "list" and spec.group is not None else spec.count_table or (
-        spec.measure.table if spec.measure is not None and spec.measure.kind == "count" else None)
+    rows = _rows_read(spec)
     found = _not_yet_column(intent.lower, profile, rows) if spec.shape in ("aggregate", "list") and rows else None
     if found is None:
         return

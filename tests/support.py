@@ -226,6 +226,15 @@ class Connected:
         return analyse(question, self.profile, self.lookup, **kwargs)
 
 
+def untimed(value: object) -> object:
+    """A report's JSON without its timings (elapsed_ms), to compare two runs of the same check."""
+    if isinstance(value, dict):
+        return {k: untimed(v) for k, v in value.items() if k != "elapsed_ms"}
+    if isinstance(value, list):
+        return [untimed(v) for v in value]
+    return value
+
+
 def connect(url: str, overrides: dict | None = None) -> Connected:
     db = adapters.Database(adapters.parse_db_option(url))
     schema = adapters.introspect(db.engine, dialect=db.dialect)

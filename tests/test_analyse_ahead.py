@@ -12,16 +12,9 @@ import archetypes
 from checker_app.analysis_memo import analysis_memo
 from checker_app.pipeline import CheckOptions, analyse_ahead, check
 from checker_app.profiles import load_profile
+from tests.support import untimed
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def _untimed(value: object) -> object:
-    if isinstance(value, dict):
-        return {k: _untimed(v) for k, v in value.items() if k != "elapsed_ms"}
-    if isinstance(value, list):
-        return [_untimed(v) for v in value]
-    return value
 
 
 def test_a_question_analysed_ahead_is_not_analysed_by_its_check(demo_databases, monkeypatch) -> None:
@@ -70,4 +63,4 @@ def test_batch_reports_are_the_reports_of_checks_alone(demo_urls, tmp_path) -> N
     batched = run("batch", str(source))
     alone = [run("check", "--json", q)[0] for q in questions]
     assert len(batched) == len(questions)
-    assert [_untimed(r) for r in batched] == [_untimed(r) for r in alone]
+    assert [untimed(r) for r in batched] == [untimed(r) for r in alone]

@@ -12,17 +12,9 @@ from archetypes.query import render
 from checker_app.analysis_memo import analysis_memo
 from checker_app.pipeline import CheckOptions, analyse_on, check
 from checker_app.profiles import load_profile, refresh_profiles
-from tests.support import BACKENDS
+from tests.support import BACKENDS, untimed
 
 QUESTION = "What is the top-selling product?"
-
-
-def _untimed(value: object) -> object:
-    if isinstance(value, dict):
-        return {k: _untimed(v) for k, v in value.items() if k != "elapsed_ms"}
-    if isinstance(value, list):
-        return [_untimed(v) for v in value]
-    return value
 
 
 def test_a_question_asked_again_is_not_analysed_again(demo_databases) -> None:
@@ -31,7 +23,7 @@ def test_a_question_asked_again_is_not_analysed_again(demo_databases) -> None:
     kept = len(memo)
     second = check(QUESTION, demo_databases)
     assert len(memo) == kept
-    assert _untimed(second.to_dict()) == _untimed(first.to_dict())
+    assert untimed(second.to_dict()) == untimed(first.to_dict())
     options = CheckOptions()
     assert analyse_on(demo_databases[0], QUESTION, options, None) is analyse_on(demo_databases[0], QUESTION, options, None)
 
