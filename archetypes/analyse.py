@@ -612,6 +612,10 @@ def _apply_values(grounded: Grounded, intent: Intent, profile: SchemaProfile, sp
     is an entity ambiguity unless the question names the table ('clients in brazil')."""
     named = {t.entity.table for t in intent.targets}
     for mention in grounded.values:
+        if all(r.kind_word for r in mention.refs) and _joined_to_a_noun(mention, grounded, intent):
+            # 'songs and videos': every kind, or each kind counted, not the videos alone
+            grounded.unread.append((mention.span, "a kind joined by 'and' to other rows is not filtered on"))
+            continue
         refs = [r for r in mention.refs if _reachable(profile, r.table)]
         if not refs:
             grounded.unread.append((mention.span, f"read as a value of {mention.refs[0].table}."
@@ -648,6 +652,16 @@ def _apply_values(grounded: Grounded, intent: Intent, profile: SchemaProfile, sp
             spec.group = owner  # 'revenue of each sales agent': one figure per row holding the value
 
 
+def _joined_to_a_noun(mention: ValueMention, grounded: Grounded, intent: Intent) -> bool:
+    """'songs and videos', 'videos or films': the kind word is coordinated with a word that is no value."""
+    before = re.search(r"([a-z]+)\s+(?:and|or|&|plus)\s+$", intent.lower[:mention.span.start])
+    after = re.match(r"\s+(?:and|or|&|plus)\s+(?:the\s+|our\s+)?([a-z]+)", intent.lower[mention.span.end:])
+    for m, offset in ((before, 0), (after, mention.span.end)):
+        if m is not None and not any(v.span.start <= offset + m.start(1) < v.span.end for v in grounded.values):
+            return True
+    return False
+
+
 def _inside_name(mention: ValueMention, intent: Intent) -> bool:
     """Part of a longer capitalised name ('Rock' in 'Let There Be Rock'): the name is the entity's."""
     span = mention.span
@@ -660,8 +674,9 @@ def _names_several_rows(mention: ValueMention, intent: Intent, profile: SchemaPr
     the entity archetype's: handed over as a candidate name, never filtered silently."""
     from archetypes.entity import _matches, _resolve, clean_term
 
-    if lookup is None or not all(r.name_column for r in mention.refs):
-        return False
+    if lookup is None or not all(r.name_column for r in mention.refs) or \
+            all(r.kind_word for r in mention.refs) and not mention.span.text[:1].isupper():
+        return False  # 'meat dishes', 'punk tracks': the kind, not a row whose long name holds the word
     term = clean_term(mention.span.text)
     pool = _resolve(_matches(profile, term, lookup), term, (set(), set()))
     if len(pool) <= 1:

@@ -134,7 +134,11 @@ selling sold sell sells sale sales revenue performance results result info infor
 """.split())
 _GENERIC_DATA = frozenset({"sales", "sale", "selling", "sold", "sell", "revenue", "revenues", "purchases",
                            "purchase", "bought", "buy", "buys", "spend", "spent", "spending", "turnover",
-                           "income", "earnings", "transactions", "transaction", "business", "gmv", "money"})
+                           "income", "earnings", "transactions", "transaction", "business", "gmv", "money",
+                           "earn", "earns", "earned", "earning"})
+# 'how much did we make last year', 'how much did the iphone bring in': the verb says money came in
+RE_MONEY_MADE = re.compile(r"\bhow much\b(?:\s+[\w']+){1,6}?\s+(?:make|made|makes|making|bring in|brought in|"
+                           r"brings in|take in|took in|takes in|rake in|raked in|pull in|pulled in|gross|grossed)\b")
 
 
 @dataclass(frozen=True)
@@ -346,6 +350,11 @@ def vocabulary(profile: SchemaProfile) -> Vocabulary:
             if len(fk.columns) == 1 and len(said) > 1 and pointed is not None and said not in phrases and \
                     not any(w in STOPWORDS for w in said):  # 'reports to', 'ship via': a verb, read elsewhere
                 phrases[said] = [pointed]
+    sold = catalogue(profile)
+    for word in lexicon.CATALOGUE_WORDS:
+        if sold is not None and (word,) not in phrases:
+            phrases[(word,)] = [sold]
+            known.add(word)
     rate_words = frozenset(words(profile.rate_table.table)) if profile.rate_table else frozenset()
     longest = max([len(k) for k in phrases] + [len(k) for k in measure_words] + [1])
     stems = frozenset(stem(w) for w in known if len(w) > 3)
@@ -355,6 +364,23 @@ def vocabulary(profile: SchemaProfile) -> Vocabulary:
                                               len(k[0]) >= 5))
     profile.cache["vocabulary"] = vocab
     return vocab
+
+
+def catalogue(profile: SchemaProfile) -> Entity | None:
+    """'our catalog': the one priced, named table the main fact's lines point at (what is for sale)."""
+    fact = profile.primary_fact()
+    if fact is None:
+        return None
+    found = []
+    for edge in profile.edges.get(fact.table, ()):
+        entity = next((e for n, e in profile.entities.items() if n == edge.ref_table), None)
+        table = profile.tables.get(edge.ref_table)
+        if entity is None or table is None or entity.column_only or edge.ref_table in profile.facts:
+            continue
+        if any(c.family == "numeric" and set(words(c.name)) & set(lexicon.ATTRIBUTE_COLUMNS["price"])
+               for c in table.columns):
+            found.append(entity)
+    return found[0] if len(found) == 1 else None
 
 
 # -- reading a question -------------------------------------------------------------------------
@@ -419,6 +445,7 @@ def _schema_words(intent: Intent, vocab: Vocabulary) -> None:
         if fixed is not None:  # read as the schema word, and said so (Understood.read_as)
             singles[index] = fixed
             intent.read_as.append((Span(start, end, intent.question[start:end]), fixed))
+    made = RE_MONEY_MADE.search(intent.lower)
     index = 0
     while index < len(singles):
         matched = False
@@ -440,7 +467,8 @@ def _schema_words(intent: Intent, vocab: Vocabulary) -> None:
                 break
         if not matched:
             if (singles[index] in vocab.known or stem(singles[index]) in vocab.stems) and \
-                    singles[index] not in STOPWORDS or intent.tokens[index][0] in _GENERIC_DATA:
+                    singles[index] not in STOPWORDS or intent.tokens[index][0] in _GENERIC_DATA or \
+                    made is not None and made.end() == intent.tokens[index][2]:
                 intent.schema_hits += 1
             index += 1
 

@@ -15,6 +15,7 @@ FUNCTION_WORDS = frozenset("""
 a an the of for to in on at by with from and or is are was were be been being am do does did done have has had
 what which who whom whose how when where why whats what's who's how's there here it its it's this that these those
 me my mine we us our ours you your yours they them their theirs he she his her i i'm im i'd i've
+we've we're we'd you've they've who've
 show shows showing give gives tell find get list lists display see look let lets let's can could would should will
 shall may might must please pls need want wanted like know just also only so then than as into onto about
 use uses used using
@@ -29,6 +30,7 @@ work works working worked employed
 single
 happen happens happened happening arrive arrives arrived take took taken place placed places placing
 opened raised submitted filed logged
+carry carries carried carrying handle handles handled handling went go goes gone gets called named
 """.split())
 
 # verbs and nouns that name the fact rows themselves ('sold', 'purchases', 'spent'): read as the
@@ -157,7 +159,16 @@ _NOT_MUSIC = ("video", "videos", "movie", "movies", "film", "films", "tv", "epis
 KIND_NOUNS: dict[str, tuple[str, ...]] = {"song": _NOT_MUSIC, "songs": _NOT_MUSIC, "music": _NOT_MUSIC,
                                           "tune": _NOT_MUSIC, "tunes": _NOT_MUSIC}
 
-TOKEN = re.compile(WORD.pattern + r"|%|[$€£¥]|#\d+")
+# a decimal is one token ("1.99"), so a price said in a question is read or reported whole
+# tables whose rows are kinds of other rows (a genre, a media type, a category): a distinctive word of one of
+# their multi-word names names it ('videos' for 'Protected MPEG-4 video file', 'punk' for 'Alternative & Punk')
+# (singular: a table's words are compared singular)
+KIND_TABLE_WORDS = frozenset({"type", "kind", "category", "genre", "class", "format", "media", "segment", "family"})
+
+# words for everything a business offers for sale: the priced table its sales lines point at, counted as rows
+CATALOGUE_WORDS = frozenset({"catalog", "catalogs", "catalogue", "catalogues", "catalouge", "assortment"})
+
+TOKEN = re.compile(r"\d+\.\d+|" + WORD.pattern + r"|%|[$€£¥]|#\d+")
 
 # nouns for people: 'who' asks for one of these when the rows hold no first and last name
 PEOPLE_NOUNS = frozenset("""

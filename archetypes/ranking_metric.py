@@ -76,7 +76,7 @@ def sold_figure(ctx: Context) -> Detection | None:
     # a change of sales ('how did our sales change from 2023 to 2024') and sales by weekday are counted the same
     # two ways
     if base.fact is None or base.measure is None or not base.measure.money or \
-            base.shape not in ("aggregate", "change", "distribution"):
+            base.shape not in ("aggregate", "change", "distribution", "share"):
         return None
     # 'how much' asks for an amount, which units sold also are
     money_named = intent.money is not None and intent.money.text.lower() != "how much"

@@ -18,7 +18,7 @@ from archetypes.change_reader import read_change
 from archetypes.counted import bridge_between, buyers, rows_counted, rows_of
 from archetypes.counted import header_of as _header_of
 from archetypes.grounding import OperatorMention
-from archetypes.intent import RE_YEAR, STOPWORDS, Intent, Span, Target
+from archetypes.intent import RE_YEAR, STOPWORDS, Intent, Span, Target, catalogue
 from archetypes.model import Detection, Reading
 from archetypes.naming import phrase, plural, singular, slug, words
 from archetypes.profile import Edge, Entity, Fact, Measure, SchemaProfile
@@ -29,8 +29,9 @@ _ASCENDING = frozenset({"worst", "least", "fewest", "lowest", "bottom", "weakest
                         "slowest", "drop", "dropped", "drops", "decline", "declined", "declines", "declining",
                         "decrease", "decreased", "fall", "fell", "fallen", "down", "lost", "loss", "shrank"})
 _THRESHOLD = re.compile(r"\b(more than|greater than|over|above|at least|exceeding|exceeded|topped|surpassed|"
-                        r"less than|fewer than|under|"
-                        r"below|at most|exactly|only|just)\s+\$?(\d[\d,]*(?:\.\d+)?|one|two|three|four|five|six|"
+                        r"less than|fewer than|under|longer than|shorter than|"
+                        r"below|at most|exactly|only|just|cost|costs|costing|priced at|sell for|sells for|"
+                        r"selling for)\s+\$?(\d[\d,]*(?:\.\d+)?|one|two|three|four|five|six|"
                         r"seven|eight|nine|ten|once|twice|thrice)\s*(k\b)?")
 _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
                  "ten": 10, "once": 1, "twice": 2, "thrice": 3}
@@ -38,7 +39,14 @@ _TIMES_WORDS = frozenset({"once", "twice", "thrice"})  # 'more than once': a num
 _OPS = {"more than": "gt", "greater than": "gt", "over": "gt", "above": "gt", "exceeding": "gt", "exceeded": "gt",
         "topped": "gt", "surpassed": "gt",
         "at least": "ge", "less than": "lt", "fewer than": "lt", "under": "lt", "below": "lt", "at most": "le",
-        "exactly": "eq", "only": "eq", "just": "eq"}
+        "exactly": "eq", "only": "eq", "just": "eq", "longer than": "gt", "shorter than": "lt"}
+# a price said with its verb ('tracks that cost 1.99'): that price, and money without a currency word
+_PRICED_AT = {"cost": "eq", "costs": "eq", "costing": "eq", "priced at": "eq", "sell for": "eq", "sells for": "eq",
+              "selling for": "eq"}
+_OPS.update(_PRICED_AT)
+_DURATION_AFTER = re.compile(r"\s*(ms|milliseconds?|secs?|seconds?|mins?|minutes?|hrs?|hours?)\b")
+_DURATION_UNITS = {"ms": "ms", "sec": "second", "secs": "second", "min": "minute", "mins": "minute",
+                   "hr": "hour", "hrs": "hour"}
 _PER = re.compile(r"\b(?:per|each|every|a|an)\s+([a-z][a-z ]{1,30})")
 _BY = re.compile(r"\b(?:by|for each|in each|across)\s+[a-z]")
 _ASKS_FIGURE = re.compile(r"^\s*(?:what(?:'s| is| was| are)|how (?:much|many)|give me the|tell me the)\b")
@@ -306,7 +314,10 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
              profile.path(f.table, spec.group.table) is not None), (spec.fact, spec.measure))
     _timely_whole(intent, spec, share, out)
     out.consumed |= {"share", "rate"}
-    out.replaces.add("ranking_metric")
+    said = {w for w, _, _ in intent.tokens}
+    if counted_table is not None or not said & lexicon.SALES_WORDS or said & lexicon.MONEY_WORDS or \
+            intent.currency_named:
+        out.replaces.add("ranking_metric")  # else 'what share of our sales': of the money or of the units, asked
 
 
 def _timely_whole(intent: Intent, spec: QuerySpec, share: OperatorMention, out: ShapeRead) -> None:
@@ -767,7 +778,8 @@ def _largest_event(intent, ops, kinds, profile, spec, as_of, out) -> None:
         (e.ref_table for e in profile.edges.get(measure.table, ()) if tuple(e.columns) == tuple(measure.columns)),
         None)
     header = profile.facts.get(counted_table) if counted_table else None
-    if header is None or not header.header:
+    if header is None or not header.header or intent.group is not None and \
+            intent.group.entity.table == header.table:  # 'our biggest client': clients ranked, read above
         return
     if intent.group is not None:
         out.unread.append((_span(intent, word.start(), span.end),
@@ -1282,7 +1294,10 @@ def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
         return  # 'only 3 shops' is a limit, 'only one order' a condition
     number = float(_NUMBER_WORDS.get(m.group(2)) or m.group(2).replace(",", "")) * (1000 if m.group(3) else 1)
     rest = intent.lower[m.end():m.end() + 40]
-    money_named = "$" in intent.lower[m.start():m.end()] or _MONEY_AFTER.match(rest) is not None
+    if m.group(1) in ("longer than", "shorter than") and _DURATION_AFTER.match(rest) is None:
+        return  # 'longer than a year' is no threshold on a figure
+    money_named = "$" in intent.lower[m.start():m.end()] or _MONEY_AFTER.match(rest) is not None or \
+        m.group(1) in _PRICED_AT or re.search(r"\b(?:cost|costs|costing|priced)\s*$", intent.lower[:m.start()]) is not None
     target = _main_target(intent)
     counted_next = target is not None and m.end() <= target.span.start <= m.end() + 1  # 'more than 5 items'
     if target is None or counted_next:
@@ -1361,6 +1376,17 @@ def _row_condition(intent: Intent, m: re.Match, money_named: bool, number: float
     named = _numeric_mentioned(intent, profile, spec)
     column = named[1] if named is not None and named[0] == table else None
     between = intent.lower[target.span.end:m.start()].split()
+    said_unit = _DURATION_AFTER.match(intent.lower[m.end():])
+    if said_unit is not None:  # 'tracks longer than 10 minutes': the row's length, in the unit it is stored in
+        lengths = _attribute_columns(profile, table, "length")
+        stored = next((_TIME_UNITS[w] for w in words(lengths[0]) if w in _TIME_UNITS), None) if lengths else None
+        unit = _DURATION_UNITS.get(said_unit.group(1), said_unit.group(1))
+        if stored is None or unit not in _TIME_UNITS:
+            return False
+        column, number = lengths[0], number * _TIME_UNITS[unit] / stored
+        m_end = m.end() + said_unit.end()
+    else:
+        m_end = m.end()
     priced = all(w in ("priced", "costing", "that", "which", "cost", "costs", "at", "for") for w in between)
     if column is None and money_named and priced and \
             not any(t[0] in lexicon.SALES_WORDS | lexicon.FACT_WORDS for t in intent.tokens if t[0] != "sell"):
@@ -1369,8 +1395,16 @@ def _row_condition(intent: Intent, m: re.Match, money_named: bool, number: float
     if column is None:
         return False
     op = _OPS[m.group(1)]
+    said = intent.lower[m.start():m_end].replace("$", "")
+    label = f"{phrase(column)} {said}" if said_unit is None and m.group(1) not in _PRICED_AT else \
+        f"{phrase(column)} = {m.group(2)}" if said_unit is None else \
+        f"{phrase(column)} {m.group(1)} {number:g} ({said.split(' ', len(m.group(1).split()))[-1]})"
     condition = RowCondition(table, column, {"le": "le_number", "eq": "eq_number"}.get(op, op),
-                             (repr(number),), f"{phrase(column)} {m.group(1)} {m.group(2)}")
+                             (repr(number),), label)
+    verb = re.search(r"\b(?:runs?|running|lasts?|lasting|plays?|playing)\s*$" if said_unit is not None else
+                     r"\b(?:cost|costs|costing|priced)\s*$", intent.lower[:m.start()])
+    if verb is not None:  # 'tracks that run over 5 minutes', 'items that cost more than 50': the figure's verb
+        out.read.append(_span(intent, verb.start(), verb.end()))
     spec.conditions = [*spec.conditions, condition]
     if intent.how_many is not None and intent.how_many[0] == table:
         spec.shape, spec.fact, spec.measure, spec.count_table = "aggregate", None, None, table
@@ -1378,7 +1412,7 @@ def _row_condition(intent: Intent, m: re.Match, money_named: bool, number: float
         spec.shape, spec.group, spec.fact, spec.measure, spec.limit = "list", target.entity, None, None, None
         spec.list_columns = (column,)
     out.consumed |= {"compare"}
-    out.read.append(_span(intent, m.start(), m.end()))
+    out.read.append(_span(intent, m.start(), m_end))
     out.replaces |= {"ranking_metric", "unit", "timezone"}  # which rows count (discontinued ones?) still asks
     return True
 
@@ -1494,7 +1528,8 @@ def _listing(intent, ops, kinds, profile, spec, as_of, out) -> None:
         return
     if _reference(intent, profile, spec, out):
         return
-    if not (_LISTING.search(lower) or _starts_with_table(intent) or _starts_with_column(intent, profile, spec)):
+    if not (_LISTING.search(lower) or _starts_with_table(intent, out.value_spans, profile) or
+            _starts_with_column(intent, profile, spec)):
         return
     target = _counted_rows(intent, profile) or _head_target(intent)
     if target is None and pending is not None and (events := _event_rows(intent, profile)) is not None:
@@ -1502,8 +1537,15 @@ def _listing(intent, ops, kinds, profile, spec, as_of, out) -> None:
     if target is None:
         # 'the list price of the MacBook Pro': a column of the table a named row belongs to
         owner = next((f.entity for f in spec.filters if not f.entity.column_only), None)
-        if owner is None or not _columns_named(intent, profile, owner.table, None):
+        if owner is None:
             return
+        if not _columns_named(intent, profile, owner.table, None):
+            # 'list all the wearables with their prices': the catalogue's rows of a kind named by its value
+            sold = catalogue(profile)
+            if sold is None or sold.table == owner.table or profile.path(sold.table, owner.table) is None or \
+                    not _LISTING.search(lower):
+                return
+            owner = sold
         target = Target(owner, Span(0, 0, ""))
     entity = target.entity
     if entity.column_only:
@@ -1743,11 +1785,20 @@ def _starts_with_column(intent: Intent, profile: SchemaProfile, spec: QuerySpec)
     return first is not None and any(singular(first) in {singular(w) for w in words(c)} for c in columns)
 
 
-def _starts_with_table(intent: Intent) -> bool:
-    """A bare noun phrase ('clients in brazil', 'our suppliers from japan'): the rows, not a total."""
+def _starts_with_table(intent: Intent, values: list[Span], profile: SchemaProfile) -> bool:
+    """A bare noun phrase ('clients in brazil', 'our suppliers from japan', 'discontinued meat dishes'): the
+    rows, not a total. Before the table's noun only determiners, data values and words of the table's own
+    columns (a yes/no column such as 'discontinued')."""
     m = re.match(r"\s*(?:(?:all|our|the|every|any)\s+)*", intent.lower)
     start = m.end() if m else 0
-    return any(t.span.start == start and not t.entity.column_only for t in intent.targets)
+    first = min((t for t in intent.targets if not t.entity.column_only), key=lambda t: t.span.start, default=None)
+    if first is None:
+        return False
+    if first.span.start == start:
+        return True
+    own = {w for c in profile.tables[first.entity.table].columns for w in words(c.name)}
+    said = [(w, s) for w, s, _ in intent.tokens if start <= s < first.span.start]
+    return all(any(v.start <= s < v.end for v in values) or w in own for w, s in said)
 
 
 def _counted_rows(intent: Intent, profile: SchemaProfile) -> Target | None:

@@ -568,6 +568,12 @@ def _list(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
     for condition in spec.conditions:
         if condition.table == entity.table:
             where.append(condition.expression("t0"))
+        elif (route := profile.path(entity.table, condition.table)) is not None:
+            # a scope on a row each listed row points at ('songs': not of the video media type)
+            where.append(condition.expression(source.alias_for(route)))
+    # a scope on rows the list does not read is not applied, and its explanation must not say it is
+    spec.conditions = [c for c in spec.conditions if c.table == entity.table or
+                       profile.path(entity.table, c.table) is not None]
     select = source.select.select(*outputs)
     if entity.column_only:
         select = select.distinct()

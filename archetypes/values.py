@@ -13,7 +13,7 @@ from functools import lru_cache
 import simplemma
 from rapidfuzz import fuzz, process
 
-from archetypes.naming import WORD, fold, words
+from archetypes.naming import WORD, fold, singular, words
 from archetypes.profile import Entity, SchemaProfile
 
 MAX_VALUE_WORDS = 5            # longer texts are descriptions, not values anyone types
@@ -54,6 +54,7 @@ class ValueRef:
     name_column: bool          # the column names the rows of an entity table (an item's name)
     initials: bool = False     # matched by the initials of its words ('ny' for New York), not by its words
     demonym: bool = False      # matched by its people's adjective ('german' for Germany)
+    kind_word: bool = False    # matched by one distinctive word of a kind's name ('videos' for a media type)
 
     def target(self, profile: SchemaProfile) -> Entity:
         """The entity the filter goes through: the table's own entity when this is its name column, else the
@@ -140,10 +141,43 @@ def value_vocabulary(profile: SchemaProfile) -> ValueVocabulary:
                     abbreviated = ValueRef(name, column.name, value, is_name, initials=True)
                     if abbreviated not in by_key.setdefault((short,), []):
                         by_key[(short,)].append(abbreviated)
+    _kind_words(profile, by_key)
     vocab = ValueVocabulary({k: tuple(v) for k, v in by_key.items()}, max([len(k) for k in by_key] + [1]),
                             tuple(spelling_values), spelling_values)
     profile.cache["value_vocabulary"] = vocab
     return vocab
+
+
+def _kind_words(profile: SchemaProfile, by_key: dict[tuple[str, ...], list[ValueRef]]) -> None:
+    """A distinctive word of a kind's multi-word name names that kind ('videos': the media type 'Protected MPEG-4
+    video file'; 'punk': the genre 'Alternative & Punk'), when no value is that word itself. A word most of the
+    kinds share ('audio', 'file') tells none apart; schema and grammar words are never values."""
+    from archetypes import lexicon
+
+    schema_words = {w for name, table in profile.tables.items() for w in
+                    [*words(name), *(x for c in table.columns for x in words(c.name))]}
+    common = lexicon.FUNCTION_WORDS | lexicon.FACT_WORDS | lexicon.TIME_WORDS | schema_words
+    for name, entity in profile.entities.items():
+        table = profile.tables.get(name)
+        if table is None or entity.column_only or not {singular(w) for w in words(name)} & lexicon.KIND_TABLE_WORDS or \
+                len(entity.name_columns) != 1:
+            continue
+        column = table.column(entity.name_columns[0])
+        if column is None or not column.samples or len(column.samples) > MAX_KINDS:
+            continue
+        holding: dict[str, list[str]] = {}
+        for value in column.samples:
+            parts = WORD.findall(fold(value))
+            for word in parts if len(parts) > 1 else ():
+                if len(word) >= 4 and not word.isdigit() and word not in common and lemma(word) not in common:
+                    holding.setdefault(lemma(word), []).append(value)
+        for word, values in holding.items():
+            if (word,) in by_key or len(values) >= 0.8 * len(column.samples):
+                continue
+            by_key[(word,)] = [ValueRef(name, column.name, v, True, kind_word=True) for v in dict.fromkeys(values)]
+
+
+MAX_KINDS = 30  # more rows than this are a list of things, not of kinds
 
 
 def near_miss(word: str, profile: SchemaProfile, extra: tuple[str, ...] = ()) -> tuple[str, ...]:
