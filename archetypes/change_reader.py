@@ -173,7 +173,9 @@ def _set_periods(change: Change):
 
 
 _THE_ONE_BEFORE = re.compile(r"\b(?:the|a)\s+(week|month|quarter|year)\s+before\b|"
-                             r"\b(?:the\s+)?(?:previous|prior|preceding)\s+(week|month|quarter|year)\b")
+                             r"\b(?:the\s+)?(?:previous|prior|preceding)\s+(week|month|quarter|year)\b|"
+                             r"\b(?:vs\.?|versus|against|and|compared? (?:to|with))\s+(week|month|quarter|year)\s+"
+                             r"before\b")  # 'last month vs month before
 
 
 _SAME_PERIOD = re.compile(r"\b(?:the\s+)?same\s+(?:period|time|days|stretch|point)\b")
@@ -216,7 +218,7 @@ def _named_periods(intent: Intent, as_of: dt.date, pair: PeriodPair | None) -> _
     rest = lower[:span.start] + " " * (span.end - span.start) + lower[span.end:]
     if (m := _THE_ONE_BEFORE.search(rest)) is not None:
         # 'last month compared with the month before': the window against the period just before it
-        unit = m.group(1) or m.group(2)
+        unit = m.group(1) or m.group(2) or m.group(3)
         months = {"month": 1, "quarter": 3, "year": 12}.get(unit)
         start = calendar.add_months(window.start, -months) if months else window.start - dt.timedelta(days=7)
         before = calendar.Window(start, window.start, f"the {unit} before")
@@ -238,8 +240,13 @@ def _named_periods(intent: Intent, as_of: dt.date, pair: PeriodPair | None) -> _
         before = calendar.Window(calendar.add_months(window.start, -months), window.start,
                                  _BEFORE_NAMES.get(months, "the period before"))
         return _Periods(before, after, spans)
-    if any(w in text for w in ("last", "previous", "prior")) and re.search(r"\b(week|month|quarter|year)\b", text):
-        # 'up on last month': the period after it, to date, against it
+    baseline = re.search(r"\b(?:on|than|vs\.?|versus|against|to|with|from|since|over)\s+(?:the\s+)?$|"
+                         r"\bsame\s+(?:period|time|days|stretch|point|week|month|quarter)\s+(?:of\s+|in\s+)?$",
+                         lower[:span.start]) is not None
+    if any(w in text for w in ("last", "previous", "prior")) and re.search(r"\b(week|month|quarter|year)\b", text) \
+            and baseline:
+        # 'up on last month': the period after it, to date, against it ('declined last month': it against the
+        # one before, below)
         unit = re.search(r"\b(week|month|quarter|year)\b", text).group(1)  # type: ignore[union-attr]
         after_end = as_of + calendar.DAY
         months = {"month": 1, "quarter": 3, "year": 12}.get(unit)

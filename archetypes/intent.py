@@ -86,6 +86,10 @@ UNIT_WORDS = {"wk": "week", "qtr": "quarter", "yr": "year"}  # 'this yr', 'last 
 RE_TO_DATE = re.compile(r"\b(ytd|year[- ]to[- ]date|mtd|month[- ]to[- ]date|qtd|quarter[- ]to[- ]date)\b")
 RE_MONTH_YEAR = re.compile(r"\b" + _MONTH_RE + r"\.?,?\s+" + _YEAR_RE + r"\b")
 RE_QUARTER = re.compile(r"\b(?:q([1-4])|(first|second|third|fourth) quarter)(?:\s+(?:of\s+)?(?:fy\s?)?" + _YEAR_RE + r")?\b")
+# 'q1 this year', 'h2 last year', 'march of last year': a part of the year named relative to now
+RE_PART_OF_YEAR = re.compile(r"\b(?:q([1-4])|h([12])|(first|second|third|fourth) quarter|" + _MONTH_RE +
+                             r")(?:\s+(?!vs\b|versus\b|and\b|to\b|than\b|compared\b|against\b)[a-z]+){0,2}?"
+                             r"\s+(?:of\s+|in\s+)?(this|current|last|previous|prior)\s+(?:year|yr)\b")
 RE_HALF = re.compile(r"\b(?:h([12])|(first|second|1st|2nd) half)(?:\s+(?:of\s+)?" + _YEAR_RE + r")?\b")
 RE_YEAR = re.compile(r"(?<![$€£¥\d,.])\b(?:fy\s?)?" + _YEAR_RE + r"\b(?![,.]\d)")  # '$2000' is money
 RE_ISO_DAY = re.compile(r"\b((?:19|20)\d{2})-(\d{2})-(\d{2})\b")
@@ -611,6 +615,17 @@ def _concrete_window(lower: str, as_of: dt.date) -> tuple[calendar.Window, tuple
         else:
             start = as_of.replace(day=1)
         return calendar.Window(start, as_of + day, m.group(0)), m.span(), False
+    if (m := RE_PART_OF_YEAR.search(lower)) is not None:
+        year = as_of.year - (0 if m.group(5) in ("this", "current") else 1)
+        if m.group(1) or m.group(3):
+            start, months = dt.date(year, 3 * ((int(m.group(1)) if m.group(1) else _ORDINAL[m.group(3)]) - 1) + 1, 1), 3
+        elif m.group(2):
+            start, months = dt.date(year, 6 * (int(m.group(2)) - 1) + 1, 1), 6
+        else:
+            start, months = dt.date(year, _MONTHS.get(m.group(4)[:3], 1), 1), 1
+        end = calendar.add_months(start, months)
+        return calendar.Window(start, min(end, as_of + day) if start <= as_of < end else end, m.group(0)), \
+            m.span(), False
     if (m := RE_WINDOW_UNIT.search(lower)) is not None:
         which, unit = m.group(1), UNIT_WORDS.get(m.group(3), m.group(3))
         current = which in ("this", "current")

@@ -102,6 +102,7 @@ def read_shape(intent: Intent, ops: list[OperatorMention], profile: SchemaProfil
         reader(intent, ops, kinds, profile, spec, as_of, out)
     if out.share_of_passing is not None:
         _share_of_passing(out.share_of_passing, profile, spec, out)
+    _percent_change(ops, spec, out)
     _stock_level(intent, profile, spec, out)
     _not_yet(intent, profile, spec, out)
     return out
@@ -341,6 +342,18 @@ def _timely_whole(intent: Intent, spec: QuerySpec, share: OperatorMention, out: 
                                               question=f"Share of which {plural(phrase(timely.table))}?"))
 
 
+def _percent_change(ops: list[OperatorMention], spec: QuerySpec, out: ShapeRead) -> None:
+    """'orders vs the month before, in %': the relative change, which every change reading shows."""
+    said = [m for m in ops if m.category == "share"]
+    if spec.shape != "change" or not said or not all(m.word in _IN_PERCENT for m in said):
+        return
+    spans = {(m.span.start, m.span.end) for m in said}
+    out.unread = [(s, why) for s, why in out.unread if (s.start, s.end) not in spans]
+    out.read.extend(m.span for m in said)
+    out.consumed |= {"share"}
+
+
+_IN_PERCENT = frozenset({"%", "pct", "percent", "percentage"})
 _NO_PART = "a share needs a part to divide (a value such as a category or a status)"
 
 
