@@ -343,7 +343,7 @@ def _timely_whole(intent: Intent, spec: QuerySpec, share: OperatorMention, out: 
 
 
 def _percent_change(ops: list[OperatorMention], spec: QuerySpec, out: ShapeRead) -> None:
-    """'orders vs the month before, in %': the relative change, which every change reading shows."""
+    """'visits vs the month before, in %': the relative change, which every change reading shows."""
     said = [m for m in ops if m.category == "share"]
     if spec.shape != "change" or not said or not all(m.word in _IN_PERCENT for m in said):
         return
