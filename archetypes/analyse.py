@@ -933,8 +933,17 @@ def _date_words(intent: Intent, column: str) -> list[Span]:
     from archetypes.naming import singular, words
 
     parts = [w for w in words(column) if len(w) >= 3 and w not in ("date", "time", "day")]
-    return [Span(start, end, intent.question[start:end]) for word, start, end in intent.tokens
-            if any(singular(word) == w or word.startswith(w) and len(word) - len(w) <= 2 for w in parts)]
+    found = [Span(start, end, intent.question[start:end]) for word, start, end in intent.tokens
+             if any(singular(word) == w or word.startswith(w) and len(word) - len(w) <= 2 for w in parts)]
+    if set(parts) & _CREATION_WORDS:  # a row's creation date is when it 'signed up', 'joined', 'registered'
+        found += [Span(m.start(), m.end(), intent.question[m.start():m.end()]) for m in _JOINING.finditer(intent.lower)]
+    return found
+
+
+_CREATION_WORDS = frozenset({"created", "creation", "registered", "registration", "signup", "signed", "joined",
+                             "join", "enrolled", "onboarded"})
+_JOINING = re.compile(r"\b(?:sign(?:ed|s|ing)?[- ]?ups?|join(?:ed|s|ing)?|register(?:ed|s)?|enroll?(?:ed|s)?|"
+                      r"onboarded|came on board|became (?:a |our )?(?:customer|client|member)s?)\b")
 
 
 # verbs that end a row's life, and the date columns that record it ('solved' a ticket: its resolved_at)

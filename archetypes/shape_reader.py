@@ -13,7 +13,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass, field
 
-from archetypes import lexicon
+from archetypes import lexicon, naming
 from archetypes.change_reader import read_change
 from archetypes.counted import bridge_between, buyers, rows_counted, rows_of
 from archetypes.counted import header_of as _header_of
@@ -1568,6 +1568,7 @@ def _listing(intent, ops, kinds, profile, spec, as_of, out) -> None:
     spec.shape, spec.group, spec.fact, spec.measure = "list", entity, None, None
     spec.window = None if intent.window is None else spec.window
     spec.list_columns = _columns_named(intent, profile, entity.table, target)
+    out.read += _table_verbs(intent, {f.entity.table for f in spec.filters} - {entity.table})
     out.replaces |= {"ranking_metric", "unit", "timezone"}
 
 
@@ -1767,6 +1768,9 @@ def _reference(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: Sha
             found.append((edge, content))
         elif len(edge.columns) == 1 and len(above) == 1 and edge.ref_table in profile.entities:
             found.append((edge, above))  # 'nancy's manager': the colleague her own key points at
+        elif len(edge.columns) == 1 and edge.ref_table in profile.entities and ref != owner.table and \
+                (verbs := [w for w in said if _verb_of(w, ref)]):
+            found.append((edge, verbs[:1]))  # 'who supplies tofu': the supplier the product's key points at
     if len(found) != 1:
         return False  # none named, or several keys share the words: not guessed
     edge, parts = found[0]
@@ -1780,6 +1784,17 @@ def _reference(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: Sha
     out.read.extend(_span(intent, *said[p]) for p in parts)
     out.replaces |= {"ranking_metric", "unit", "timezone", "record_scope"}
     return True
+
+
+def _verb_of(word: str, table: str) -> bool:
+    """'supply' of suppliers, 'manufacture' of manufacturers: a verb of the table's own noun."""
+    noun = singular(words(table)[-1]) if words(table) else ""
+    return len(word) >= 5 and word != noun and naming.same_root(word, noun, 5, 2)
+
+
+def _table_verbs(intent: Intent, tables: set[str]) -> list[Span]:
+    """The question's verbs of tables the reading uses ('what does exotic liquids supply': the suppliers)."""
+    return [_span(intent, s, e) for w, s, e in intent.tokens if any(_verb_of(singular(w), t) for t in tables)]
 
 
 _ASKING = frozenset({"whats", "what", "tell", "give", "show", "me", "get", "find", "need", "want"})
