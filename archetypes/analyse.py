@@ -24,7 +24,7 @@ from archetypes.model import Analysis, Detection, Interpretation, ReadAsSpan, Re
 from archetypes.naming import phrase, plural, same_root, slug, words
 from archetypes.profile import Entity, Fact, Lookup, Measure, SchemaProfile
 from archetypes.profile.model import TimeColumn
-from archetypes.query import MAX_CALENDAR_ROWS, RANKING_LIMIT, EntityFilter, QuerySpec, build
+from archetypes.query import MAX_CALENDAR_ROWS, RANKING_LIMIT, EntityFilter, QuerySpec, bridges_to, build
 from archetypes.registry import ARCHETYPES, ORDER
 from archetypes.shape_reader import ShapeRead, read_shape
 from archetypes.unit import mixed_note
@@ -688,7 +688,8 @@ def _names_several_rows(mention: ValueMention, intent: Intent, profile: SchemaPr
 
 
 def _reachable(profile: SchemaProfile, table: str) -> bool:
-    return any(profile.path(f.table, table) is not None for f in profile.facts.values()) or table in profile.facts
+    return any(profile.path(f.table, table) is not None for f in profile.facts.values()) or \
+        table in profile.facts or bridges_to(profile, table)
 
 
 def _reach_filters(spec: QuerySpec, profile: SchemaProfile, intent: Intent) -> None:

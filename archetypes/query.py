@@ -743,6 +743,9 @@ def row_filters(spec: QuerySpec, profile: SchemaProfile, source: _From, root: st
     where: list[exp.Expr] = []
     for flt in spec.filters:
         route = roles.route(profile, root, flt.entity.table, flt.via)
+        if route is None and flt.via is None and (linked := bridged(profile, source, root, flt)) is not None:
+            where.append(linked)  # 'tracks on the grunge playlist': through the table linking both
+            continue
         if route is None:
             spec.notes.append(f"{flt.entity.noun} cannot be reached from {root}: no reading over {root} "
                               f"can apply '{flt.describe()}'")
@@ -759,6 +762,36 @@ def row_filters(spec: QuerySpec, profile: SchemaProfile, source: _From, root: st
     if unread:  # and its explanation must not say it applied ('the salary history's valid to...' over leave requests)
         spec.conditions = [c for c in spec.conditions if c not in unread]
     return where
+
+
+def bridged(profile: SchemaProfile, source: _From, root: str, flt: EntityFilter) -> exp.Expr | None:
+    """Rows of `root` (or of a table it points at) linked to the filter's rows by a table pointing at both (a
+    playlist's tracks): EXISTS over that table, so no row is repeated. None when no such table links them."""
+    for table in sorted(profile.edges):
+        edges = profile.edges[table]
+        to_filter = next((e for e in edges if e.ref_table == flt.entity.table), None)
+        if to_filter is None or table in (root, flt.entity.table):
+            continue
+        for edge in edges:
+            if edge is to_filter or edge.ref_table == flt.entity.table:
+                continue
+            route = () if edge.ref_table == root else profile.path(root, edge.ref_table)
+            if route is None:
+                continue
+            outer = source.alias_for(route)
+            inner = _From(table, prefix=f"b{len(source.aliases)}_")
+            link = exp.and_(*[exp.EQ(this=col(own, inner.aliases[()]), expression=col(ref, outer))
+                              for own, ref in zip(edge.columns, edge.ref_columns)])
+            held = replace(flt, negate=False).condition(inner.alias_for((to_filter,)))
+            found = exp.Exists(this=inner.select.select(exp.Literal.number(1)).where(link).where(held))
+            return exp.Not(this=found) if flt.negate else found
+    return None
+
+
+def bridges_to(profile: SchemaProfile, table: str) -> bool:
+    """Some table links `table`'s rows to rows of another table (a playlist's tracks)."""
+    return any(any(e.ref_table == table for e in edges) and any(e.ref_table != table for e in edges)
+               for name, edges in profile.edges.items() if name != table)
 
 
 def metric_column(spec: QuerySpec) -> str:

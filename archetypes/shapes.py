@@ -20,6 +20,7 @@ from archetypes.query import (
     _aggregate,
     _From,
     _range,
+    bridged,
     col,
     ident,
     literal,
@@ -559,6 +560,9 @@ def _list(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
         path = profile.path(entity.table, flt.entity.table)
         if path is not None and filtered:
             path = filtered + path
+        if path is None and not filtered and (linked := bridged(profile, source, entity.table, flt)) is not None:
+            where.append(linked)  # 'the tracks on the grunge playlist'
+            continue
         if path is None:
             spec.notes.append(f"{flt.entity.noun} cannot be reached from {entity.table}: no list can apply "
                               f"'{flt.describe()}'")
