@@ -138,7 +138,8 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
         order = ("earliest" if dated else "lowest") if attribute.direction == "min" else \
             ("latest" if dated else "highest")
         column = phrase(attribute.column)
-        value = f"total {column} of their {_rows(attribute.table)}" if attribute.child else column
+        value = (f"average {column} of their {_rows(attribute.table)}" if attribute.average else
+                 f"total {column} of their {_rows(attribute.table)}") if attribute.child else column
         head = f"{plural(spec.group.noun).capitalize()}{_filters(spec)} by {value}, {order} first"
         if spec.attribute_group is not None:
             return f"{head}, the {order} in each {spec.attribute_group.noun} (ties kept)"

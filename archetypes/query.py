@@ -98,6 +98,7 @@ class Attribute:
     through: tuple = ()                # edges from a child/bridge table up to the entity, when summed
     child: str | None = None           # the child/bridge table the sum runs over
     child_path: tuple = ()             # edges from the child table to `table`
+    average: bool = False              # the children's values averaged, not summed ('longest tracks on average')
 
 
 @dataclass

@@ -583,6 +583,15 @@ def _attribute(intent, ops, kinds, profile, spec, as_of, out) -> None:
         out.detections.append(either)
     asked = next((t for t in intent.targets if t.span.end <= mention.span.start and t.entity is not entity and
                   not t.entity.column_only), None)
+    averaged = _averaged_by(intent, ops, profile, entity.table) if attribute.child is None and \
+        attribute.table == entity.table else None
+    if averaged is not None:  # 'which genre has the longest tracks on average': genres by their tracks' mean
+        spec.group = averaged[0]
+        spec.attribute = Attribute(attribute.table, attribute.column, direction, through=averaged[1],
+                                   child=entity.table, average=True)
+        out.consumed |= {"attribute", "ranking", "average"}
+        out.replaces |= {"ranking_metric", "unit"}
+        return
     if asked is not None and profile.path(entity.table, asked.entity.table):
         spec.attribute_owner = asked.entity
     per = re.search(r"\b(?:in each|for each|per|by|in every|of each)\s+([a-z][a-z ]{1,30})", intent.lower)
@@ -696,6 +705,27 @@ def _named_superlative(intent: Intent, ops: list[OperatorMention], profile: Sche
     spec.limit = intent.top_n
     out.consumed |= {"attribute", "ranking"}
     out.replaces |= {"ranking_metric", "unit"}
+    averaged = _averaged_by(intent, ops, profile, column[0])
+    if averaged is not None:  # 'which category has the lowest avg list price': categories by their rows' mean
+        spec.group = averaged[0]
+        spec.attribute = Attribute(column[0], column[1], _HIGH[word.word], through=averaged[1], child=column[0],
+                                   average=True)
+        out.consumed |= {"average"}
+
+
+def _averaged_by(intent: Intent, ops: list[OperatorMention], profile: SchemaProfile,
+                 table: str) -> tuple[Entity, tuple] | None:
+    """With an average asked, the other table named that `table`'s rows point at ('which genre has the longest
+    tracks on average'): its rows are ranked by the mean of theirs."""
+    if not any(m.category == "average" for m in ops):
+        return None
+    for target in intent.targets:
+        if target.entity.column_only or target.entity.table == table:
+            continue
+        path = profile.path(table, target.entity.table)
+        if path:
+            return target.entity, path
+    return None
 
 
 def _attribute_columns(profile: SchemaProfile, table: str, kind: str) -> list[str]:

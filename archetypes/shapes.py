@@ -306,7 +306,9 @@ def _attribute(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
         entity_alias = source.alias_for(attribute.through)
         value_alias = source.alias_for(attribute.child_path)
         label = name_expression(entity, entity_alias)
-        total = exp.Sum(this=col(attribute.column, value_alias))
+        total = (exp.Avg if attribute.average else exp.Sum)(this=col(attribute.column, value_alias))
+        if attribute.average:
+            value_name = f"avg_{value_name}"
         conditions = []
         for flt in spec.filters:  # 'metallica's longest album': the albums of the rows named
             reach = profile.path(attribute.child, flt.entity.table)
@@ -315,12 +317,13 @@ def _attribute(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
             conditions.append(flt.condition(source.alias_for(reach)))  # joins the path before the select
         conditions += [c.expression(source.alias_for(route)) for c in spec.conditions
                        if (route := profile.path(attribute.child, c.table)) is not None]
+        shown = value_name if attribute.average else f"total_{value_name}"
         select = source.select.select(exp.alias_(label.copy(), name, quoted=True),
-                                      exp.alias_(total, f"total_{value_name}", quoted=True))
+                                      exp.alias_(total, shown, quoted=True))
         for condition in conditions:
             select = select.where(condition)
         select = select.group_by(label.copy(), *[col(k, entity_alias) for k in entity.key[:1]])
-        return select.order_by(exp.Ordered(this=exp.column(f"total_{value_name}", quoted=True), desc=desc),
+        return select.order_by(exp.Ordered(this=exp.column(shown, quoted=True), desc=desc),
                                exp.Ordered(this=label.copy())).limit(spec.limit or 1)
     source = _From(entity.table)
     path = profile.path(entity.table, attribute.table)
