@@ -706,7 +706,7 @@ def _named_superlative(intent: Intent, ops: list[OperatorMention], profile: Sche
     out.consumed |= {"attribute", "ranking"}
     out.replaces |= {"ranking_metric", "unit"}
     averaged = _averaged_by(intent, ops, profile, column[0])
-    if averaged is not None:  # 'which category has the lowest avg list price': categories by their rows' mean
+    if averaged is not None:  # 'which category has the lowest avg list price': genres by their rows' mean
         spec.group = averaged[0]
         spec.attribute = Attribute(column[0], column[1], _HIGH[word.word], through=averaged[1], child=column[0],
                                    average=True)
