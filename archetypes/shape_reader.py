@@ -706,7 +706,7 @@ def _named_superlative(intent: Intent, ops: list[OperatorMention], profile: Sche
     out.consumed |= {"attribute", "ranking"}
     out.replaces |= {"ranking_metric", "unit"}
     averaged = _averaged_by(intent, ops, profile, column[0])
-    if averaged is not None:  # 'which category has the lowest avg list price': genres by their rows' mean
+    if averaged is not None:  # 'which genre has the lowest avg price': genres by their rows' mean
         spec.group = averaged[0]
         spec.attribute = Attribute(column[0], column[1], _HIGH[word.word], through=averaged[1], child=column[0],
                                    average=True)
@@ -935,18 +935,9 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
     if fact is None:
         return
     header = _header_of(profile, fact)
-    if basket is not None and header is not None and "size" in (basket.group(1), basket.group(2)):
-        from archetypes.ranking_metric import ARCHETYPE
-
-        readings = _basket_readings(profile, fact, header)
-        if readings:
-            out.detections.append(ARCHETYPE.detection(_span(intent, basket.start(), basket.end()), readings,
-                                                      question=f"Basket size as which figure per {phrase(header)}?"))
-            out.replaces.add("ranking_metric")
-            readings[0].apply(spec)  # type: ignore[misc]
-            out.consumed |= {"average"}
-            _group_by_mention(intent, spec, profile=profile)
-            return
+    if basket is not None and header is not None and "size" in (basket.group(1), basket.group(2)) and \
+            _apply_basket(intent, _span(intent, basket.start(), basket.end()), profile, fact, header, spec, out):
+        return
     if _ORDER_VALUE.search(lower) and header is None and not any(m.money for m in fact.measures):
         # 'avg order value per branch' read on the headers: the value is the money of their lines
         lines = next((f for f in profile.fact_list() if _header_of(profile, f) == fact.table and
@@ -1098,14 +1089,37 @@ def _price_charged(profile: SchemaProfile, table: str, column: str, span: Span) 
     return ARCHETYPE.detection(span, readings, question=f"The listed {said}, or the {said} charged when sold?")
 
 
+def _apply_basket(intent: Intent, span: Span, profile: SchemaProfile, fact: Fact, header: str, spec: QuerySpec,
+                  out: ShapeRead) -> bool:
+    """A basket's size: its lines or its units, per header row (both shown)."""
+    from archetypes.ranking_metric import ARCHETYPE
+
+    readings = _basket_readings(profile, fact, header)
+    if intent.how_many is not None:  # 'how many tracks are on an invoice': a count, never its money
+        readings = [r for r in readings if not r.value.startswith(tuple(m.value for m in fact.measures if m.money))]
+    if not readings:
+        return False
+    spec.fact = fact
+    out.detections.append(ARCHETYPE.detection(span, readings, question=f"Basket size as which figure per "
+                                                                       f"{phrase(header)}?"))
+    out.replaces.add("ranking_metric")
+    spec.count_table, spec.agg = None, None  # 'how many tracks are on an invoice': counted per invoice, not all
+    readings[0].apply(spec)  # type: ignore[misc]
+    out.consumed |= {"average"}
+    _group_by_mention(intent, spec, profile=profile)
+    return True
+
+
 def _rows_per(intent: Intent, average: OperatorMention, per: re.Match, profile: SchemaProfile, spec: QuerySpec,
               out: ShapeRead) -> bool:
     """'avg tracks per album', 'average number of tracks per playlist': the rows of the table named between the
     average and 'per', counted per row of the other (through their link table when one joins them), not the money
     of the facts."""
     denominator = _table_named(profile, per.group(1), intent)
+    # 'avg tracks per album'; 'how many tracks are on an invoice on average': the average said last
+    start = average.span.end if average.span.start < per.start() else 0
     counted = next((t.entity.table for t in intent.targets if not t.entity.column_only and
-                    average.span.end <= t.span.start and t.span.end <= per.start()), None)
+                    start <= t.span.start and t.span.end <= per.start()), None)
     if denominator is None or counted is None or counted == denominator or counted in profile.facts and \
             any(m.money for m in profile.facts[counted].measures):
         return False
@@ -1115,8 +1129,12 @@ def _rows_per(intent: Intent, average: OperatorMention, per: re.Match, profile: 
         return False  # 'avg track length per genre', 'average list price of items per category': a column averaged
     rows = counted if profile.path(counted, denominator) is not None else bridge_between(profile, counted,
                                                                                           denominator)
-    if rows is None or rows in profile.facts and _header_of(profile, profile.facts[rows]) == denominator:
-        return False  # 'items per order': the lines or the units of each order, read as a basket
+    if rows is not None and rows in profile.facts and _header_of(profile, profile.facts[rows]) == denominator:
+        # 'items per order', 'tracks on an invoice on average': the lines or the units of each, a basket's size
+        return start == 0 and _apply_basket(intent, _span(intent, per.start(), per.end()), profile,
+                                            profile.facts[rows], denominator, spec, out)
+    if rows is None:
+        return False
     spec.fact, spec.measure = rows_counted(rows, profile)
     if rows != counted:  # a playlist's tracks: the link rows, labelled by what they count
         noun = plural(phrase(counted).split()[-1])
