@@ -1359,6 +1359,10 @@ def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
         return  # 'longer than a year' is no threshold on a figure
     money_named = "$" in intent.lower[m.start():m.end()] or _MONEY_AFTER.match(rest) is not None or \
         m.group(1) in _PRICED_AT or re.search(r"\b(?:cost|costs|costing|priced)\s*$", intent.lower[:m.start()]) is not None
+    # 'clients who spent more than 10k': money by its verb; 'reps who sold more than 95k': money or units, asked
+    verb = _FIGURE_VERB.search(intent.lower[:m.start()])
+    sold_verb = verb is not None and verb.group(1) in lexicon.SALES_WORDS and not money_named
+    money_named = money_named or verb is not None
     target = _main_target(intent)
     counted_next = target is not None and m.end() <= target.span.start <= m.end() + 1  # 'more than 5 items'
     if target is None or counted_next:
@@ -1414,7 +1418,10 @@ def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
     spec.count_groups = intent.how_many is not None and intent.how_many[0] == target.entity.table
     out.consumed |= {"compare"}
     out.read.append(_span(intent, m.start(), min(len(intent.lower), m.end() + len(rest.split(" ")[0]) + 1)))
-    out.replaces.add("ranking_metric")
+    if verb is not None:
+        out.read.append(_span(intent, verb.start(1), verb.end(1)))
+    if not sold_verb or named_after:
+        out.replaces.add("ranking_metric")
 
 
 def _priced_entity(profile: SchemaProfile, spec: QuerySpec) -> Entity | None:
@@ -1478,6 +1485,8 @@ def _row_condition(intent: Intent, m: re.Match, money_named: bool, number: float
     return True
 
 
+_FIGURE_VERB = re.compile(r"\b(spent|spend|spends|earned|earns|made|generated|brought in|paid|pays|sold|sell|sells|"
+                          r"billed|invoiced)\s+(?:a total of\s+|in total\s+)?$")
 _MONEY_AFTER = re.compile(r"\s*(?:dollars?|bucks|euros?|pounds?|yen|usd|eur|gbp|jpy|cad|in (?:value|revenue|sales)|"
                           r"worth)\b")
 _WHO = re.compile(r"^\s*(?:who|which (?:people|persons?|ones))\b")
