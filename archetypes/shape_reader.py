@@ -1725,11 +1725,33 @@ def _price_of(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: Shap
         return False
     columns = _attribute_columns(profile, owner.table, "price")
     if not columns:
-        return False
+        return _price_history_of(intent, m, owner, profile, spec, out)
     spec.shape, spec.group, spec.fact, spec.measure = "list", owner, None, None
     spec.list_columns = (columns[0],)
     out.read.append(_span(intent, m.start(), m.end()))
     out.replaces |= {"ranking_metric", "unit", "timezone", "record_scope"}
+    return True
+
+
+def _price_history_of(intent: Intent, m: re.Match, owner: Entity, profile: SchemaProfile, spec: QuerySpec,
+                      out: ShapeRead) -> bool:
+    """'what does the team plan cost': the price kept on rows of another table pointing at the named one (a
+    price list, often with validity dates: which of them count is record_scope's question)."""
+    held = [(name, cols[0]) for name, edges in profile.edges.items() if name != owner.table and
+            any(e.ref_table == owner.table for e in edges) and
+            not (name in profile.facts and any(x.kind == "product" for x in profile.facts[name].measures)) and
+            not (name in profile.entities and not profile.entities[name].column_only) and
+            (cols := _attribute_columns(profile, name, "price"))]  # a price list: not sales lines, not named items
+    if len(held) != 1 or len(profile.tables[held[0][0]].primary_key) != 1:
+        return False
+    if re.search(r"\b(?:avg|average|mean|typical|total|sum|overall)\b", intent.lower):
+        return False  # an average or a total of the prices is read as one, below
+    table, column = held[0]
+    spec.shape, spec.group, spec.fact, spec.measure = "list", _event_entity(table, profile.tables[table].primary_key), \
+        None, None
+    spec.list_columns = (column,)
+    out.read.append(_span(intent, m.start(), m.end()))
+    out.replaces |= {"ranking_metric", "unit", "timezone"}
     return True
 
 

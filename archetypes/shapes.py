@@ -542,6 +542,8 @@ def _list(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
     outputs = [exp.alias_(name.copy(), slug(entity.noun), quoted=True)]
     outputs += [exp.alias_(col(c, "t0"), slug(c), quoted=True) for c in spec.list_columns
                 if c not in entity.name_columns and (spec.reference is None or c not in spec.reference.columns)]
+    if entity.name_columns == entity.key and len(outputs) > 1 and spec.reference is None:
+        outputs = outputs[1:] + outputs[:1]  # rows with no name ('a plan's prices'): what was asked, then the key
     filtered: tuple[Edge, ...] = ()  # where the filters' rows are: the listed row, or the one it points at
     if spec.reference is not None:
         pointed = profile.entities.get(spec.reference.ref_table)
