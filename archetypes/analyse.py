@@ -238,6 +238,14 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
     if ranked is not None and not any(_ranks(i.query) for i in analysis.interpretations):
         # 'which five albums earned the least' summed everything: the superlative was read, nothing ranks
         out.append((ranked, "no reading ranks anything by it"))
+    asked = _WHICH_ROWS.match(ctx.intent.lower)
+    head = next((t for t in ctx.intent.targets if asked is not None and t.span.start == asked.start(1) and
+                 not t.entity.column_only), None)
+    if head is not None and all(i.query.find(exp.Group, exp.Order, exp.Window) is None
+                                for i in analysis.interpretations):
+        # 'which of our stores take dollars' summed all revenue: rows were asked for, one figure answers
+        out.append((Span(asked.start(), head.span.end, ctx.question[asked.start():head.span.end]),
+                    f"asks which {plural(head.entity.noun)}, while every reading gives one figure"))
     for grouped in _breakdowns(ctx.intent):
         if not _grouped_by(analysis, grouped.entity, ctx.profile):
             out.append((grouped.span, f"asked by {grouped.entity.noun}, which no reading groups by"))
@@ -324,6 +332,10 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
     del vocab
     return out
 
+
+# 'which stores ...', 'which of our clients ...': rows of a table asked for
+_WHICH_ROWS = re.compile(r"^\s*(?:which|what)\s+(?:(?:one|ones)\s+)?(?:of\s+(?:our|the|these|those|all)\s+)?"
+                         r"(?:our\s+|the\s+)?([a-z])")
 
 # 'avg days to complete', 'how many hours until delivery', 'time to ship': a duration between two dates
 _DURATION_ASKED = re.compile(r"\b(?:days|hours|minutes|weeks|months|time|long)\s+(?:to|until|till|before|between|"
