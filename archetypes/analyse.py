@@ -241,9 +241,9 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
     asked = _WHICH_ROWS.match(ctx.intent.lower)
     head = next((t for t in ctx.intent.targets if asked is not None and t.span.start == asked.start(1) and
                  not t.entity.column_only), None)
-    if head is not None and all(i.query.find(exp.Group, exp.Order, exp.Window) is None
-                                for i in analysis.interpretations):
-        # 'which of our stores take dollars' summed all revenue: rows were asked for, one figure answers
+    if head is not None and asked is not None and all(i.query.find(exp.Group, exp.Order, exp.Window) is None
+                                                      for i in analysis.interpretations):
+        # 'which of our shops take dollars' summed all revenue: rows were asked for, one figure answers
         out.append((Span(asked.start(), head.span.end, ctx.question[asked.start():head.span.end]),
                     f"asks which {plural(head.entity.noun)}, while every reading gives one figure"))
     for grouped in _breakdowns(ctx.intent):
@@ -333,7 +333,7 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
     return out
 
 
-# 'which stores ...', 'which of our clients ...': rows of a table asked for
+# 'which shops ...', 'which of our clients ...': rows of a table asked for
 _WHICH_ROWS = re.compile(r"^\s*(?:which|what)\s+(?:(?:one|ones)\s+)?(?:of\s+(?:our|the|these|those|all)\s+)?"
                          r"(?:our\s+|the\s+)?([a-z])")
 
