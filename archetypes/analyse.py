@@ -595,6 +595,7 @@ def _best_seller(intent: Intent, profile: SchemaProfile) -> None:
         if sold is not None:
             intent.group = Target(sold, Span(start, end, intent.question[start:end]))
             intent.targets.append(intent.group)
+            intent.schema_hits += 1  # 'our bestseller in 1997' names what the lines sell: a subject
             if intent.ranking is None:
                 intent.ranking = Span(m.start(), m.end(), intent.question[m.start():m.end()])
             if intent.unknown_subject is not None and intent.unknown_subject.start >= m.start():

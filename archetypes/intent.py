@@ -744,7 +744,8 @@ def _resolve(words_text: str, vocab: Vocabulary) -> tuple[list[Entity], int] | N
 
 
 _SKIP = {"the", "our", "all", "distinct", "unique", "different", "active", "new", "total", "selling", "performing",
-         "popular", "valuable", "of", "a", "an", "most", "top", "best", "my", "your", "their", "its", "current"}
+         "popular", "valuable", "of", "a", "an", "most", "top", "best", "my", "your", "their", "its", "current",
+         "single", "one", "individual", "ever"}
 
 
 def _subject_word(text: str) -> tuple[str, int] | None:
