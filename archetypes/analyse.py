@@ -487,7 +487,8 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
         versus.install_rows(rows, base)
         grounded.operators = [m for m in grounded.operators if not rows[0][0].end <= m.span.start < rows[0][-1].start]
     grounded.shape = read_shape(intent, grounded.operators, profile, base, anchor or dt.date.today(),
-                                pending_values=bool(grounded.ambiguous), value_spans=ctx.extra["value_spans"])
+                                pending_values=bool(grounded.ambiguous), value_spans=ctx.extra["value_spans"],
+                                pending_owner=_pending_owner(ctx))
     if base.window is not None and base.fact is not None and base.fact.time is not None:
         base.fact = _dated_as_said(intent, profile, base.fact)  # 'tickets closed in june': by the closing date
     if base.window is not None and base.fact is not None and base.fact.time is not None:
@@ -673,6 +674,17 @@ def _joined_to_a_noun(mention: ValueMention, grounded: Grounded, intent: Intent)
         if m is not None and not any(v.span.start <= offset + m.start(1) < v.span.end for v in grounded.values):
             return True
     return False
+
+
+def _pending_owner(ctx: Context) -> Entity | None:
+    """The one table every row of the one ambiguous name belongs to ('chef anton's': two items)."""
+    from archetypes.entity import name_matches
+
+    found = name_matches(ctx)
+    tables = {m.entity.table for _, pool in found for m in pool}
+    if len(found) != 1 or len(tables) != 1 or len(found[0][1]) < 2:
+        return None
+    return found[0][1][0].entity
 
 
 def _inside_name(mention: ValueMention, intent: Intent) -> bool:

@@ -76,6 +76,7 @@ class ShapeRead:
     pending_values: bool = False    # a value held by several columns: the entity readings add its filter
     value_spans: list[Span] = field(default_factory=list)   # data values named: their words are not operators
     share_of_passing: OperatorMention | None = None  # 'what pct of visits are over $500': the part is a condition
+    pending_owner: Entity | None = None  # the one table of the rows a name could mean: the entity readings filter
 
 
 def _without(text: str, spans: list[Span]) -> str:
@@ -86,9 +87,11 @@ def _without(text: str, spans: list[Span]) -> str:
 
 
 def read_shape(intent: Intent, ops: list[OperatorMention], profile: SchemaProfile, spec: QuerySpec,
-               as_of: dt.date, pending_values: bool = False, value_spans: list[Span] | None = None) -> ShapeRead:
+               as_of: dt.date, pending_values: bool = False, value_spans: list[Span] | None = None,
+               pending_owner: Entity | None = None) -> ShapeRead:
     out = ShapeRead()
     out.pending_values = pending_values
+    out.pending_owner = pending_owner
     out.value_spans = list(value_spans or [])
     kinds = {m.category for m in ops}
     words_used = {m.word for m in ops}
@@ -1599,7 +1602,7 @@ def _listing(intent, ops, kinds, profile, spec, as_of, out) -> None:
     if _reference(intent, profile, spec, out):
         return
     if not (_LISTING.search(lower) or _starts_with_table(intent, out.value_spans, profile) or
-            _starts_with_column(intent, profile, spec)):
+            _starts_with_column(intent, profile, spec, out)):
         return
     target = _counted_rows(intent, profile) or _head_target(intent)
     if target is None and pending is not None and (events := _event_rows(intent, profile)) is not None:
@@ -1712,14 +1715,19 @@ def _price_list(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: Sh
 
 
 _PRICE_WORD = re.compile(r"\b(?:list\s+|unit\s+|retail\s+)?(price|cost)\b")
+# 'how much is chef anton's': a named thing's price, when nothing sold, spent or earned is said
+_HOW_MUCH_IS = re.compile(r"^\s*(?:so\s+)?how much (?:is|are|was|were)\b(?!.*\b(?:sold|sell|sells|spent|spend|made|"
+                          r"make|earned|worth|revenue|sales|paid|in total|altogether)\b)")
 
 
 def _price_of(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: ShapeRead) -> bool:
     """'whats the price of the studio display': the named row's own price, not what its sales summed to."""
-    m = _PRICE_WORD.search(intent.lower)
-    owner = _named_owner(profile, spec)
-    # 'how much does the macbook air cost' asks its price, not an amount summed
+    m = _PRICE_WORD.search(intent.lower) or _HOW_MUCH_IS.match(intent.lower)
+    owner = _named_owner(profile, spec, out)
+    # 'how much does the macbook air cost', 'how much is chef anton's' ask its price, not an amount summed
     asked = re.sub(r"\bhow much (?:does|do|did|is|was)\b(?=.*\bcost\b)", " ", _without(intent.lower, out.value_spans))
+    if _HOW_MUCH_IS.match(asked):
+        asked = _HOW_MUCH_IS.sub(" ", asked)
     if m is None or owner is None or _AGGREGATING.search(asked) or intent.window is not None or \
             re.search(r"\bthan\b", intent.lower):  # 'items that cost less than the airtag' compares with it
         return False
@@ -1798,9 +1806,8 @@ def _when_did(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: Shap
     listed; not a total of what it bought."""
     started = _STARTED.search(intent.lower)
     # the named row's table ('steven buchanan': a first and a last name of one table)
-    tables = {f.entity.table for f in spec.filters if not f.negate}
-    owner = profile.entities.get(next(iter(tables))) if len(tables) == 1 else None
-    if _WHEN_DID.match(intent.lower) is None or started is None or owner is None or owner.column_only:
+    owner = _named_owner(profile, spec, out)
+    if _WHEN_DID.match(intent.lower) is None or started is None or owner is None:
         return False
     columns = _attribute_columns(profile, owner.table, "recency")
     if not columns:
@@ -1812,11 +1819,14 @@ def _when_did(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: Shap
     return True
 
 
-def _named_owner(profile: SchemaProfile, spec: QuerySpec) -> Entity | None:
+def _named_owner(profile: SchemaProfile, spec: QuerySpec, out: ShapeRead | None = None) -> Entity | None:
     """The table of the one row the question names ('leonie kohler', 'speedy express'; 'anne dodsworth' as a
-    first and a last name of one table)."""
+    first and a last name of one table), or of the rows a name could mean, all in one table ('chef anton's':
+    two items; which one is the entity readings' question)."""
     tables = {f.entity.table for f in spec.filters if not f.negate}
     owner = profile.entities.get(next(iter(tables))) if len(tables) == 1 else None
+    if not tables and out is not None:
+        owner = out.pending_owner
     return owner if owner is not None and not owner.column_only else None
 
 
@@ -1829,7 +1839,7 @@ def _reference(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: Sha
     named by its words (SupportRepId, ReportsTo) answers with the row it points at."""
     from archetypes.shapes import reference_words
 
-    owner = _named_owner(profile, spec)
+    owner = _named_owner(profile, spec, out)
     if owner is None:
         return False
     said = {singular(w): (s, e) for w, s, e in intent.tokens}
@@ -1879,9 +1889,9 @@ def _table_verbs(intent: Intent, tables: set[str]) -> list[Span]:
 _ASKING = frozenset({"whats", "what", "tell", "give", "show", "me", "get", "find", "need", "want"})
 
 
-def _starts_with_column(intent: Intent, profile: SchemaProfile, spec: QuerySpec) -> bool:
+def _starts_with_column(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: ShapeRead) -> bool:
     """'phone number for speedy express', 'email of acme corp': a column of the one row named."""
-    owner = _named_owner(profile, spec)
+    owner = _named_owner(profile, spec, out)
     if owner is None:
         return False
     named = [(at, at + len(v)) for f in spec.filters for v in f.values if (at := intent.lower.find(v.lower())) >= 0]
