@@ -118,7 +118,7 @@ def analyse(question: str, profile: SchemaProfile, lookup: Lookup | None = None,
 
 def _lists(spec: QuerySpec) -> bool:
     """A reading whose answer is a list of rows: none is an answer ('nobody has exactly two visits')."""
-    if spec.shape == "list" or spec.shape == "absence" and not spec.absent_count:
+    if spec.shape == "list" or spec.shape == "absence" and not spec.absent_count and not spec.absent_share:
         return True
     return spec.having is not None and not spec.count_groups and not spec.share_groups
 

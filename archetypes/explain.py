@@ -127,10 +127,12 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
             "The statement as given"
     shape = spec.shape
     if shape == "absence" and spec.absent is not None and spec.fact is not None:
-        head = f"Number of {plural(spec.absent.noun)}" if spec.absent_count else plural(spec.absent.noun).capitalize()
+        head = f"Number of {plural(spec.absent.noun)}" if spec.absent_count else \
+            f"Share of the {plural(spec.absent.noun)}" if spec.absent_share else plural(spec.absent.noun).capitalize()
         money = f" in {spec.currency_target}" if spec.currency_mode == "only" and spec.currency_target else ""
         return (f"{head} with no {_rows(spec.fact.table)}{money}{_window(spec, profile)}"
-                f"{_filters(spec)}" + ("" if spec.absent_count else ", listed by name"))
+                f"{_filters(spec)}" + ("" if spec.absent_count else " among all of them" if spec.absent_share
+                                       else ", listed by name"))
     if shape == "attribute" and spec.attribute is not None and spec.group is not None:
         attribute = spec.attribute
         held = profile.tables.get(attribute.table)

@@ -148,6 +148,7 @@ class QuerySpec:
     reference_reverse: bool = False          # list: the rows whose `reference` points at the row the filters name
     absent: Entity | None = None             # absence: rows of this entity with no fact rows
     absent_count: bool = False               # absence: how many such rows, not their list
+    absent_share: bool = False               # absence: their share of all the rows ('what % never sold')
     conditions: list[RowCondition] = field(default_factory=list)      # record scope: which rows count
     sides: tuple[Side, ...] = ()             # named values side by side: one row per side (archetypes.versus)
     invalid: bool = False                    # a reading that does not apply to this combination

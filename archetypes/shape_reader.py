@@ -248,6 +248,10 @@ def _absence(intent, ops, kinds, profile, spec, as_of, out) -> None:
 
 def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
     share = _first(ops, "share") or _first(ops, "rate")
+    if share is not None and spec.shape == "absence" and share.category == "share":
+        spec.absent_share, spec.absent_count = True, False  # 'what % of our tracks were never bought'
+        out.consumed |= {"share"}
+        return
     if share is None or spec.shape != "aggregate":
         return
     said = {singular(w) for w, _, _ in intent.tokens}

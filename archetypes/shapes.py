@@ -285,6 +285,16 @@ def _absence(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
     select = outer.select.select(exp.alias_(name.copy(), slug(entity.noun), quoted=True))
     for condition in conditions:
         select = select.where(condition)
+    if spec.absent_share:  # 'what % of our tracks were never bought': the absent rows of all of them
+        absent = exp.Sum(this=exp.Case(ifs=[exp.If(this=exp.Not(this=exp.Exists(this=sub)), true=_int(1))],
+                                       default=_int(0)))
+        every = exp.Count(this=col(entity.key[0], "e0"))
+        share = exp.Div(this=exp.Mul(this=absent.copy(), expression=exp.Literal.number("1.0")),
+                        expression=exp.Nullif(this=every.copy(), expression=_int(0)))
+        return select.select(exp.alias_(absent, "part", quoted=True), exp.alias_(every, "total", quoted=True),
+                             exp.alias_(share, "share", quoted=True),
+                             exp.alias_(exp.Mul(this=share.copy(), expression=_int(100)), "percent", quoted=True),
+                             append=False)
     select = select.where(exp.Not(this=exp.Exists(this=sub)))
     if spec.absent_count:
         counted = exp.Count(this=col(entity.key[0], "e0"))

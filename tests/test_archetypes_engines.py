@@ -174,6 +174,7 @@ LINKED_AND_SAID = [
     ("list the metal albums", None),                       # Album <- Track -> Genre
     ("how many tracks cost 1.99", 213),
     ("how many tracks are longer than 10 min", 260),       # 600,000 ms
+    ("% of tracks that were never bought", 1519),          # the part: tracks with no invoice line, of 3,503
 ]
 
 
