@@ -82,7 +82,7 @@ OPERATORS: dict[str, str] = {
     **dict.fromkeys(["distinct", "unique", "different"], "distinct"),
     **dict.fromkeys(["share", "percentage", "percent", "pct", "proportion", "fraction", "portion", "%",
                      "how much of", "how many of"], "share"),
-    **dict.fromkeys(["ratio", "rate", "rates"], "rate"),
+    **dict.fromkeys(["ratio", "rate", "rates", "how often"], "rate"),
     **dict.fromkeys(["per", "each", "every", "by", "for each", "for every", "across", "broken down by",
                      "split by", "grouped by"], "per"),
     **dict.fromkeys(["never", "no", "not", "without", "nobody", "none", "zero", "haven't", "hasn't", "didn't",
