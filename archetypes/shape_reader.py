@@ -613,7 +613,7 @@ def _attribute(intent, ops, kinds, profile, spec, as_of, out) -> None:
 _VERB_FIRST = re.compile(r"\b([a-z]+ed|signed[- ]?up)\s+(first|earliest|last|latest|most recently|recently)\b|"
                          r"\b(first|earliest|last|latest|most recently|newly)\s+([a-z]+ed|signed[- ]?up)\b")
 _TENURE = re.compile(r"\b(?:been (?:with us|here|around|on staff) (?:the )?longest|longest[- ]serving|"
-                     r"longest[- ]tenured?|longest tenure|most senior)\b")
+                     r"longest[- ]tenured?|longest tenure|longest[- ]standing|most senior|oldest[- ]standing)\b")
 
 
 def _verb_dated(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: ShapeRead) -> bool:
