@@ -86,6 +86,10 @@ UNIT_WORDS = {"wk": "week", "qtr": "quarter", "yr": "year"}  # 'this yr', 'last 
 RE_TO_DATE = re.compile(r"\b(ytd|year[- ]to[- ]date|mtd|month[- ]to[- ]date|qtd|quarter[- ]to[- ]date)\b")
 RE_MONTH_YEAR = re.compile(r"\b" + _MONTH_RE + r"\.?,?\s+" + _YEAR_RE + r"\b")
 RE_QUARTER = re.compile(r"\b(?:q([1-4])|(first|second|third|fourth) quarter)(?:\s+(?:of\s+)?(?:fy\s?)?" + _YEAR_RE + r")?\b")
+# 'jan-mar 2025', 'april through june 2024': a run of months (a change 'from may to june' is two periods, read
+# by the change reader)
+RE_MONTH_RANGE = re.compile(r"\b" + _MONTH_RE + r"\s*(?:-|–|\bthrough\b|\bthru\b|\buntil\b|\btill\b)\s*" + _MONTH_RE +
+                            r"(?:,?\s+(?:of\s+)?" + _YEAR_RE + r")?\b")
 # 'q1 this year', 'h2 last year', 'march of last year': a part of the year named relative to now
 RE_PART_OF_YEAR = re.compile(r"\b(?:q([1-4])|h([12])|(first|second|third|fourth) quarter|" + _MONTH_RE +
                              r")(?:\s+(?!vs\b|versus\b|and\b|to\b|than\b|compared\b|against\b)[a-z]+){0,2}?"
@@ -615,6 +619,12 @@ def _concrete_window(lower: str, as_of: dt.date) -> tuple[calendar.Window, tuple
         else:
             start = as_of.replace(day=1)
         return calendar.Window(start, as_of + day, m.group(0)), m.span(), False
+    if (m := RE_MONTH_RANGE.search(lower)) is not None:
+        first, last = _MONTHS.get(m.group(1)[:3], 1), _MONTHS.get(m.group(2)[:3], 1)
+        year = int(m.group(3)) if m.group(3) else as_of.year - (1 if dt.date(as_of.year, first, 1) > as_of else 0)
+        start = dt.date(year, first, 1)
+        end = calendar.add_months(dt.date(year + (1 if last < first else 0), last, 1), 1)
+        return calendar.Window(start, end, m.group(0)), m.span(), False
     if (m := RE_PART_OF_YEAR.search(lower)) is not None:
         year = as_of.year - (0 if m.group(5) in ("this", "current") else 1)
         if m.group(1) or m.group(3):
