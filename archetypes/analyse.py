@@ -445,6 +445,7 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
     anchor = as_of or profile.as_of
     intent = read(text, profile, anchor)
     _who_buys(intent, profile)
+    _which_did(intent, profile)
     _best_seller(intent, profile)
     _where_based(intent, profile)
     _how_often(intent, profile)
@@ -525,6 +526,27 @@ def _who_buys(intent: Intent, profile: SchemaProfile) -> None:
         start, end = (m.start(), m.start() + 3) if m is not None else spender.span() if spender else (0, 0)
         intent.group = Target(people, Span(start, end, intent.question[start:end]))
         intent.targets.append(intent.group)
+
+
+# 'which clients bought laptops in 2024', 'clients who ordered an ipad': the rows of a table that did it, each with
+# its figure (only those with such events appear), not a total
+_WHICH_DID = re.compile(r"^\s*(?:(?:which|what)\s+([a-z]+)\s+(?:have\s+|has\s+|ever\s+|actually\s+)*|"
+                        r"(?:list\s+|show\s+(?:me\s+)?)?(?:the\s+|all\s+|our\s+)?([a-z]+)\s+(?:who|that)\s+"
+                        r"(?:have\s+|has\s+|ever\s+)*)(?:bought|purchased|ordered)\b")
+
+
+def _which_did(intent: Intent, profile: SchemaProfile) -> None:
+    if intent.group is not None or intent.ranking is not None or intent.superlative is not None or \
+            intent.how_many is not None:
+        return
+    m = _WHICH_DID.match(intent.lower)
+    if m is None:
+        return
+    start = m.start(1) if m.group(1) else m.start(2)
+    target = next((t for t in intent.targets if t.span.start == start and not t.entity.column_only), None)
+    if target is not None and any(f.table != target.entity.table and profile.path(f.table, target.entity.table)
+                                  for f in profile.facts.values()):
+        intent.group = target
 
 
 _OFTEN = re.compile(r"\b(?:most|least)\s+(often|frequently)\b")
