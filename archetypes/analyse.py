@@ -532,7 +532,7 @@ def _who_buys(intent: Intent, profile: SchemaProfile) -> None:
 # its figure (only those with such events appear), not a total
 _WHICH_DID = re.compile(r"^\s*(?:(?:which|what)\s+([a-z]+)\s+(?:have\s+|has\s+|ever\s+|actually\s+)*|"
                         r"(?:list\s+|show\s+(?:me\s+)?)?(?:the\s+|all\s+|our\s+)?([a-z]+)\s+(?:who|that)\s+"
-                        r"(?:have\s+|has\s+|ever\s+)*)(?:bought|purchased|ordered)\b")
+                        r"(?:have\s+|has\s+|ever\s+)*)(?:bought|purchased|ordered|sold|spent\s+(?:money\s+)?on)\b")
 
 
 def _which_did(intent: Intent, profile: SchemaProfile) -> None:
@@ -753,6 +753,16 @@ def _reach_filters(spec: QuerySpec, profile: SchemaProfile, intent: Intent) -> N
                 spec.measure is None or measure.value == spec.measure.value or measure.kind == spec.measure.kind):
             spec.fact, spec.measure = other, measure
             return
+    counted = spec.measure
+    if counted is None or counted.kind not in ("count", "count_distinct"):
+        return
+    for other in profile.fact_list():  # 'which region books the most seafood': the bookings, counted on the
+        for measure in other.measures:  # lines that reach the category
+            if measure.kind in ("count", "count_distinct") and rows_of(profile, measure) == rows_of(profile, counted) \
+                    and all(profile.path(other.table, t) is not None for t in tables) and \
+                    (group is None or profile.path(other.table, group) is not None):
+                spec.fact, spec.measure = other, measure
+                return
 
 
 def _detect(ctx: Context) -> list[Detection]:

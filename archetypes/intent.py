@@ -461,6 +461,10 @@ def _schema_words(intent: Intent, vocab: Vocabulary) -> None:
             key = tuple(singles[index:index + size])
             start, end = intent.tokens[index][1], intent.tokens[index + size - 1][2]
             span = Span(start, end, intent.question[start:end])
+            if key in vocab.measure_words and _said_as_verb(intent, index, size, vocab):
+                intent.schema_hits += 1  # 'which region books the most seafood': what it books is counted
+                index += size
+                break
             if key in vocab.measure_words:
                 intent.measures.append((_measure_of_table_named(intent, vocab, key, index), span))
                 intent.schema_hits += 1
@@ -479,6 +483,18 @@ def _schema_words(intent: Intent, vocab: Vocabulary) -> None:
                     made is not None and made.end() == intent.tokens[index][2]:
                 intent.schema_hits += 1
             index += 1
+
+
+def _said_as_verb(intent: Intent, index: int, size: int, vocab: Vocabulary) -> bool:
+    """'which region books the most seafood', 'the shop that sells more laptops': a fact's word used as the
+    verb between its subject and 'the most' names no figure of its own (the thing after it is what counts)."""
+    word = intent.tokens[index][0]
+    if size != 1 or index == 0 or not word.endswith("s") or singular(word) not in lexicon.FACT_WORDS:
+        return False
+    before = singular(intent.tokens[index - 1][0])
+    after = intent.lower[intent.tokens[index][2]:]
+    return ((before,) in vocab.phrases or before in ("that", "who", "which")) and \
+        re.match(r"\s+(?:the\s+)?(?:most|more|least|fewer|less)\s+[a-z]", after) is not None
 
 
 def _measure_of_table_named(intent: Intent, vocab: Vocabulary, key: tuple[str, ...], index: int) -> Measure:

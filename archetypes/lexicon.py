@@ -55,6 +55,9 @@ UNSUPPORTED = {
     **dict.fromkeys(["cumulative", "running", "rolling", "moving"], "running and rolling totals are not computed yet"),
 }
 
+# a buyer's verbs (singular forms also match their third person): what was bought, counted as money or units
+BUYING_VERBS = frozenset("buy bought order ordered purchase purchased".split())
+
 # verbs of selling: 'how many X did we sell' counts units
 SOLD_VERBS = frozenset("sell sells sold selling buy buys bought purchase purchased ship shipped".split())
 # words that say something was sold without saying whether it is counted in money or in units

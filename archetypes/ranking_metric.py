@@ -4,7 +4,7 @@ from __future__ import annotations
 from archetypes.archetype import Archetype, Context
 from archetypes.intent import Span
 from archetypes.model import Detection, Reading
-from archetypes.naming import plural, words
+from archetypes.naming import plural, singular, words
 from archetypes.profile import Fact, Measure
 from archetypes.query import QuerySpec
 
@@ -83,7 +83,9 @@ def sold_figure(ctx: Context) -> Detection | None:
     if intent.explicit_measure or intent.measures or money_named or intent.how_many:
         return None
     inside = ctx.extra.get("value_spans") or []  # 'sales' of a value ('Sales Support Agent') sells nothing
-    sold = [t for t in intent.tokens if t[0] in lexicon.SALES_WORDS and
+    # 'sells', and the buyer's verbs when no figure is named ('which region books the most seafood')
+    sold = [t for t in intent.tokens if (t[0] in lexicon.SALES_WORDS or t[0] in lexicon.BUYING_VERBS or
+                                         singular(t[0]) in lexicon.BUYING_VERBS) and
             not any(s.start <= t[1] and t[2] <= s.end for s in inside)]
     if not sold:
         return None
