@@ -57,8 +57,11 @@ def measure_text(measure: Measure, agg: str | None = None, weight: Measure | Non
 
 def _window(spec: QuerySpec, profile: SchemaProfile) -> str:
     window = spec.window
-    if window is None:
-        return ""
+    counted = profile.tables.get(spec.count_table) if spec.count_table else None
+    if window is None or spec.fact is not None and spec.fact.time is None and spec.count_table is None or \
+            counted is not None and not any(c.family == "temporal" for c in counted.columns) and \
+            (spec.fact is None or spec.fact.time is None):
+        return ""  # rows with no date: no window bounds them, and the explanation must not say one does
     last = window.end - dt.timedelta(days=1)
     when = window.start.isoformat() if last == window.start else f"{window.start.isoformat()} to {last.isoformat()}"
     zone = spec.zone or profile.business_time_zone or "UTC"

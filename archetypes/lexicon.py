@@ -31,6 +31,7 @@ single
 happen happens happened happening arrive arrives arrived take took taken place placed places placing
 opened raised submitted filed logged
 carry carries carried carrying handle handles handled handling went go goes gone gets called named
+appear appears appeared appearing featured
 """.split())
 
 # verbs and nouns that name the fact rows themselves ('sold', 'purchases', 'spent'): read as the

@@ -22,7 +22,7 @@ from archetypes.intent import RE_YEAR, STOPWORDS, Intent, Span, Target, catalogu
 from archetypes.model import Detection, Reading
 from archetypes.naming import phrase, plural, singular, slug, words
 from archetypes.profile import Edge, Entity, Fact, Measure, SchemaProfile
-from archetypes.query import RANKING_LIMIT, Attribute, QuerySpec, RowCondition
+from archetypes.query import RANKING_LIMIT, Attribute, QuerySpec, RowCondition, bridges_to
 from archetypes.stock_level import read_stock_level, stock_words
 
 _ASCENDING = frozenset({"worst", "least", "fewest", "lowest", "bottom", "weakest", "smallest", "quietest",
@@ -101,7 +101,7 @@ def read_shape(intent: Intent, ops: list[OperatorMention], profile: SchemaProfil
         return out
     _fiscal_unknown(intent, profile, out)
     for reader in (_absence, _share, read_change, _distribution, _first_or_last, _largest_event, _attribute,
-                   _average, _having, _listing):
+                   _duration_total, _average, _having, _listing):
         reader(intent, ops, kinds, profile, spec, as_of, out)
     if out.share_of_passing is not None:
         _share_of_passing(out.share_of_passing, profile, spec, out)
@@ -1301,6 +1301,47 @@ _LENGTH_WORDS = frozenset({"length", "lenght", "duration", "runtime", "running t
 
 _TIME_UNITS = {"ms": 0.001, "millisecond": 0.001, "milliseconds": 0.001, "second": 1.0, "seconds": 1.0,
                "minute": 60.0, "minutes": 60.0, "hour": 3600.0, "hours": 3600.0}
+
+
+_TIME_TOTAL = re.compile(r"\bhow many (hours|minutes|mins|seconds|secs|hrs)\s+(?:of|worth of)\b|"
+                         r"\b(?:total|combined)\s+(?:runtime|run time|running time|playing time|length|duration)\b"
+                         r"(?:.*?\bin (hours|minutes|mins|seconds|secs|hrs)\b)?")
+
+
+def _duration_total(intent, ops, kinds, profile, spec, as_of, out) -> None:
+    """'how many hours of music do we have', 'total runtime of the rock genre in hours': the rows' length column
+    added up, in the unit asked (the column's own unit converted), not a count of the rows."""
+    m = _TIME_TOTAL.search(intent.lower)
+    if m is None or spec.shape != "aggregate":
+        return
+    named = [t.entity.table for t in intent.targets if not t.entity.column_only and t.span.start >= m.start()]
+    scoped = [t for t in profile.tables if _attribute_columns(profile, t, "length") and
+              all(profile.path(t, f.entity.table) is not None or bridges_to(profile, f.entity.table)
+                  for f in spec.filters)]
+    table = next((t for t in named if _attribute_columns(profile, t, "length")), None) or \
+        (scoped[0] if len(scoped) == 1 else None)
+    if table is None:
+        return
+    column = _attribute_columns(profile, table, "length")[0]
+    stored = next((_TIME_UNITS[w] for w in words(column) if w in _TIME_UNITS), None)
+    said = m.group(1) or m.group(2)
+    unit = _DURATION_UNITS.get(said, said) if said else None
+    if stored is None or unit not in _TIME_UNITS and unit is not None:
+        return
+    factor = (_TIME_UNITS[unit] if unit else stored) / stored
+    shown = plural(singular(unit)) if unit else " ".join(words(column))
+    spec.fact = profile.facts.get(table) or Fact(table=table, measures=[], row_count=profile.tables[table].row_count)
+    spec.measure = Measure(slug(f"total {shown}"), f"Sum of {' '.join(words(column))} in {shown} (÷ {factor:,.0f})",
+                           "expression", table, (column,), expression=f"{column} / {factor!r}") if factor != 1 else \
+        Measure(slug(f"total {shown}"), f"Sum of {' '.join(words(column))}", "sum", table, (column,))
+    spec.count_table, spec.agg = None, None
+    # the words of the total and of its unit, not what lies between them ('total runtime of our tv content')
+    first = m.group(1) and m.end() or re.search(r"\b(?:runtime|run time|running time|playing time|length|duration)\b",
+                                                intent.lower[m.start():]).end() + m.start()  # type: ignore[union-attr]
+    out.read.append(_span(intent, m.start(), first))
+    if m.group(2):
+        out.read.append(_span(intent, m.start(2) - 3, m.end(2)))
+    out.replaces |= {"ranking_metric", "unit", "insufficient_info"}
 
 
 def _in_unit(intent: Intent, column: str, table: str, out: ShapeRead) -> Measure | None:
