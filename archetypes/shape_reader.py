@@ -987,8 +987,9 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
             how_many_per = average is None and re.match(r"^\s*how many\b", lower) is not None
             ratio = average is not None or _BY.search(lower) is not None or bool(spec.sides) or (
                 _ASKS_FIGURE.search(lower) is not None and not how_many_per)  # 'visits per client, a vs b'
-            if not ratio and not _BARE.match(lower) and not how_many_per:
-                return  # 'units sold per product': one figure per product (grouped by the reader)
+            totals = re.search(r"\b(?:total|totals|sum of|overall)\b", lower[:per.start()]) is not None
+            if not ratio and (not _BARE.match(lower) or totals) and not how_many_per:
+                return  # 'units sold per product', 'total units per category': one figure per row (grouped)
             if not ratio:
                 out.detections.append(_per_readings(intent, per, profile, spec, denominator))
                 out.replaces.add("aggregation_level")
