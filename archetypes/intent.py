@@ -209,7 +209,8 @@ class Intent:
 # generic English words for the usual business nouns (not any schema's names): used only when the
 # schema itself has no table or column of the question's word
 SYNONYMS = {"client": "customer", "buyer": "customer", "shopper": "customer", "purchaser": "customer",
-            "account": "customer", "song": "track", "tune": "track", "band": "artist", "musician": "artist",
+            "account": "customer", "subscriber": "customer", "member": "customer", "song": "track", "tune": "track",
+            "band": "artist", "musician": "artist",
             "singer": "artist", "record": "album", "agent": "employee", "rep": "employee", "representative": "employee",
             "salesperson": "employee", "staff": "employee", "worker": "employee", "item": "product", "sku": "product",
             "good": "product", "merchandise": "product", "vendor": "supplier", "shop": "store", "outlet": "store",
