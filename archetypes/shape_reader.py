@@ -963,6 +963,11 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
         column = _numeric_mentioned(intent, profile, spec) or _length_mentioned(intent, profile)
         if column is not None:
             table, name = column
+            listed = next((e.ref_table for e in profile.edges.get(table, ()) if table in profile.facts and
+                           e.ref_table not in profile.facts and set(words(name)) & {"price", "cost"} and
+                           profile.tables[e.ref_table].column(name) is not None), None)
+            if listed is not None and all(profile.path(listed, f.entity.table) is not None for f in spec.filters):
+                table = listed  # 'average unit price of beverages': the catalogue's, or the one charged (asked)
             if table in profile.facts:
                 spec.fact = profile.facts[table]
             else:
