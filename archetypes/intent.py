@@ -420,7 +420,7 @@ def read(question: str, profile: SchemaProfile, as_of: dt.date | None) -> Intent
     _group(intent, vocab)
     _partition(intent)
     _absent_subject(intent, vocab)
-    _key_refs(intent)
+    _key_refs(intent, profile)
     _names(intent, vocab)
     return intent
 
@@ -433,7 +433,7 @@ def _absent_subject(intent: Intent, vocab: Vocabulary) -> None:
             return
 
 
-def _key_refs(intent: Intent) -> None:
+def _key_refs(intent: Intent, profile: SchemaProfile) -> None:
     """'store 3', 'customer #12': a row named by its key."""
     for target in intent.targets:
         if not target.entity.key or len(target.entity.key) != 1:
@@ -445,6 +445,18 @@ def _key_refs(intent: Intent) -> None:
         if m is not None:
             start, end = target.span.start, target.span.end + m.end()
             intent.key_refs.append((target.entity, m.group(1), Span(start, end, intent.question[start:end])))
+    for measure, span in list(intent.measures):
+        # 'the freight for order 10248': an event named by its key (a table of events, with no name of its own)
+        m = RE_KEY_REF.match(intent.lower[span.end:])
+        table = profile.tables.get(measure.table)
+        if measure.kind != "count" or m is None or table is None or len(table.primary_key) != 1 or \
+                RE_YEAR.fullmatch(m.group(1)) is not None or span.text.lower() != singular(span.text.lower()):
+            continue
+        key = table.primary_key[0]
+        entity = Entity(table.name, (key,), phrase(table.name), (key,), table.row_count)
+        start, end = span.start, span.end + m.end()
+        intent.key_refs.append((entity, m.group(1), Span(start, end, intent.question[start:end])))
+        intent.measures.remove((measure, span))  # the row named, not a count of rows (one, by its key)
 
 
 def _schema_words(intent: Intent, vocab: Vocabulary) -> None:

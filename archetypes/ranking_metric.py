@@ -82,7 +82,8 @@ def sold_figure(ctx: Context) -> Detection | None:
     money_named = intent.money is not None and intent.money.text.lower() != "how much"
     if intent.explicit_measure or intent.measures or money_named or intent.how_many:
         return None
-    inside = ctx.extra.get("value_spans") or []  # 'sales' of a value ('Sales Support Agent') sells nothing
+    # 'sales' of a value ('Sales Support Agent') sells nothing; 'order 10250' names a row
+    inside = (ctx.extra.get("value_spans") or []) + [s for _, _, s in intent.key_refs]
     # 'sells', and the buyer's verbs when no figure is named ('which region books the most seafood')
     sold = [t for t in intent.tokens if (t[0] in lexicon.SALES_WORDS or t[0] in lexicon.BUYING_VERBS or
                                          singular(t[0]) in lexicon.BUYING_VERBS) and

@@ -1856,18 +1856,36 @@ def _when_did(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: Shap
     """'when did acme corp sign up?': the named row's own start date (a created, joined or hired column),
     listed; not a total of what it bought."""
     started = _STARTED.search(intent.lower)
-    # the named row's table ('steven buchanan': a first and a last name of one table)
-    owner = _named_owner(profile, spec, out)
-    if _WHEN_DID.match(intent.lower) is None or started is None or owner is None:
+    # the named row's table ('steven buchanan': a first and a last name of one table; 'order 10250' by its key)
+    owner = _named_owner(profile, spec, out) or _keyed_event(profile, spec)
+    if _WHEN_DID.match(intent.lower) is None or owner is None:
         return False
-    columns = _attribute_columns(profile, owner.table, "recency")
-    if not columns:
+    # the date its verb names ('when was order 10250 shipped': its shipped date), else its own start
+    said = [(w, s, e) for w, s, e in intent.tokens if s > 4 and not any(k.start <= s < k.end
+                                                                        for _, _, k in intent.key_refs)]
+    dated = [(c.name, s, e) for c in profile.tables[owner.table].columns if c.family == "temporal"
+             for w, s, e in said if any(len(p) >= 4 and (w == p or w.startswith(p) and len(w) - len(p) <= 2)
+                                        for p in words(c.name))]
+    started_span: Span | None
+    if len({d[0] for d in dated}) == 1:
+        columns, started_span = [dated[0][0]], _span(intent, dated[0][1], dated[0][2])
+    else:
+        columns = _attribute_columns(profile, owner.table, "recency") if started is not None else []
+        started_span = _span(intent, started.start(), started.end()) if started is not None else None
+    if not columns or started_span is None:
         return False
     spec.shape, spec.group, spec.fact, spec.measure, spec.window = "list", owner, None, None, None
     spec.list_columns = (columns[0],)
-    out.read.append(_span(intent, started.start(), started.end()))
+    out.read.append(started_span)
     out.replaces |= {"ranking_metric", "unit", "timezone", "record_scope"}
     return True
+
+
+def _keyed_event(profile: SchemaProfile, spec: QuerySpec) -> Entity | None:
+    """The one row of a table of events the question names by its key ('order 10250')."""
+    keyed = [f.entity for f in spec.filters if not f.negate and f.column is not None and f.entity.key and
+             f.column == f.entity.key[0]]
+    return keyed[0] if len(spec.filters) == 1 and len(keyed) == 1 else None
 
 
 def _named_owner(profile: SchemaProfile, spec: QuerySpec, out: ShapeRead | None = None) -> Entity | None:
