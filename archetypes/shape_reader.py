@@ -932,6 +932,10 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
         return
     if per is not None and average is not None and _rows_per(intent, average, per, profile, spec, out):
         return
+    typical = re.search(r"\b(?:the\s+)?(?:average|typical|avg)\s+([a-z][a-z ]{1,30})", lower) \
+        if average is not None and intent.how_many is not None else None
+    if typical is not None and average is not None and _rows_per(intent, average, typical, profile, spec, out):
+        return  # 'how many visits does the average client make': the visits counted per client
     fact = spec.fact
     if fact is None and re.search(r"\baov\b", lower):
         # 'aov in 1997' names no table: the order value is the money of the lines of the header they belong to
@@ -1132,7 +1136,8 @@ def _rows_per(intent: Intent, average: OperatorMention, per: re.Match, profile: 
     # 'avg tracks per album'; 'how many tracks are on an invoice on average': the average said last
     start = average.span.end if average.span.start < per.start() else 0
     counted = next((t.entity.table for t in intent.targets if not t.entity.column_only and
-                    start <= t.span.start and t.span.end <= per.start()), None)
+                    start <= t.span.start and t.span.end <= per.start()), None) or \
+        (intent.how_many[0] if intent.how_many is not None and intent.how_many[1].end <= per.start() else None)
     if denominator is None or counted is None or counted == denominator or counted in profile.facts and \
             any(m.money for m in profile.facts[counted].measures):
         return False
@@ -1517,7 +1522,7 @@ def _row_condition(intent: Intent, m: re.Match, money_named: bool, number: float
     if column is None:
         return False
     op = _OPS[m.group(1)]
-    said = intent.lower[m.start():m_end].replace("$", "")
+    said = intent.lower[m.start():m_end].replace("$", "").strip()
     label = f"{phrase(column)} {said}" if said_unit is None and m.group(1) not in _PRICED_AT else \
         f"{phrase(column)} = {m.group(2)}" if said_unit is None else \
         f"{phrase(column)} {m.group(1)} {number:g} ({said.split(' ', len(m.group(1).split()))[-1]})"
