@@ -4,7 +4,7 @@ from __future__ import annotations
 from archetypes.archetype import Archetype, Context
 from archetypes.intent import Span
 from archetypes.model import Detection, Reading
-from archetypes.naming import plural, singular, words
+from archetypes.naming import phrase, plural, singular, words
 from archetypes.profile import Fact, Measure
 from archetypes.query import QuerySpec
 
@@ -28,7 +28,7 @@ def detect(ctx: Context) -> Detection | None:
             span = Span(sold.span[0], sold.span[1], sold.evidence)
             return ARCHETYPE.detection(span, net.readings + sold.readings[1:],
                                        question="Sales as money before or after the discount, or as units?")
-        return net or sold or unnamed_figure(ctx)
+        return net or sold or unnamed_figure(ctx) or total_of_rows(ctx)
     entity = intent.group.entity
     filters = tuple(f.entity.table for f in ctx.base.filters)
     if ctx.base.partition is not None:  # 'top 3 albums per genre': the figure must reach the genre too
@@ -129,6 +129,27 @@ def unnamed_figure(ctx: Context) -> Detection | None:
                 Reading(base.measure.value, base.measure.label, _apply(base.fact, base.measure))]
     return ARCHETYPE.detection(Span(0, len(ctx.question), ctx.question), readings,
                                question=f"How many, or how much? ({states[0].describe()})")
+
+
+def total_of_rows(ctx: Context) -> Detection | None:
+    """'total payments by method': how many payments, or the money they carry. 'Total' before a noun of rows
+    that hold an amount asks either, and the two name different winners."""
+    import re
+
+    base, intent = ctx.base, ctx.intent
+    if base.fact is None or base.measure is None or base.measure.kind != "count" or \
+            base.shape not in ("aggregate", "distribution") or intent.money:
+        return None
+    span = next((s for m, s in intent.measures if m is base.measure or m.value == base.measure.value), None)
+    if span is None or re.search(r"\b(?:total|totals|sum of)\s+(?:the\s+|our\s+|all\s+)?$",
+                                 intent.lower[:span.start]) is None:
+        return None
+    money = next((m for m in base.fact.measures if m.money), None)
+    if money is None:
+        return None
+    readings = [Reading(base.measure.value, base.measure.label, _apply(base.fact, base.measure)),
+                Reading(money.value, money.label, _apply(base.fact, money))]
+    return ARCHETYPE.detection(span, readings, question=f"How many {plural(phrase(base.fact.table))}, or how much?")
 
 
 def _apply(fact: Fact, measure: Measure):
