@@ -696,12 +696,22 @@ def _named_superlative(intent: Intent, ops: list[OperatorMention], profile: Sche
                        out: ShapeRead) -> None:
     """'the product with the highest list price': a superlative of a column the question names, on the
     table it belongs to (not a measure summed over events)."""
-    word = next((m for m in ops if m.word in _HIGH), None)
+    word = next((m for m in ops if m.word in _HIGH or m.word in _RATED), None)
     target = _main_target(intent)
     if word is None or target is None or target.entity.column_only:
         return
     column = _numeric_mentioned(intent, profile, spec)
-    if column is None or profile.path(target.entity.table, column[0]) is None or column[0] in profile.facts:
+    up = profile.path(column[0], target.entity.table) if column is not None else None
+    if column is not None and up and _NOT_SUMMED.search(column[1].lower()):
+        # 'which property has the best rating': its rows' ratings averaged (a rating is never added up)
+        spec.shape, spec.group, spec.limit = "attribute", target.entity, intent.top_n
+        spec.attribute = Attribute(column[0], column[1], {**_HIGH, **_RATED}[word.word], through=up,
+                                   child=column[0], average=True)
+        out.consumed |= {"attribute", "ranking", "average"}
+        out.replaces |= {"ranking_metric", "unit"}
+        return
+    if column is None or profile.path(target.entity.table, column[0]) is None or column[0] in profile.facts or \
+            word.word not in _HIGH:
         return
     said = {singular(w) for w, _, _ in intent.tokens}
     whole = len(words(column[1])) > 1 and all(singular(w) in said for w in words(column[1]))
@@ -718,6 +728,10 @@ def _named_superlative(intent: Intent, ops: list[OperatorMention], profile: Sche
         spec.attribute = Attribute(column[0], column[1], _HIGH[word.word], through=averaged[1], child=column[0],
                                    average=True)
         out.consumed |= {"average"}
+
+
+_NOT_SUMMED = re.compile(r"rating|score|stars|grade|nps")
+_RATED = {"best": "max", "worst": "min"}  # of a rating or a score only
 
 
 def _averaged_by(intent: Intent, ops: list[OperatorMention], profile: SchemaProfile,

@@ -67,6 +67,16 @@ def _employees(department: int | None = None, current: bool = False) -> int:
 
 
 _UNREVIEWED = sum(1 for i, *_ in EMPLOYEES if not any(e == i for _, e, *_ in REVIEWS))
+
+
+def _best_rated_department() -> str:
+    """The department whose employees' reviews average highest (the employee reviewed, not the reviewer)."""
+    ratings: dict[int, list[int]] = {}
+    for _, employee, _, _, rating in REVIEWS:
+        department = next(d for i, _, d, _ in EMPLOYEES if i == employee)
+        ratings.setdefault(department, []).append(rating)
+    best = max(ratings, key=lambda d: sum(ratings[d]) / len(ratings[d]))
+    return next(n for i, n in DEPARTMENTS if i == best)
 _CURRENT_PAY = [a for _, _, a, _, t in SALARIES if t.year == 9999]
 
 CASES = [
@@ -86,6 +96,8 @@ CASES = [
     ("how many approved sick days were there", ["ignored=days"]),
     # 'frank': the project Frank, or the people whose first name it is
     ("show frank", ["fires=entity"]),
+    # a rating is averaged over the rows that reach the department, never added up (a hotel newcomer's 'best rating')
+    ("which department has the best rating", [f"every={_best_rated_department()}", "complete"]),
 ]
 
 
