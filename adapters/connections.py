@@ -162,11 +162,11 @@ def create_engine(config: DatabaseConfig, *, read_only: bool = True, pool_size: 
     """An engine for checking: read-only where the URL allows it, connect and read timeouts, a small pool
     that never grows past `pool_size`, every connection reset when it goes back to the pool."""
     from adapters.pymysql_tls import share_preferred_context
-    from adapters.sessions import install_reset
+    from adapters.sessions import install_ping, install_reset
 
     url = config.url
     seconds = max(1, int(time_limit_s + READ_GRACE_S))
-    kwargs: dict[str, Any] = {"pool_pre_ping": True, "pool_size": pool_size, "max_overflow": 0,
+    kwargs: dict[str, Any] = {"pool_size": pool_size, "max_overflow": 0,
                               "pool_timeout": seconds}
     connect_args: dict[str, Any] = {}
     if config.backend == "sqlite":
@@ -188,6 +188,7 @@ def create_engine(config: DatabaseConfig, *, read_only: bool = True, pool_size: 
         connect_args["charset"] = "utf8mb4"
     engine = sa.create_engine(url, connect_args=connect_args, **kwargs)
     install_reset(engine, config.backend, time_limit_s)
+    install_ping(engine)  # the pre-ping, for a connection idle in the pool for a while only
     if config.backend == "mysql":
         share_preferred_context(engine)
     return engine

@@ -3,9 +3,10 @@ and shared by later connections (a URL's own ssl options are PyMySQL's), and the
 two queries is the one the joined query gave (real server)."""
 from __future__ import annotations
 
+import pytest
 import sqlalchemy as sa
 
-from adapters import parse_db_option
+from adapters import Database, parse_db_option
 from adapters.catalog import _from_rows, snapshot
 from adapters.connections import create_engine
 from adapters.pymysql_tls import _preferred
@@ -63,3 +64,33 @@ def test_mysql_snapshot_is_the_joined_query(demo_urls) -> None:
                 conn.exec_driver_sql("DROP VIEW big_orders")
     finally:
         engine.dispose()
+
+
+@pytest.mark.parametrize("backend", ["postgresql", "mysql"])
+def test_a_connection_is_pinged_only_after_idling(servers, backend, monkeypatch) -> None:
+    """A connection just reset on its return is handed out without a ping (one round trip per statement
+    less); one idle past `PING_AFTER_S` is pinged, and one the server closed meanwhile is replaced, so the
+    statement still runs (what `pool_pre_ping` did on every checkout)."""
+    from adapters import sessions
+
+    db = Database(parse_db_option(servers.create(backend)))
+    pings: list[object] = []
+    ping = db.engine.dialect.do_ping
+    monkeypatch.setattr(db.engine.dialect, "do_ping", lambda raw: pings.append(raw) or ping(raw))
+    try:
+        for _ in range(3):
+            assert db.run("SELECT 1").rows == [[1]]
+        assert pings == []
+        monkeypatch.setattr(sessions, "PING_AFTER_S", -1.0)  # every connection has idled long enough
+        with db.engine.connect() as conn:
+            pid = conn.exec_driver_sql(
+                "SELECT pg_backend_pid()" if backend == "postgresql" else "SELECT CONNECTION_ID()").scalar()
+        admin = sa.create_engine(servers.create(backend), poolclass=sa.pool.NullPool)
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f"SELECT pg_terminate_backend({pid})" if backend == "postgresql" else f"KILL {pid}")
+        admin.dispose()
+        result = db.run("SELECT 1")
+        assert result.ok, result.error
+        assert result.rows == [[1]] and pings
+    finally:
+        db.dispose()
