@@ -14,7 +14,7 @@ from sqlglot import exp
 from sqlglot.errors import ParseError, TokenError
 
 from adapters.errors import InputError, NotReadOnlyError, UnparseableStatementError
-from adapters.functions import check_functions
+from adapters.functions import check_functions, tree_nodes
 
 MAX_SQL_BYTES = 100_000
 _EXECUTABLE_COMMENT = re.compile(r"^\s*M?!")
@@ -80,12 +80,13 @@ def check_query(statement: exp.Expr, dialect: str | None, *, allow_functions: It
         raise NotReadOnlyError("expected exactly one statement, got several")
     if not isinstance(statement, exp.Query):
         raise NotReadOnlyError(f"only read-only queries may run; this is {_describe(statement)}")
-    for node in statement.walk():
+    nodes = tree_nodes(statement)  # walked once, read twice
+    for node in nodes:
         if isinstance(node, _WRITING_NODES):
             raise NotReadOnlyError(f"only read-only queries may run; it contains {_describe(node)}")
         if isinstance(node, exp.PropertyEQ) and isinstance(node.this, (exp.Parameter, exp.SessionParameter)):
             raise NotReadOnlyError("a user-variable assignment (:=) is not allowed: it outlives the statement")
-    check_functions(statement, dialect, allow_functions)
+    check_functions(statement, dialect, allow_functions, nodes)
     return statement
 
 
