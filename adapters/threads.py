@@ -3,7 +3,12 @@
 `concurrent.futures.ThreadPoolExecutor` joins its workers at interpreter exit, so one worker blocked on
 a server that accepted TCP and never answered kept `run` alive after it printed its result. These
 workers are daemon threads, run in a copy of the submitter's context (the check's deadline goes with
-them) and exit as soon as the queue is drained.
+them) and leave their pool once it is shut down and its queue drained.
+
+A worker that left its pool waits, idle, for the next pool that needs one (up to `IDLE_WORKERS` of them
+in the process), rather than ending: every check made a runner pool of up to eight threads, and `batch`
+one more to analyse ahead, so 200 questions started about 2,000 threads, each start a wait for the new
+thread to run on busy cores. A worker stuck in a task stays with its pool and is never handed out.
 """
 from __future__ import annotations
 
@@ -16,6 +21,25 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
+IDLE_WORKERS = 16  # workers kept waiting for a pool, at most
+_IDLE_NAME = "idle-worker"
+_idle: list[queue.SimpleQueue[tuple[DaemonPool, str]]] = []  # each idle worker's inbox: the next pool and its name
+_idle_lock = threading.Lock()
+
+
+def _serve(inbox: queue.SimpleQueue[tuple[DaemonPool, str]]) -> None:
+    """A worker's life: serve a pool until it is shut down, then wait idle for another (or end when enough wait)."""
+    thread = threading.current_thread()
+    while True:
+        pool, name = inbox.get()
+        thread.name = name
+        pool._work()
+        thread.name = _IDLE_NAME
+        with _idle_lock:
+            if len(_idle) >= IDLE_WORKERS:
+                return
+            _idle.append(inbox)
+
 
 class DaemonPool:
     """At most `workers` tasks at once on daemon threads; `shutdown` never waits for a stuck one."""
@@ -24,14 +48,15 @@ class DaemonPool:
         self._tasks: queue.SimpleQueue[tuple[Future[Any], contextvars.Context, Callable[..., Any], tuple[Any, ...]] | None] = queue.SimpleQueue()
         self._size = max(1, workers)
         self._name = name
-        self._threads: list[threading.Thread] = []
+        self._threads: list[str] = []  # the names of the workers it was given
         self._lock = threading.Lock()
         self._closed = False
 
     def submit(self, fn: Callable[..., T], *args: Any) -> Future[T]:
-        """Queue `fn(*args)`; a worker is started with each task until there are `workers` of them.
+        """Queue `fn(*args)`; a worker joins with each task until there are `workers` of them (an idle one
+        when there is one, else a new thread).
 
-        Workers start as tasks arrive, not all when the pool is made: a thread's start waits for it to run,
+        Workers join as tasks arrive, not all when the pool is made: a thread's start waits for it to run,
         and eight of them started before the first task (the runner's pool) kept a check's first statement
         waiting several milliseconds on a loaded machine, twice as long on two busy cores."""
         future: Future[T] = Future()
@@ -39,8 +64,14 @@ class DaemonPool:
         with self._lock:
             thread = None
             if not self._closed and len(self._threads) < self._size:
-                thread = threading.Thread(target=self._work, name=f"{self._name}-{len(self._threads)}", daemon=True)
-                self._threads.append(thread)
+                name = f"{self._name}-{len(self._threads)}"
+                self._threads.append(name)
+                with _idle_lock:
+                    inbox = _idle.pop() if _idle else None
+                if inbox is None:
+                    inbox = queue.SimpleQueue()
+                    thread = threading.Thread(target=_serve, args=(inbox,), name=name, daemon=True)
+                inbox.put((self, name))
         if thread is not None:
             thread.start()
         return future
@@ -53,6 +84,7 @@ class DaemonPool:
             self._tasks.put(None)
 
     def _work(self) -> None:
+        """Run this pool's tasks until `shutdown`'s end mark."""
         while True:
             task = self._tasks.get()
             if task is None:

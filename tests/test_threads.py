@@ -59,3 +59,23 @@ def test_a_task_after_shutdown_starts_no_worker() -> None:
     pool.submit(lambda: 8)
     time.sleep(0.05)
     assert _workers(name) == []
+
+
+def test_a_worker_serves_the_next_pool_but_not_while_stuck() -> None:
+    """A pool's worker, once the pool is shut down, serves the next pool (no thread started for it); one
+    stuck in a task stays with its pool, and the next pool gets another thread."""
+    first = DaemonPool(1, f"pool{uuid.uuid4().hex[:6]}")
+    ident = first.submit(threading.get_ident).result(timeout=5)
+    first.shutdown()
+    assert _until(lambda: not _workers(first._name))
+    second = DaemonPool(1, f"pool{uuid.uuid4().hex[:6]}")
+    release = threading.Event()
+    assert second.submit(threading.get_ident).result(timeout=5) == ident  # the same thread, not a new one
+    assert [t.ident for t in _workers(second._name)] == [ident]
+    stuck = second.submit(release.wait, 5)
+    second.shutdown()
+    third = DaemonPool(1, f"pool{uuid.uuid4().hex[:6]}")
+    assert third.submit(threading.get_ident).result(timeout=5) != ident  # still waiting with `second`
+    third.shutdown()
+    release.set()
+    assert stuck.result(timeout=5) is True
