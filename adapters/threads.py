@@ -23,22 +23,21 @@ T = TypeVar("T")
 
 IDLE_WORKERS = 16  # workers kept waiting for a pool, at most
 _IDLE_NAME = "idle-worker"
-_idle: list[queue.SimpleQueue[tuple[DaemonPool, str]]] = []  # each idle worker's inbox: the next pool and its name
+_idle: list[tuple[threading.Thread, queue.SimpleQueue[DaemonPool]]] = []  # idle workers and their inboxes
 _idle_lock = threading.Lock()
 
 
-def _serve(inbox: queue.SimpleQueue[tuple[DaemonPool, str]]) -> None:
-    """A worker's life: serve a pool until it is shut down, then wait idle for another (or end when enough wait)."""
+def _serve(inbox: queue.SimpleQueue[DaemonPool]) -> None:
+    """A worker's life: serve a pool until it is shut down, then wait idle for another (or end when enough
+    wait). The pool that takes a worker names it before handing itself over (`DaemonPool.submit`)."""
     thread = threading.current_thread()
     while True:
-        pool, name = inbox.get()
-        thread.name = name
-        pool._work()
-        thread.name = _IDLE_NAME
+        inbox.get()._work()
         with _idle_lock:
             if len(_idle) >= IDLE_WORKERS:
                 return
-            _idle.append(inbox)
+            thread.name = _IDLE_NAME
+            _idle.append((thread, inbox))
 
 
 class DaemonPool:
@@ -67,11 +66,13 @@ class DaemonPool:
                 name = f"{self._name}-{len(self._threads)}"
                 self._threads.append(name)
                 with _idle_lock:
-                    inbox = _idle.pop() if _idle else None
-                if inbox is None:
-                    inbox = queue.SimpleQueue()
+                    idle = _idle.pop() if _idle else None
+                if idle is None:
+                    inbox: queue.SimpleQueue[DaemonPool] = queue.SimpleQueue()
                     thread = threading.Thread(target=_serve, args=(inbox,), name=name, daemon=True)
-                inbox.put((self, name))
+                else:
+                    idle[0].name, inbox = name, idle[1]  # named as this pool's before it takes a task
+                inbox.put(self)
         if thread is not None:
             thread.start()
         return future
