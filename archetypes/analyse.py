@@ -748,7 +748,10 @@ def _reach_filters(spec: QuerySpec, profile: SchemaProfile, intent: Intent) -> N
     if all(profile.path(fact.table, t) is not None for t in tables):
         return
     group = spec.group.table if spec.group else None
+    counting = spec.measure is not None and spec.measure.kind in ("count", "count_distinct")
     for other, measure in profile.measures_reaching(group):
+        if counting:
+            break  # a count keeps what it counts: 'how many guests' never becomes a count of payments, below
         if all(profile.path(other.table, t) is not None for t in tables) and (
                 spec.measure is None or measure.value == spec.measure.value or measure.kind == spec.measure.kind):
             spec.fact, spec.measure = other, measure
