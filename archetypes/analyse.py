@@ -318,6 +318,10 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
         out += said[:1]
     for word, start, end in ctx.intent.tokens:
         base = singular(word)
+        if base not in identifiers and len(word) > 5 and word.endswith("ed"):
+            # 'guests who checked in in 2025' counted sign-ups: a verb of a column's word ('check_in'), unused
+            root = next((w for w in identifiers if len(w) >= 4 and same_root(word, w) and word.startswith(w)), None)
+            base = root or base
         if base not in identifiers or base in used:
             continue
         if word in FUNCTION_WORDS or word in TIME_WORDS or base in FACT_WORDS or word in FACT_WORDS or \
