@@ -14,7 +14,7 @@ from adapters.safety import MAX_QUESTION_BYTES, decode_input
 from adapters.schema import TableInfo
 from archetypes import lexicon, roles, versus
 from archetypes.archetype import Context
-from archetypes.counted import bridge_between, rows_counted, rows_of
+from archetypes.counted import bridge_between, bridges_to, rows_counted, rows_of
 from archetypes.errors import UnknownAnswerError
 from archetypes.expand import apply_mappings
 from archetypes.explain import explain
@@ -24,7 +24,7 @@ from archetypes.model import Analysis, Detection, Interpretation, ReadAsSpan, Re
 from archetypes.naming import phrase, plural, same_root, slug, words
 from archetypes.profile import Entity, Fact, Lookup, Measure, SchemaProfile
 from archetypes.profile.model import TimeColumn
-from archetypes.query import MAX_CALENDAR_ROWS, RANKING_LIMIT, EntityFilter, QuerySpec, bridges_to, build
+from archetypes.query import MAX_CALENDAR_ROWS, RANKING_LIMIT, EntityFilter, QuerySpec, build
 from archetypes.registry import ARCHETYPES, ORDER
 from archetypes.shape_reader import ShapeRead, read_shape
 from archetypes.unit import mixed_note
@@ -752,17 +752,15 @@ def _reach_filters(spec: QuerySpec, profile: SchemaProfile, intent: Intent) -> N
     if all(profile.path(fact.table, t) is not None for t in tables):
         return
     group = spec.group.table if spec.group else None
-    counting = spec.measure is not None and spec.measure.kind in ("count", "count_distinct")
-    for other, measure in profile.measures_reaching(group):
-        if counting:
-            break  # a count keeps what it counts: 'how many guests' never becomes a count of payments, below
-        if all(profile.path(other.table, t) is not None for t in tables) and (
-                spec.measure is None or measure.value == spec.measure.value or measure.kind == spec.measure.kind):
-            spec.fact, spec.measure = other, measure
-            return
     counted = spec.measure
     if counted is None or counted.kind not in ("count", "count_distinct"):
+        for other, measure in profile.measures_reaching(group):
+            if all(profile.path(other.table, t) is not None for t in tables) and (
+                    counted is None or measure.value == counted.value or measure.kind == counted.kind):
+                spec.fact, spec.measure = other, measure
+                return
         return
+    # a count keeps what it counts ('how many guests' never becomes a count of payments)
     for other in profile.fact_list():  # 'which region books the most seafood': the bookings, counted on the
         for measure in other.measures:  # lines that reach the category
             if measure.kind in ("count", "count_distinct") and rows_of(profile, measure) == rows_of(profile, counted) \

@@ -30,6 +30,12 @@ def bridge_between(profile: SchemaProfile, counted: str, group: str) -> str | No
     return None
 
 
+def bridges_to(profile: SchemaProfile, table: str) -> bool:
+    """Some table links `table`'s rows to rows of another table (a playlist's tracks)."""
+    return any(any(e.ref_table == table for e in edges) and any(e.ref_table != table for e in edges)
+               for name, edges in profile.edges.items() if name != table)
+
+
 def header_of(profile: SchemaProfile, fact: Fact) -> str | None:
     """The table a line fact's rows belong to (an order of its items, an invoice of its lines)."""
     for edge in profile.edges.get(fact.table, ()):

@@ -56,6 +56,9 @@ UNSUPPORTED = {
     **dict.fromkeys(["cumulative", "running", "rolling", "moving"], "running and rolling totals are not computed yet"),
 }
 
+# columns of a judgement on a scale: averaged, never added up ('the best rating' is the highest mean)
+RATING_WORDS = frozenset("rating ratings score scores stars grade nps".split())
+
 # a buyer's verbs (singular forms also match their third person): what was bought, counted as money or units
 BUYING_VERBS = frozenset("buy bought order ordered purchase purchased".split())
 

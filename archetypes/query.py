@@ -790,12 +790,6 @@ def bridged(profile: SchemaProfile, source: _From, root: str, flt: EntityFilter)
     return None
 
 
-def bridges_to(profile: SchemaProfile, table: str) -> bool:
-    """Some table links `table`'s rows to rows of another table (a playlist's tracks)."""
-    return any(any(e.ref_table == table for e in edges) and any(e.ref_table != table for e in edges)
-               for name, edges in profile.edges.items() if name != table)
-
-
 def metric_column(spec: QuerySpec) -> str:
     measure = spec.measure
     name = measure.value if measure else "value"

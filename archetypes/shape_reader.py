@@ -15,14 +15,14 @@ from dataclasses import dataclass, field
 
 from archetypes import lexicon, naming
 from archetypes.change_reader import read_change
-from archetypes.counted import bridge_between, buyers, rows_counted, rows_of
+from archetypes.counted import bridge_between, bridges_to, buyers, rows_counted, rows_of
 from archetypes.counted import header_of as _header_of
 from archetypes.grounding import OperatorMention
 from archetypes.intent import RE_YEAR, STOPWORDS, Intent, Span, Target, catalogue
 from archetypes.model import Detection, Reading
 from archetypes.naming import phrase, plural, singular, slug, words
 from archetypes.profile import Edge, Entity, Fact, Measure, SchemaProfile
-from archetypes.query import RANKING_LIMIT, Attribute, QuerySpec, RowCondition, bridges_to
+from archetypes.query import RANKING_LIMIT, Attribute, QuerySpec, RowCondition
 from archetypes.stock_level import read_stock_level, stock_words
 
 _ASCENDING = frozenset({"worst", "least", "fewest", "lowest", "bottom", "weakest", "smallest", "quietest",
@@ -702,7 +702,7 @@ def _named_superlative(intent: Intent, ops: list[OperatorMention], profile: Sche
         return
     column = _numeric_mentioned(intent, profile, spec)
     up = profile.path(column[0], target.entity.table) if column is not None else None
-    if column is not None and up and _NOT_SUMMED.search(column[1].lower()):
+    if column is not None and up and set(words(column[1])) & lexicon.RATING_WORDS:
         # 'which property has the best rating': its rows' ratings averaged (a rating is never added up)
         spec.shape, spec.group, spec.limit = "attribute", target.entity, intent.top_n
         spec.attribute = Attribute(column[0], column[1], {**_HIGH, **_RATED}[word.word], through=up,
@@ -730,7 +730,6 @@ def _named_superlative(intent: Intent, ops: list[OperatorMention], profile: Sche
         out.consumed |= {"average"}
 
 
-_NOT_SUMMED = re.compile(r"rating|score|stars|grade|nps")
 _RATED = {"best": "max", "worst": "min"}  # of a rating or a score only
 
 
@@ -1328,8 +1327,9 @@ _TIME_UNITS = {"ms": 0.001, "millisecond": 0.001, "milliseconds": 0.001, "second
                "minute": 60.0, "minutes": 60.0, "hour": 3600.0, "hours": 3600.0}
 
 
+_LENGTH_NOUN = r"(?:runtime|run time|running time|playing time|length|duration)"
 _TIME_TOTAL = re.compile(r"\bhow many (hours|minutes|mins|seconds|secs|hrs)\s+(?:of|worth of)\b|"
-                         r"\b(?:total|combined)\s+(?:runtime|run time|running time|playing time|length|duration)\b"
+                         r"\b(?:total|combined)\s+" + _LENGTH_NOUN + r"\b"
                          r"(?:.*?\bin (hours|minutes|mins|seconds|secs|hrs)\b)?")
 
 
@@ -1348,12 +1348,13 @@ def _duration_total(intent, ops, kinds, profile, spec, as_of, out) -> None:
     if table is None:
         return
     column = _attribute_columns(profile, table, "length")[0]
-    stored = next((_TIME_UNITS[w] for w in words(column) if w in _TIME_UNITS), None)
+    stored = _stored_seconds(column)
     said = m.group(1) or m.group(2)
     unit = _DURATION_UNITS.get(said, said) if said else None
-    if stored is None or unit not in _TIME_UNITS and unit is not None:
+    seconds = _said_seconds(said) if said else stored
+    if stored is None or seconds is None:
         return
-    factor = (_TIME_UNITS[unit] if unit else stored) / stored
+    factor = seconds / stored
     shown = plural(singular(unit)) if unit else " ".join(words(column))
     spec.fact = profile.facts.get(table) or Fact(table=table, measures=[], row_count=profile.tables[table].row_count)
     spec.measure = Measure(slug(f"total {shown}"), f"Sum of {' '.join(words(column))} in {shown} (÷ {factor:,.0f})",
@@ -1361,7 +1362,7 @@ def _duration_total(intent, ops, kinds, profile, spec, as_of, out) -> None:
         Measure(slug(f"total {shown}"), f"Sum of {' '.join(words(column))}", "sum", table, (column,))
     spec.count_table, spec.agg = None, None
     # the words of the total and of its unit, not what lies between them ('total runtime of our tv content')
-    first = m.group(1) and m.end() or re.search(r"\b(?:runtime|run time|running time|playing time|length|duration)\b",
+    first = m.group(1) and m.end() or re.search(_LENGTH_NOUN + r"\b",
                                                 intent.lower[m.start():]).end() + m.start()  # type: ignore[union-attr]
     out.read.append(_span(intent, m.start(), first))
     if m.group(2):
@@ -1369,9 +1370,19 @@ def _duration_total(intent, ops, kinds, profile, spec, as_of, out) -> None:
     out.replaces |= {"ranking_metric", "unit", "insufficient_info"}
 
 
+def _stored_seconds(column: str) -> float | None:
+    """Seconds per unit of a length column, from its name ('milliseconds' -> 0.001); None when it says none."""
+    return next((_TIME_UNITS[w] for w in words(column) if w in _TIME_UNITS), None)
+
+
+def _said_seconds(word: str) -> float | None:
+    """Seconds per unit of a unit said in a question ('mins', 'hours', 'ms')."""
+    return _TIME_UNITS.get(_DURATION_UNITS.get(word, word))
+
+
 def _in_unit(intent: Intent, column: str, table: str, out: ShapeRead) -> Measure | None:
     """'avg song length in minutes' over a milliseconds column: the column converted, the unit read."""
-    stored = next((_TIME_UNITS[w] for w in words(column) if w in _TIME_UNITS), None)
+    stored = _stored_seconds(column)
     asked = next(((w, s, e) for w, s, e in intent.tokens if w in _TIME_UNITS and
                   intent.lower[max(0, s - 3):s].strip() == "in"), None)
     if stored is None or asked is None or _TIME_UNITS[asked[0]] == stored:
@@ -1520,11 +1531,11 @@ def _row_condition(intent: Intent, m: re.Match, money_named: bool, number: float
     said_unit = _DURATION_AFTER.match(intent.lower[m.end():])
     if said_unit is not None:  # 'tracks longer than 10 minutes': the row's length, in the unit it is stored in
         lengths = _attribute_columns(profile, table, "length")
-        stored = next((_TIME_UNITS[w] for w in words(lengths[0]) if w in _TIME_UNITS), None) if lengths else None
-        unit = _DURATION_UNITS.get(said_unit.group(1), said_unit.group(1))
-        if stored is None or unit not in _TIME_UNITS:
+        stored = _stored_seconds(lengths[0]) if lengths else None
+        seconds = _said_seconds(said_unit.group(1))
+        if stored is None or seconds is None:
             return False
-        column, number = lengths[0], number * _TIME_UNITS[unit] / stored
+        column, number = lengths[0], number * seconds / stored
         m_end = m.end() + said_unit.end()
     else:
         m_end = m.end()

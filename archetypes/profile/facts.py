@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from adapters.column_types import has_zone, is_date_only
 from adapters.schema import ColumnInfo, TableInfo
+from archetypes import lexicon
 from archetypes.naming import phrase, plural, singular, slug, words
 from archetypes.profile.keys import is_key
 from archetypes.profile.model import Edge, Fact, Measure, TimeColumn
@@ -20,7 +21,7 @@ _MONEY = {"price", "amount", "total", "revenue", "cost", "sales", "freight", "su
 _NOT_SUMMABLE = {"discount", "rate", "percent", "pct", "ratio", "lat", "lng", "latitude", "longitude", "number",
                  "no", "year", "month", "day", "week", "quarter", "age", "level", "rank", "order", "sort", "position",
                  "code", "zip", "phone", "version", "milliseconds", "bytes", "size", "period", "id", "reorder",
-                 "stock", "list", "per", "unit", "rating", "ratings", "score", "scores", "stars", "grade", "nps"}
+                 "stock", "list", "per", "unit"} | lexicon.RATING_WORDS
 _TIME_GOOD = {"created", "ordered", "placed", "date", "at", "time", "timestamp", "occurred", "purchased", "sold",
               "invoice", "order", "transaction", "booked", "paid"}
 _TIME_BAD = {"birth", "updated", "modified", "deleted", "required", "shipped", "expires", "expiry", "due", "end",
