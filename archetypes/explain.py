@@ -133,8 +133,11 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
         head = f"Number of {plural(spec.absent.noun)}" if spec.absent_count else \
             f"Share of the {plural(spec.absent.noun)}" if spec.absent_share else plural(spec.absent.noun).capitalize()
         money = f" in {spec.currency_target}" if spec.currency_mode == "only" and spec.currency_target else ""
+        among = "" if spec.absent_among is None else \
+            f", among the {plural(spec.absent.noun)} with " + \
+            ("any " if spec.absent_among == spec.fact.table else "") + _rows(spec.absent_among)
         return (f"{head} with no {_rows(spec.fact.table)}{money}{_window(spec, profile)}"
-                f"{_filters(spec)}" + ("" if spec.absent_count else " among all of them" if spec.absent_share
+                f"{_filters(spec)}{among}" + ("" if spec.absent_count else " among all of them" if spec.absent_share
                                        else ", listed by name"))
     if shape == "attribute" and spec.attribute is not None and spec.group is not None:
         attribute = spec.attribute

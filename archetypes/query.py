@@ -149,6 +149,8 @@ class QuerySpec:
     absent: Entity | None = None             # absence: rows of this entity with no fact rows
     absent_count: bool = False               # absence: how many such rows, not their list
     absent_share: bool = False               # absence: their share of all the rows ('what % never sold')
+    absent_among: str | None = None          # absence: only the entity's rows with rows of this table (those with
+    #                                          anything to sell, those that ever bought): which rows count
     conditions: list[RowCondition] = field(default_factory=list)      # record scope: which rows count
     sides: tuple[Side, ...] = ()             # named values side by side: one row per side (archetypes.versus)
     invalid: bool = False                    # a reading that does not apply to this combination

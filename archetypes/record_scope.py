@@ -13,6 +13,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from sqlglot import exp
+
 from adapters.column_types import is_date_only
 from archetypes import lexicon
 from archetypes.archetype import Archetype, Context
@@ -20,9 +22,9 @@ from archetypes.counted import rows_of
 from archetypes.flags import RETIRED, is_yes_no, yes_no_value
 from archetypes.intent import Span
 from archetypes.model import Detection, Reading
-from archetypes.naming import phrase, plural, words
+from archetypes.naming import phrase, plural, singular, slug, words
 from archetypes.profile import SchemaProfile
-from archetypes.query import QuerySpec, RowCondition
+from archetypes.query import QuerySpec, RowCondition, table_ref
 
 ID = "record_scope"
 HEADER = "Which records"
@@ -47,6 +49,7 @@ _FORMER = re.compile(r"\b(former|ex|past|left|terminated|churned|resigned|depart
 _HISTORY = re.compile(r"\b(ever|historically|all[- ]time|history|over time|in total|including (?:past|old|"
                       r"expired|cancelled|deleted))\b")
 _VALUE_WORD = re.compile(r"[a-z0-9]+")
+_NEGATION = re.compile(r"\b(?:never|not|no|without|none|nobody|\w+n'?t)\b")
 
 
 @dataclass(frozen=True)
@@ -89,6 +92,9 @@ def detect(ctx: Context) -> Detection | None:
             _resolve_validity(ctx, scope)
             continue
         return _detection(ctx, scope)
+    among = _absence_among(ctx)
+    if among is not None:
+        return among
     if base.shape in ("attribute", "list") and base.group is not None:
         tables = _reachable(profile, [base.group.table])  # 'the longest song': a kind of the rows ranked
     kind = _kind_scope(ctx, tables, named, distance)
@@ -136,6 +142,58 @@ def _kind_detection(ctx: Context, scope: Scope, span: Span) -> Detection:
                         _apply([RowCondition(scope.table, scope.column, "not_in", scope.values,
                                              f"{phrase(scope.column)} is not {kinds}")]))]
     return ARCHETYPE.detection(span, readings, question=f"Are the {kinds} {noun} '{span.text}' too?")
+
+
+def _absence_among(ctx: Context) -> Detection | None:
+    """'artists who never sold', 'clients who haven't booked since 2023': every row of the entity, or only those
+    that could have had the events (artists with tracks to sell; clients who booked at some other time or of
+    some other kind)? Asked only when the data holds rows of the entity that had nothing at all."""
+    from archetypes.explain import _rows
+    from archetypes.shapes import reaching
+
+    base, profile = ctx.base, ctx.profile
+    entity, fact = base.absent, base.fact
+    if base.shape != "absence" or entity is None or fact is None or len(entity.key) != 1:
+        return None
+    narrowed = base.window is not None or base.currency_mode is not None or \
+        any(profile.path(entity.table, f.entity.table) is None for f in base.filters) or \
+        any(c.table != entity.table for c in base.conditions)
+    route = profile.path(fact.table, entity.table) or ()
+    # narrowed: people who did it at some other time (lapsed clients; a catalogue row with no sale in 2024 is
+    # simply one of them); else the rows the events are of, when they are not events themselves (an album's tracks)
+    person = len(entity.name_columns) > 1 or singular(entity.noun.split()[-1]) in lexicon.PEOPLE_NOUNS
+    table = (fact.table if person else None) if narrowed else next((e.ref_table for e in route[:-1] if e.ref_table not in profile.facts),
+                                             None)
+    among = reaching(table, entity, profile) if table is not None else None
+    if table is None or among is None:
+        return None
+    if ctx.lookup is not None:
+        probe = exp.select(exp.Literal.number(1)).from_(table_ref(entity.table, "e0")).where(
+            exp.Not(this=among)).limit(1)
+        try:
+            if not ctx.lookup(probe):
+                return None  # every row has some: both readings are the same rows
+        except Exception:  # noqa: BLE001 - unknown: ask
+            pass
+    rows = _rows(table)
+    nouns = plural(entity.noun)
+    anything = f"any {rows}" if table == fact.table else rows
+    readings = [Reading("all", f"Every {entity.noun}, those with no {rows} at all included", _among(None)),
+                Reading(f"only_with_{slug(table)}", f"Only {nouns} with {anything}", _among(table))]
+    said = _NEGATION.search(ctx.question.lower())
+    span = Span(said.start(), said.end(), ctx.question[said.start():said.end()]) if said else \
+        Span(0, len(ctx.question), ctx.question)
+    found = ARCHETYPE.detection(span, readings, question=f"Count {nouns} with no {rows} at all too?")
+    found.reason = (f"Some {nouns} have no {rows} at all, so nothing of theirs could be missing: listing them with "
+                    f"the ones that have {rows} but not these, or not, changes the answer.")
+    return found
+
+
+def _among(table: str | None):
+    def apply(spec: QuerySpec) -> None:
+        if spec.shape == "absence":
+            spec.absent_among = table
+    return apply
 
 
 def _tables_read(spec: QuerySpec, profile: SchemaProfile) -> set[str]:

@@ -13,7 +13,7 @@ from sqlglot import exp
 
 from archetypes import calendar, roles
 from archetypes.naming import plural, slug, words
-from archetypes.profile import Edge, Fact, SchemaProfile, TimeColumn
+from archetypes.profile import Edge, Entity, Fact, SchemaProfile, TimeColumn
 from archetypes.query import (
     Prepared,
     QuerySpec,
@@ -285,6 +285,11 @@ def _absence(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
     select = outer.select.select(exp.alias_(name.copy(), slug(entity.noun), quoted=True))
     for condition in conditions:
         select = select.where(condition)
+    if spec.absent_among is not None:  # 'artists with tracks to sell', 'clients who bought before': which rows count
+        among = reaching(spec.absent_among, entity, profile)
+        if among is None:
+            return None
+        select = select.where(among)
     if spec.absent_share:  # 'what % of our tracks were never bought': the absent rows of all of them
         absent = exp.Sum(this=exp.Case(ifs=[exp.If(this=exp.Not(this=exp.Exists(this=sub)), true=_int(1))],
                                        default=_int(0)))
@@ -300,6 +305,17 @@ def _absence(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
         counted = exp.Count(this=col(entity.key[0], "e0"))
         return select.select(exp.alias_(counted, slug(plural(entity.noun)), quoted=True), append=False)
     return select.order_by(name.copy(), col(entity.key[0], "e0"))
+
+
+def reaching(table: str, entity: Entity, profile: SchemaProfile) -> exp.Exists | None:
+    """EXISTS a row of `table` whose many-to-one path reaches the outer row `e0` of `entity`."""
+    route = profile.path(table, entity.table)
+    if not route:
+        return None
+    source = _From(table, prefix="a")
+    alias = source.alias_for(route[:-1])
+    correlated = exp.EQ(this=col(route[-1].columns[0], alias), expression=col(entity.key[0], "e0"))
+    return exp.Exists(this=source.select.select(exp.Literal.number(1)).where(correlated))
 
 
 def _attribute(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:

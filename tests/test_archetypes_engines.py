@@ -186,3 +186,37 @@ def test_chinook_linked_and_said_on_every_engine(chinook, question: str, expecte
     if expected is not None:
         analysis = chinook["sqlite"].analyse(question)
         assert [comparable(chinook["sqlite"].run(i).rows[0][0]) for i in analysis.interpretations] == [expected]
+
+
+# absences whose entity has rows that never had anything: every row, or only those that could have had the
+# events (record_scope), counted by hand; a catalogue row with no sale in a year asks nothing
+# database | question | rows (or count) per reading, in order: every row first
+WHICH_ABSENT_ROWS_COUNT = [
+    ("chinook", "how many artists have never sold a single track", [110, 39]),  # 71 artists have no album
+    ("northwind", "which customers haven't ordered since 1997", [12, 8]),        # 4 never ordered at all
+    ("chinook", "how many albums had zero sales in 2025?", None),
+]
+
+
+@pytest.mark.parametrize(("database", "question", "expected"), WHICH_ABSENT_ROWS_COUNT)
+def test_which_absent_rows_count_on_every_engine(chinook_urls, northwind_urls, database: str, question: str,
+                                                 expected: list[int] | None) -> None:
+    urls = chinook_urls if database == "chinook" else northwind_urls
+    engines = {backend: connect(url) for backend, url in urls.items()}  # Northwind: SQLite and PostgreSQL
+    results = {backend: _answers(connected, question) for backend, connected in engines.items()}
+    # Northwind's PostgreSQL copy lacks the two test customer rows ('IT') of the SQLite script: same readings, and
+    # the same rows but those
+    assert all(list(rows) == list(results["sqlite"]) for rows in results.values()), question
+    if database == "chinook":
+        assert all(_agree(results["sqlite"], rows) for rows in results.values()), question
+    analysis = engines["sqlite"].analyse(question)
+    scope = next((d for d in analysis.detections if d.archetype == "record_scope"), None)
+    if expected is None:
+        assert scope is None, question
+    else:
+        assert scope is not None and [r.value for r in scope.readings][0] == "all", question
+        sizes = [len(rows) if len(rows) != 1 or len(rows[0]) != 1 else comparable(rows[0][0])
+                 for rows in results["sqlite"].values()]
+        assert sizes == expected, (question, sizes)
+    for connected in engines.values():
+        connected.db.dispose()
