@@ -112,8 +112,19 @@ def analyse(question: str, profile: SchemaProfile, lookup: Lookup | None = None,
             side_by_side=len(spec.sides), top_n=_top_n(ctx.intent, spec)))
     if not analysis.interpretations and not any("nothing to run" in n for n in analysis.notes):
         analysis.notes.append("no candidate SQL could be built for this question")
+    if not analysis.capped and analysis.interpretations:
+        analysis.detections = [d for d in detections if not _one_left(d, analysis, chosen)]
     analysis.understood = _understood(ctx, detections, analysis)
     return analysis
+
+
+def _one_left(detection: Detection, analysis: Analysis, chosen: dict[str, list[Reading]]) -> bool:
+    """A choice of which one reading alone could be built ('the listed price per month': a catalogue has no
+    months): no choice left to ask about. Not one the person made."""
+    if detection.archetype in chosen or len(detection.readings) < 2:
+        return False
+    built = {i.choices[detection.archetype] for i in analysis.interpretations if detection.archetype in i.choices}
+    return len(built) == 1 and len(analysis.interpretations) == 1
 
 
 def _lists(spec: QuerySpec) -> bool:

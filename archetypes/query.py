@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import sqlglot
@@ -17,7 +18,7 @@ from sqlglot import exp
 
 from adapters.dialects import sqlglot_dialect, writing_dialect
 from archetypes import calendar, period_key, roles
-from archetypes.naming import plural, slug
+from archetypes.naming import phrase, plural, slug
 from archetypes.profile import Edge, Entity, Fact, Measure, SchemaProfile, TimeColumn
 
 RANKING_LIMIT = 10
@@ -568,6 +569,11 @@ def _build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> ex
     # time: window and periods, as UTC literals
     window = spec.window
     periods: list[calendar.Period] = []
+    if spec.grain and time_expr is None and spec.shape == "aggregate":
+        # 'average list price per month' over rows with no date: one figure would answer another question
+        spec.notes.append(f"{phrase(fact.table)} rows have no date: no {spec.grain} to put them in")
+        spec.invalid = True
+        return None
     if spec.grain and time_expr is not None:
         span = window or _data_span(spec, fact, as_of)
         if span is not None:
@@ -591,12 +597,11 @@ def _build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> ex
             periods = periods[-keep:]
             spec.notes.append(f"the {spec.grain} series is limited to its last {keep} periods "
                               f"(from {periods[0].label}, {str(periods[0].start)[:16]})")
-    metric_name = measure.value
     if periods:
         assert time_expr is not None and fact.time is not None  # periods come from the time column
-        return _periods_query(source, where, value, measure, metric_name, time_expr, periods, zone,
+        return _periods_query(source, where, value, measure, metric_column(spec), time_expr, periods, zone,
                               zone_expr, zones if zone_expr is not None else [], fact.time, group_expr, group_key,
-                              currency_expr if spec.currency_mode == "per" else None, spec)
+                              currency_expr if spec.currency_mode == "per" else None, spec, profile)
 
     select = source.select
     metric_name = metric_column(spec)
@@ -809,15 +814,19 @@ def singular_noun(table: str) -> str:
 
 
 def metric_expression(spec: QuerySpec, measure: Measure, value: exp.Expr, source: _From,
-                      profile: SchemaProfile) -> exp.Expr | None:
+                      profile: SchemaProfile,
+                      carry: Callable[[exp.Expr, str], exp.Expr] | None = None) -> exp.Expr | None:
     """The aggregate a reading computes: the measure's own, an average / min / max of its row value, or a
-    ratio of it to the distinct rows of another table (revenue per order, tracks per album)."""
+    ratio of it to the distinct rows of another table (revenue per order, tracks per album). `carry` takes a
+    row expression it needs besides the value (a weight, the key counted) into the rows it aggregates and
+    returns what names it there (a series aggregates a derived table's rows, not the source's)."""
+    use = carry or (lambda expression, _name: expression)
     if spec.agg in ("avg", "min", "max") and measure.kind in ("product", "sum", "expression"):
         func = {"avg": exp.Avg, "min": exp.Min, "max": exp.Max}[spec.agg]
         aggregated: exp.Expr = func(this=value)
     elif spec.agg == "weighted" and spec.weight is not None:
         # each row's value counted by its weight: SUM(value x weight) / SUM(weight) (a discount by the line's value)
-        weight = _row_value(spec.weight, source.alias_for(()))
+        weight = use(_row_value(spec.weight, source.alias_for(())), "w")
         aggregated = exp.Div(this=exp.Sum(this=exp.Mul(this=value, expression=weight.copy())),
                              expression=exp.Nullif(this=exp.Sum(this=weight), expression=exp.Literal.number(0)))
     else:
@@ -833,10 +842,10 @@ def metric_expression(spec: QuerySpec, measure: Measure, value: exp.Expr, source
         # the key is the foreign key's own column: no join needed to count distinct parents
         last = route[-1]
         alias = source.alias_for(route[:-1])
-        key = col(last.columns[0], alias)
+        key: exp.Expr = col(last.columns[0], alias)
     else:
         key = col(table.primary_key[0], "t0")
-    denominator: exp.Expr = exp.Count(this=exp.Distinct(expressions=[key]))
+    denominator: exp.Expr = exp.Count(this=exp.Distinct(expressions=[use(key, "per_key")]))
     if spec.per_all and spec.group is None:
         # every row of the table, with its own filters ('per French customer': every French customer)
         every = exp.select(exp.Count(this=exp.Star())).from_(table_ref(spec.per_table, "d"))
@@ -967,7 +976,7 @@ def _periods_query(source: _From, where: list[exp.Expr], value: exp.Expr, measur
                    zone_expr: exp.Expr | None, zones: list[str], column: TimeColumn,
                    group_expr: exp.Expr | None, group_key: exp.Expr | None,
                    currency_expr: exp.Expr | None,
-                   spec: QuerySpec) -> exp.Query:
+                   spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
     """A series: each row's period index computed from the UTC boundaries (``period_key``), rows grouped by
     it, then a calendar of one row per label joined on equality so empty periods show (with 0)."""
     labels = calendar.label_indexes(periods)
@@ -991,6 +1000,15 @@ def _periods_query(source: _From, where: list[exp.Expr], value: exp.Expr, measur
     key_name = "period_key" if native is not None else "period_index"
     inner = source.select.copy().select(exp.alias_(key, key_name, quoted=True),
                                         exp.alias_(value, "v", quoted=True), copy=False)
+
+    def carry(expression: exp.Expr, name: str) -> exp.Expr:
+        nonlocal inner  # a weight or the key a ratio counts: carried beside each row's value, not grouped by
+        inner = inner.select(exp.alias_(expression.copy(), name, quoted=True), copy=False)
+        return col(name, "r")
+
+    metric_value = metric_expression(spec, measure, col("v", "r"), source, profile, carry)
+    if metric_value is None:
+        return None
     carried = [key_name]
     for expression, name in ((group_expr, "grp"), (group_key, "grp_key"), (currency_expr, "currency")):
         if expression is not None:
@@ -1007,7 +1025,7 @@ def _periods_query(source: _From, where: list[exp.Expr], value: exp.Expr, measur
     # a native key is labelled once per group, and joined to the calendar by its label
     labelled = [exp.alias_(period_key.native_label(native, col(key_name, "r")), "period", quoted=True)
                 if native is not None and name == key_name else col(name, "r") for name in carried]
-    totals = (exp.select(*labelled, exp.alias_(_aggregate(measure, col("v", "r")), metric_name, quoted=True))
+    totals = (exp.select(*labelled, exp.alias_(metric_value, metric_name, quoted=True))
               .from_(exp.Subquery(this=inner, alias=exp.TableAlias(this=ident("r"))), copy=False)
               .group_by(*[col(name, "r") for name in carried], copy=False))
     outputs: list[exp.Expr] = [exp.alias_(col("period", "p"), "period", quoted=True)]
@@ -1016,7 +1034,9 @@ def _periods_query(source: _From, where: list[exp.Expr], value: exp.Expr, measur
         outputs.append(exp.alias_(col("grp", "s"), slug(spec.group.noun), quoted=True))
     if currency_expr is not None:
         outputs.append(exp.alias_(col("currency", "s"), "currency", quoted=True))
-    metric = exp.Coalesce(this=col(metric_name, "s"), expressions=[exp.Literal.number(0)])
+    # an empty period adds nothing, but has no average and no ratio: empty, not 0
+    metric = col(metric_name, "s") if spec.agg or spec.per_table else \
+        exp.Coalesce(this=col(metric_name, "s"), expressions=[exp.Literal.number(0)])
     return (exp.select(*outputs, exp.alias_(metric, metric_name, quoted=True))
             .from_(table_ref("periods", "p"), copy=False)
             .join(exp.Subquery(this=totals, alias=exp.TableAlias(this=ident("s"))),

@@ -281,6 +281,12 @@ def _ranked_periods(rows: Sequence[Sequence[Any]], bucket: int, measure: int) ->
 _RATIO_COLUMNS = frozenset({"share", "percent", "rate", "ratio"})
 
 
+def _additive(column: str) -> bool:
+    """Whether a series' figures add up to a total: not a share, an average or a ratio per something."""
+    return column not in _RATIO_COLUMNS and not column.startswith(("avg_", "min_", "max_", "weighted_")) and \
+        "_per_" not in column
+
+
 def _series(columns: Sequence[str], rows: Sequence[Sequence[Any]], bucket: int, measure: int,
             currency: str | None) -> Answer:
     others = [i for i in range(len(columns)) if i not in (bucket, measure) and not fmt.is_number(_value(rows[0][i]))]
@@ -304,7 +310,7 @@ def _series(columns: Sequence[str], rows: Sequence[Sequence[Any]], bucket: int, 
         return fmt.with_currency(fmt.number(value, money=decimals), money)
 
     values = [v for _, v in points]
-    if columns[measure] in _RATIO_COLUMNS:  # shares do not add up: the peak and the lowest period
+    if not _additive(columns[measure]):  # shares and averages do not add up: the peak and the lowest period
         known = [(str(_value(r[bucket])), float(_value(r[measure]))) for r in rows if _value(r[measure]) is not None]
         if not known:
             return Answer("series", span, f"no {columns[measure]}: every period is empty")

@@ -220,3 +220,27 @@ def test_which_absent_rows_count_on_every_engine(chinook_urls, northwind_urls, d
         assert sizes == expected, (question, sizes)
     for connected in engines.values():
         connected.db.dispose()
+
+
+# a series of averages or ratios computes them per period (it summed the row values, labelled an average), and an
+# empty period is empty, not 0: the first period's figure, by hand
+# question | the first period's figure, by hand on SQLite Chinook
+SERIES_OF_AVERAGES = [
+    ("average invoice total per month in 2025",
+     "SELECT AVG(Total) FROM Invoice WHERE InvoiceDate >= '2025-01-01' AND InvoiceDate < '2025-02-01'"),
+    ("average unit price per month in 2025",
+     "SELECT AVG(il.UnitPrice) FROM InvoiceLine il JOIN Invoice i ON i.InvoiceId = il.InvoiceId "
+     "WHERE i.InvoiceDate >= '2025-01-01' AND i.InvoiceDate < '2025-02-01'"),
+]
+
+
+@pytest.mark.parametrize(("question", "by_hand"), SERIES_OF_AVERAGES)
+def test_series_of_averages_on_every_engine(chinook, question: str, by_hand: str) -> None:
+    results = {backend: _answers(chinook[backend], question) for backend in BACKENDS}
+    assert _agree(results["sqlite"], results["postgresql"]) and _agree(results["sqlite"], results["mysql"]), question
+    hand = chinook["sqlite"].db.run(by_hand)
+    assert hand.ok, hand.error
+    expected = float(hand.rows[0][0])
+    firsts = [rows[0] for rows in results["sqlite"].values()]
+    assert all(str(row[0]) == "2025-01" and abs(float(comparable(row[-1])) - expected) < 0.005 for row in firsts), \
+        (question, firsts, expected)

@@ -112,8 +112,9 @@ def legacy_periods_query(source: _From, where: list[exp.Expression], value: exp.
                    zone_expr: exp.Expression | None, zones: list[str], column: TimeColumn,
                    group_expr: exp.Expression | None, group_key: exp.Expression | None,
                    currency_expr: exp.Expression | None,
-                   spec: QuerySpec) -> exp.Query:
-    """The range-join series this module replaced, kept verbatim as the reference for its answers."""
+                   spec: QuerySpec, profile: object = None) -> exp.Query:
+    """The range-join series this module replaced, kept verbatim as the reference for its answers (sums and
+    counts: `profile`, which the averages and ratios per period need, is not read)."""
     # the calendar CTE: one row per period (and per zone when each row keeps its own zone)
     rows: list[exp.Select] = []
     first_index: dict[str, int] = {}
