@@ -118,6 +118,12 @@ def analyse(question: str, profile: SchemaProfile, lookup: Lookup | None = None,
     return analysis
 
 
+def _column_word(intent: Intent, profile: SchemaProfile, span: Span) -> bool:
+    """The grain's word and the next one are the words of a column ('hourly rate': hourly_rate)."""
+    said = [w for w, start, _ in intent.tokens if start >= span.start][:2]
+    return len(said) == 2 and any(list(words(c.name)[:2]) == said for t in profile.tables.values() for c in t.columns)
+
+
 def _one_left(detection: Detection, analysis: Analysis, chosen: dict[str, list[Reading]]) -> bool:
     """A choice of which one reading alone could be built ('the listed price per month': a catalogue has no
     months): no choice left to ask about. Not one the person made."""
@@ -257,6 +263,14 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
         # 'which of our shops take dollars' summed all revenue: rows were asked for, one figure answers
         out.append((Span(asked.start(), head.span.end, ctx.question[asked.start():head.span.end]),
                     f"asks which {plural(head.entity.noun)}, while every reading gives one figure"))
+    figures = _FIGURES_ASKED.search(ctx.intent.lower)
+    figure_said = bool(ctx.intent.measures or ctx.intent.money or ctx.intent.how_many)
+    if figures is not None and (not figure_said or all(i.query.find(exp.AggFunc) is None for i in analysis.interpretations)):
+        # 'show me the electric bike numbers' listed the bikes, or summed whatever money they hold: figures were
+        # asked for without saying which
+        out.append((Span(figures.start(1), figures.end(1), ctx.question[figures.start(1):figures.end(1)]),
+                    "asks for figures without saying which" if not figure_said else
+                    "asks for figures, while every reading lists rows"))
     for grouped in _breakdowns(ctx.intent):
         if not _grouped_by(analysis, grouped.entity, ctx.profile):
             out.append((grouped.span, f"asked by {grouped.entity.noun}, which no reading groups by"))
@@ -351,6 +365,9 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
 # 'which shops ...', 'which of our clients ...': rows of a table asked for
 _WHICH_ROWS = re.compile(r"^\s*(?:which|what)\s+(?:(?:one|ones)\s+)?(?:of\s+(?:our|the|these|those|all)\s+)?"
                          r"(?:our\s+|the\s+)?([a-z])")
+
+# 'the electric bike numbers', 'stats for tokyo': figures asked for without saying which
+_FIGURES_ASKED = re.compile(r"\b(numbers|figures|stats|statistics|metrics|kpis?)\b")
 
 # 'avg days to complete', 'how many hours until delivery', 'time to ship': a duration between two dates
 _DURATION_ASKED = re.compile(r"\b(?:days|hours|minutes|weeks|months|time|long)\s+(?:to|until|till|before|between|"
@@ -471,6 +488,9 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
         grounded.operators = [m for m in grounded.operators if not versus.is_link(compared, m)]
     grounded.values = [m for m in grounded.values if not _inside_name(m, intent)
                        and not _names_several_rows(m, intent, profile, lookup)]
+    if intent.grain is not None and (any(m.span.start <= intent.grain[1].start < m.span.end for m in grounded.values)
+                                     or _column_word(intent, profile, intent.grain[1])):
+        intent.grain = None  # 'an annual membership', 'the hourly rate': a value or a column, not a series
     # 'shops not in germany': a filter, not an absence; 'trips with status lost': a value, not a change
     held = [m.span for m in grounded.values]
     grounded.operators = [m for m in grounded.operators if not any(s.start <= m.span.start < s.end for s in held)]

@@ -89,7 +89,11 @@ def value_mentions(intent: Intent, profile: SchemaProfile) -> list[ValueMention]
             place = size == 1 and first.text in lexicon.FACT_WORDS and all(r.name_column for r in refs) and (
                 index > 0 and words[index - 1].text in _PLACE_WORDS and text[:1].isupper() or
                 noun != () and any(noun == (singular(naming.phrase(r.table).split()[-1]),) for r in refs))
-            if size == 1 and not adjective and not country and not kind and not place and \
+            # 'riders with an annual membership', 'monthly subscribers': a time word that is a value of a column
+            # the next word names (or of that noun's table), not a grain
+            timed = size == 1 and first.text in lexicon.TIME_WORDS and len(noun) == 1 and \
+                all(not r.name_column for r in refs) and any(_names_column(noun[-1], r) for r in refs)
+            if size == 1 and not adjective and not country and not kind and not place and not timed and \
                     not _single_word_value(first.text, text, refs, schema):
                 continue
             if not text[:1].isupper() and all(_many_names(profile, r) for r in refs):
@@ -107,6 +111,12 @@ def value_mentions(intent: Intent, profile: SchemaProfile) -> list[ValueMention]
             break
         index += matched or 1
     return found
+
+
+def _names_column(word: str, ref: ValueRef) -> bool:
+    """'membership' or 'members' for the column membership; 'plans' for a column of the table plans."""
+    said = {singular(w) for w in [*naming.words(ref.column), *naming.phrase(ref.table).split()]}
+    return word in said or len(word) >= 4 and any(w.startswith(word) for w in said)
 
 
 def _many_names(profile: SchemaProfile, ref: ValueRef) -> bool:
@@ -225,7 +235,10 @@ def account(intent: Intent, profile: SchemaProfile, read: list[Span], consumed: 
     for group in ignored:
         start, end = group[0].start, group[-1].end
         text = intent.question[start:end]
-        hints = tuple(dict.fromkeys(h for t in group for h in near_miss(t.text, profile, tuple(schema.known))))
+        # a grammar, operator or schema word misread is no typo of a value ('more' is not 'Ana Moreau')
+        hints = tuple(dict.fromkeys(h for t in group if t.text not in lexicon.FUNCTION_WORDS and
+                                    t.text not in lexicon.OPERATORS and singular(t.text) not in schema.known
+                                    for h in near_miss(t.text, profile, tuple(schema.known))))
         reason = next((why for (a, b), why in reasons.items() if a <= start < b), "") or next(
             (lexicon.UNSUPPORTED[t.text] for t in group if t.text in lexicon.UNSUPPORTED), "") or (
             "" if hints else "no table, column or value of this data is called that")

@@ -991,6 +991,15 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
                 spec.fact = Fact(table=table, measures=[], row_count=profile.tables[table].row_count)
             spec.measure = _in_unit(intent, name, table, out) or \
                 Measure(slug(" ".join(words(name))), f"{' '.join(words(name))}", "sum", table, (name,))
+            denominator = _table_named(profile, per.group(1), intent) if per is not None and \
+                per.group(0).startswith("per") else None
+            if per is not None and denominator is not None and denominator != table and table in profile.facts and \
+                    profile.path(table, denominator):
+                # 'average repair cost per bike': the costs of each bike added up, over the bikes (not the average
+                # cost of one repair)
+                _ratio_per(intent, per, profile, spec, denominator, out)
+                out.replaces.add("unit")
+                return
             spec.agg = "avg"
             out.consumed |= {"average"}
             out.read.extend(_span(intent, s, e) for w, s, e in intent.tokens if w in _LENGTH_WORDS)
@@ -1039,13 +1048,7 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
                 valued = _event_money(intent, average, profile, spec.measure)
                 if valued is not None:
                     spec.fact, spec.measure = valued
-            spec.per_table = denominator
-            out.consumed |= {"average"}
-            out.read.append(_span(intent, per.start(), per.end()))
-            _group_by_mention(intent, spec, skip=denominator, profile=profile)
-            out.replaces.add("ranking_metric")
-            if spec.group is None and denominator in profile.entities and _header_of(profile, fact) != denominator:
-                out.detections.append(_per_whom(intent, per, denominator))
+            _ratio_per(intent, per, profile, spec, denominator, out)
             return
     if average is not None:
         if header is not None and spec.measure is not None and spec.measure.kind in ("product", "sum", "expression"):
@@ -1208,6 +1211,21 @@ def _event_money(intent: Intent, average: OperatorMention, profile: SchemaProfil
     holder = lines or profile.facts[events]
     money = next((m for m in holder.measures if m.money), None)
     return (holder, money) if money is not None else None
+
+
+def _ratio_per(intent: Intent, per: re.Match, profile: SchemaProfile, spec: QuerySpec, denominator: str,
+               out: ShapeRead) -> None:
+    """The measure's total divided by the rows of `denominator` ('revenue per customer'), asking over which
+    of them when some have no events."""
+    assert spec.fact is not None  # the ratio divides the fact's measure
+    spec.per_table, spec.agg = denominator, None
+    out.consumed |= {"average"}
+    out.read.append(_span(intent, per.start(), per.end()))
+    _group_by_mention(intent, spec, skip=denominator, profile=profile)
+    out.replaces.add("ranking_metric")
+    if spec.group is None and (denominator in profile.entities or profile.tables[denominator].primary_key) and \
+            _header_of(profile, spec.fact) != denominator:
+        out.detections.append(_per_whom(intent, per, denominator))
 
 
 def _per_whom(intent: Intent, per: re.Match, table: str) -> Detection:

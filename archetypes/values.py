@@ -190,6 +190,8 @@ def near_miss(word: str, profile: SchemaProfile, extra: tuple[str, ...] = ()) ->
     out: list[str] = []
     for choice, _, _ in found:
         shown = vocab.spelling_values.get(choice, choice)
-        if shown not in out and choice != word.lower():
+        # 'revenues' for 'revenue' is the same unread word; 'ana costa' for 'cost' a name that merely holds it
+        if shown not in out and singular(choice) != singular(word.lower()) and \
+                abs(len(choice) - len(word)) <= max(2, len(word) // 3):
             out.append(shown)
     return tuple(out)

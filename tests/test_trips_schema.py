@@ -17,6 +17,7 @@ from tests.support import built_on, check_as_expected
 ENGINES = ("sqlite", "postgresql", "mysql")
 STATIONS = [(1, "Quai Lyon", "Lyon"), (2, "Bellecour", "Lyon"), (3, "Ribeira", "Porto"), (4, "Korenmarkt", "Ghent")]
 RIDERS = [(i, name) for i, name in enumerate(["Ana Silva", "Ben Roy", "Cleo Dias", "Dan Moss", "Eva Lund"], 1)]
+PLANS = {1: "annual", 2: "monthly", 3: "annual", 4: "casual", 5: "monthly"}  # a rider's membership
 BIKES = [(i, ("single", "tandem", "cargo")[i % 3 if i % 5 else 0]) for i in range(1, 13)]
 
 
@@ -42,7 +43,8 @@ def build(url: str) -> None:
     with engine.begin() as conn:
         conn.exec_driver_sql("CREATE TABLE stations (id INTEGER PRIMARY KEY, name VARCHAR(40) NOT NULL, "
                              "city VARCHAR(20) NOT NULL)")
-        conn.exec_driver_sql("CREATE TABLE riders (id INTEGER PRIMARY KEY, full_name VARCHAR(40) NOT NULL)")
+        conn.exec_driver_sql("CREATE TABLE riders (id INTEGER PRIMARY KEY, full_name VARCHAR(40) NOT NULL, "
+                             "membership VARCHAR(10) NOT NULL)")
         conn.exec_driver_sql("CREATE TABLE bikes (id INTEGER PRIMARY KEY, name VARCHAR(12) NOT NULL, "
                              "model VARCHAR(12) NOT NULL)")
         conn.execute(sa.text("INSERT INTO bikes VALUES (:i, :n, :m)"),
@@ -56,7 +58,8 @@ def build(url: str) -> None:
                              "trips(id), paid_at TIMESTAMP NOT NULL, amount NUMERIC(6,2) NOT NULL)")
         conn.execute(sa.text("INSERT INTO stations VALUES (:i, :n, :c)"),
                      [{"i": i, "n": n, "c": c} for i, n, c in STATIONS])
-        conn.execute(sa.text("INSERT INTO riders VALUES (:i, :n)"), [{"i": i, "n": n} for i, n in RIDERS])
+        conn.execute(sa.text("INSERT INTO riders VALUES (:i, :n, :m)"),
+                     [{"i": i, "n": n, "m": PLANS[i]} for i, n in RIDERS])
         conn.execute(sa.text("INSERT INTO trips VALUES (:i, :r, :k, :b, :e, :s, :d, :st, :f)"),
                      [dict(zip(("i", "r", "b", "e", "s", "d", "st", "f"), t), k=1 + t[0] % 12) for t in TRIPS])
         paid = [t for t in TRIPS if t[6] != "cancelled"]
@@ -79,6 +82,8 @@ BUSY = {}
 for _t in TRIPS:
     BUSY[_t[1]] = BUSY.get(_t[1], 0) + 1
 OVER = sorted(name for i, name in RIDERS if BUSY.get(i, 0) > 12)
+MARCH = [t[7] for t in TRIPS if t[4].year == 2024 and t[4].month == 3]
+ANNUAL = [t[7] for t in TRIPS if PLANS[t[1]] == "annual"]
 
 # question | what the report must hold: "answer=CELL" (some reading's rows hold the cell on every engine),
 # "rows=N" (some reading returns N rows), "fires=ID", "complete" (every word read), "sql~TEXT" (every reading)
@@ -99,6 +104,13 @@ CASES = [
     ("how many trips on weekends", [f"answer={sum(t[4].weekday() >= 5 for t in TRIPS)}", "complete"]),
     # the verb names a table of events no reading reads: said, not a silent count of riders with trips
     ("how many paying riders do we have", ["ignored=paying"]),
+    # found on a second bike-share schema: an average per month summed, 'annual' of a membership read as per year,
+    # 'per rider' dropped from an average, figures asked for and rows listed, all clear
+    ("Average fare per month in 2024", [f"answer={sum(MARCH) / len(MARCH):.2f}", "sql~AVG("]),
+    ("What is the average fare for riders with an annual membership?",
+     [f"answer={sum(ANNUAL) / len(ANNUAL):.2f}", "sql~annual"]),
+    ("What is the average fare per rider?", [f"answer={sum(t[7] for t in TRIPS) / len(RIDERS):.2f}", "complete"]),
+    ("Show me the tandem numbers", ["ignored=numbers"]),
     ("How many trips started in March 2024?",
      [f"answer={sum(t[4].year == 2024 and t[4].month == 3 for t in TRIPS)}", "complete", "sql~started_at"]),
 ]

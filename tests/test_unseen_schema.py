@@ -188,3 +188,29 @@ def test_the_page_says_once_that_no_reading_uses_a_word(gym_urls, tmp_path) -> N
             page.screenshot(path=str(tmp_path / "gym-count.png"))
         finally:
             browser.close()
+
+
+def build_scooters(url: str) -> None:
+    """Scooters named by nothing but a serial number, and their repairs."""
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("CREATE TABLE scooters (id INTEGER PRIMARY KEY, serial_no VARCHAR(12) NOT NULL, "
+                             "colour VARCHAR(12) NOT NULL)")
+        conn.exec_driver_sql("CREATE TABLE repairs (id INTEGER PRIMARY KEY, scooter_id INTEGER NOT NULL "
+                             "REFERENCES scooters(id), reported_at TIMESTAMP NOT NULL, cost NUMERIC(8,2) NOT NULL)")
+        conn.execute(sa.text("INSERT INTO scooters VALUES (:i, :s, :c)"),
+                     [{"i": i, "s": f"SC-{1000 + i}", "c": ("red", "blue")[i % 2]} for i in range(1, 6)])
+        conn.execute(sa.text("INSERT INTO repairs VALUES (:i, :s, :t, :c)"),
+                     [{"i": i, "s": 1 + i % 3, "t": dt.datetime(2024, 1 + i, 3, 9), "c": 10 * i} for i in range(1, 8)])
+    engine.dispose()
+
+
+def test_rows_named_by_a_serial_number_are_ranked_by_it(servers) -> None:
+    """'which scooter had the most repairs' could not group scooters (no name column): the serial number names them;
+    'average repair cost per scooter' is the costs over the scooters, not the average repair."""
+    urls = built_on(servers, ENGINES, "ac_scooters", build_scooters)
+    lines = check(urls, "Which scooter had the most repairs?")
+    assert any("SC-1002" in line for line in lines), "\n".join(lines)  # repairs 1, 4, 7
+    lines = check(urls, "What is the average repair cost per scooter?")
+    assert any(fmt.number(280 / 3) in line for line in lines), "\n".join(lines)  # 280 over the 3 repaired
+    assert any(fmt.number(280 / 5) in line for line in lines), "\n".join(lines)  # or over all 5

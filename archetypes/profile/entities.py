@@ -7,6 +7,7 @@ from archetypes.profile.keys import is_key
 from archetypes.profile.model import Entity
 
 _NAME_WORDS = ("name", "title", "label")
+_CODE_WORDS = {"serial", "sku", "plate", "registration", "vin"}  # a code that names a row where no name does
 _NAME_PREFIXES = {"company", "full", "display", "business", "brand", "trade", "legal", "short", "common"}
 
 
@@ -35,6 +36,8 @@ def entity(table: TableInfo) -> Entity | None:
                 break
     if not chosen and first and last:
         chosen = (first, last)
+    if not chosen:  # 'bikes' named by their serial number, parts by their sku: the code people say
+        chosen = next(((c.name,) for c in text if set(words(c.name)) & _CODE_WORDS), ())
     if not chosen:
         return None
     return Entity(table=table.name, name_columns=chosen, noun=noun, key=tuple(table.primary_key),

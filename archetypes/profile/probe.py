@@ -76,6 +76,9 @@ def _with_range(time: TimeColumn, rows: list[tuple]) -> TimeColumn:
     return read
 
 
+BRIEF_SAMPLE = 200  # rows whose start and end are compared to tell events from validity periods
+
+
 def read_open_ends(tables: dict[str, TableInfo], lookup: Lookup) -> dict[str, str]:
     """{'table.column': 'null' or the far-future date}: the end dates that mark a row still valid (a missing end or
     a sentinel such as 9999-12-31), for tables with a start and an end date. A leave request's or a trip's end is
@@ -84,7 +87,8 @@ def read_open_ends(tables: dict[str, TableInfo], lookup: Lookup) -> dict[str, st
     for table in tables.values():
         temporal = [c.name for c in table.columns if c.family == "temporal"]
         ends = [c for c in temporal if set(words(c)) & VALIDITY_END_WORDS]
-        if not ends or not any(set(words(c)) & VALIDITY_START_WORDS for c in temporal if c not in ends):
+        starts = [c for c in temporal if set(words(c)) & VALIDITY_START_WORDS and c not in ends]
+        if not ends or not starts:
             continue
         column = exp.column(ends[0], quoted=True)
         query = exp.select(exp.Sub(this=exp.Count(this=exp.Star()), expression=exp.Count(this=column.copy())),
@@ -97,9 +101,24 @@ def read_open_ends(tables: dict[str, TableInfo], lookup: Lookup) -> dict[str, st
         latest_day = as_datetime(latest)
         if latest_day is not None and latest_day.year >= SENTINEL_YEAR:
             found[f"{table.name}.{ends[0]}"] = latest_day.date().isoformat()
-        elif missing:
+        elif missing and not _brief(table.name, starts[0], ends[0], lookup):
             found[f"{table.name}.{ends[0]}"] = "null"
     return found
+
+
+def _brief(table: str, start: str, end: str, lookup: Lookup) -> bool:
+    """Rows that mostly end within a day of their start (a ride's started_at and ended_at): events that took
+    a while, whose missing end means one never finished, not a row still valid. Judged on a sample."""
+    pair = [exp.column(start, quoted=True), exp.column(end, quoted=True)]
+    query = exp.select(*pair).from_(exp.to_table(table, quoted=True)).where(
+        exp.Not(this=exp.Is(this=pair[1].copy(), expression=exp.Null()))).limit(BRIEF_SAMPLE)
+    try:
+        rows = lookup(query)
+    except Exception:  # noqa: BLE001 - unread: judged by the missing ends alone, as before
+        return False
+    spans = sorted((e - s).total_seconds() for s, e in ((as_datetime(a), as_datetime(b)) for a, b in rows)
+                   if s is not None and e is not None)
+    return bool(spans) and spans[len(spans) // 2] < 86_400
 
 
 def read_fiscal(found: FiscalSource, lookup: Lookup) -> tuple[FiscalCalendar | None, str | None]:
