@@ -46,6 +46,7 @@ from adapters import Database, Limits, parse_db_option  # noqa: E402
 from benchmarks.throwaway import seeded_demo  # noqa: E402
 from checker_app.pipeline import check  # noqa: E402
 from checker_app.profiles import stored_profile  # noqa: E402
+from checker_app.report import Report  # noqa: E402
 
 EXAMPLES = ("What is the top-selling product?", "Show me revenue for Acme", "How are sales trending?",
             "Revenue by month", "What were sales yesterday?", "Total revenue in dollars",
@@ -95,10 +96,32 @@ def _connect(urls: dict[str, str]) -> list[Database]:
     return [Database(parse_db_option(f"{name}={url}"), Limits()) for name, url in urls.items()]
 
 
+def _timeouts(report: Report) -> dict[str, int]:
+    """{engine name: readings that timed out} in a report (every engine named, 0 included)."""
+    counts: dict[str, int] = {}
+    for reading in report.interpretations:
+        for name, result in reading.results.items():
+            counts[name] = counts.get(name, 0) + (result.status == "timeout")
+    return counts
+
+
+def _per_engine(counts: dict[str, int]) -> str:
+    return ", ".join(f"{name} {count}" for name, count in counts.items() if count)
+
+
 def _median_check(question: str, databases: list[Database], timed: Timed, repeat: int) -> tuple[float, float, int]:
     """(median ms, median overhead ms, timeouts in the last run)."""
+    wall, overhead, counts = _median_check_by_engine(question, databases, timed, repeat)
+    return wall, overhead, sum(counts.values())
+
+
+def _median_check_by_engine(question: str, databases: list[Database], timed: Timed,
+                            repeat: int) -> tuple[float, float, dict[str, int]]:
+    """(median ms, median overhead ms, {engine: timeouts in the last run})."""
     check(question, databases)  # warm: profiles, pools, entity lookups
-    walls, overheads, timeouts = [], [], 0
+    walls: list[float] = []
+    overheads: list[float] = []
+    timeouts: dict[str, int] = {}
     for _ in range(repeat):
         timed.reset()
         started = time.perf_counter()
@@ -107,7 +130,7 @@ def _median_check(question: str, databases: list[Database], timed: Timed, repeat
         engine = (max(timed.ends) - min(timed.starts)) * 1000 if timed.starts else 0.0
         walls.append(wall)
         overheads.append(wall - engine)
-        timeouts = sum(1 for r in report.interpretations for res in r.results.values() if res.status == "timeout")
+        timeouts = _timeouts(report)
     return statistics.median(walls), statistics.median(overheads), timeouts
 
 
@@ -129,8 +152,8 @@ def section_demo50(urls: dict[str, str], repeat: int) -> None:
     timed = Timed(databases)
     print("\n## demo database, scale 50 (1,020,000 order items), three engines")
     for question in EXAMPLES:
-        wall, _, timeouts = _median_check(question, databases, timed, repeat)
-        print(f"{wall:8.0f} ms  timeouts {timeouts}  {question!r}{_load()}")
+        wall, _, timeouts = _median_check_by_engine(question, databases, timed, repeat)
+        print(f"{wall:8.0f} ms  timeouts {sum(timeouts.values())} ({_per_engine(timeouts) or 'none'})  {question!r}{_load()}")
 
 
 def section_history(urls: dict[str, str], repeat: int) -> None:
@@ -141,7 +164,9 @@ def section_history(urls: dict[str, str], repeat: int) -> None:
         print(f"{db.name}: profile {'read from the store' if entry.reused else 'built'} in "
               f"{(time.perf_counter() - started):.2f} s")
     for question in HISTORY_QUESTIONS:
-        firsts, walls, timeouts = [], [], 0
+        firsts: list[float] = []
+        walls: list[float] = []
+        timeouts: dict[str, int] = {}
         for _ in range(repeat):
             databases = _connect(urls)  # as a new CLI process would: nothing in memory, the store on disk
             timed = Timed(databases)
@@ -149,11 +174,11 @@ def section_history(urls: dict[str, str], repeat: int) -> None:
             report = check(question, databases)
             walls.append((time.perf_counter() - started) * 1000)
             firsts.append((min(timed.starts) - started) * 1000 if timed.starts else float("nan"))
-            timeouts = sum(1 for r in report.interpretations for res in r.results.values() if res.status == "timeout")
+            timeouts = _timeouts(report)
             for db in databases:
                 db.dispose()
         print(f"before the first statement {statistics.median(firsts):6.1f} ms, check {statistics.median(walls):7.0f} ms, "
-              f"timeouts {timeouts}  {question!r}{_load()}")
+              f"timeouts {sum(timeouts.values())} ({_per_engine(timeouts) or 'none'})  {question!r}{_load()}")
 
 
 def first_time_questions(count: int) -> list[str]:
