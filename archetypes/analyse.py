@@ -1185,6 +1185,11 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
         money = next((m for m in spec.fact.measures if m.money), None)  # 'invoice revenue': the amount, not a count
         if money is not None:
             spec.measure = money
+        elif (primary := profile.primary_fact()) is not None and primary.table != spec.fact.table and \
+                profile.path(primary.table, spec.fact.table) is not None and \
+                (money := next((m for m in primary.measures if m.money), None)) is not None:
+            # 'revenue from electric bikes': the money of the main events that reach them, not the bikes counted
+            spec.fact, spec.measure = primary, money
     if spec.group is not None and spec.group.column_only and spec.fact is not None and \
             profile.path(spec.fact.table, spec.group.table) is None:
         from archetypes.query import same_column_reaching

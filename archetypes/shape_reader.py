@@ -1447,6 +1447,9 @@ def _numeric_mentioned(intent: Intent, profile: SchemaProfile, spec: QuerySpec) 
 
 # -- conditions on totals --------------------------------------------------------------------------------
 
+_AFTER_NUMBER = r"\s*(?:(?:in|of)\s+(?:total\s+)?)?(?:[\w'-]+\s+){0,2}?"
+
+
 def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
     m = _THRESHOLD.search(intent.lower)
     if m is None or spec.shape not in ("aggregate",):
@@ -1484,18 +1487,20 @@ def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
             out.unread.append((_span(intent, m.start(), m.end()), "a condition on a total needs something to group"))
             return
         target = Target(buyer, _span(intent, 0, 0))
-    named_after: list[tuple[Fact, Measure]] = []
+    named_after: list[tuple[int, Fact, Measure]] = []
     for fact in profile.fact_list():
         for candidate in fact.measures:
-            # the measure's word after the number, past up to two words ('15 completed visits')
-            if any(re.match(r"\s*(?:[\w'-]+\s+){0,2}?" + re.escape(w) + r"\b", rest) or
-                   re.match(r"\s*(?:[\w'-]+\s+){0,2}?" + re.escape(singular(w)) + r"\b", rest)
-                   for w in candidate.words):
-                if profile.path(fact.table, target.entity.table) is not None and not profile._counts(
-                        candidate, target.entity.table):
-                    named_after.append((fact, candidate))
-    # 'more than 22 trips': the trips' own rows before the distinct trips their payments name
-    measure = next((c for c in named_after if c[1].kind == "count"), None) or next(iter(named_after), None)
+            # the measure's word after the number, past up to two words ('15 completed visits'), and past 'in
+            # total' ('more than 500 in total repair costs')
+            said = [found.end() for w in candidate.words for form in (w, singular(w))
+                    if (found := re.match(_AFTER_NUMBER + re.escape(form) + r"(?:e?s)?\b", rest))]
+            if said and profile.path(fact.table, target.entity.table) is not None and not profile._counts(
+                    candidate, target.entity.table):
+                named_after.append((max(said), fact, candidate))
+    # the head noun, said last ('repair costs': the costs); then 'more than 22 trips': the trips' own rows before
+    # the distinct trips their payments name
+    head = [(f, c) for end, f, c in named_after if end == max(e for e, _, _ in named_after)]
+    measure = next((c for c in head if c[1].kind == "count"), None) or next(iter(head), None)
     if measure is None:  # 'artists with over 50 songs': the rows of a table that points at the grouped one
         named = next((t.entity.table for t in intent.targets if m.end() <= t.span.start <= m.end() + 30 and
                       t.entity.table != target.entity.table and not t.entity.column_only), None)

@@ -84,6 +84,7 @@ for _t in TRIPS:
 OVER = sorted(name for i, name in RIDERS if BUSY.get(i, 0) > 12)
 MARCH = [t[7] for t in TRIPS if t[4].year == 2024 and t[4].month == 3]
 ANNUAL = [t[7] for t in TRIPS if PLANS[t[1]] == "annual"]
+TANDEM_PAID = sum(t[7] for t in TRIPS if t[6] != "cancelled" and BIKES[t[0] % 12][1] == "tandem")  # bike 1 + n % 12
 
 # question | what the report must hold: "answer=CELL" (some reading's rows hold the cell on every engine),
 # "rows=N" (some reading returns N rows), "fires=ID", "complete" (every word read), "sql~TEXT" (every reading)
@@ -111,6 +112,8 @@ CASES = [
      [f"answer={sum(ANNUAL) / len(ANNUAL):.2f}", "sql~annual"]),
     ("What is the average fare per rider?", [f"answer={sum(t[7] for t in TRIPS) / len(RIDERS):.2f}", "complete"]),
     ("Show me the tandem numbers", ["ignored=numbers"]),
+    # the money of the events that reach the bikes, not the bikes counted ('revenue' was said unread)
+    ("total revenue from tandem bikes", [f"answer={TANDEM_PAID:.2f}", "complete"]),
     ("How many trips started in March 2024?",
      [f"answer={sum(t[4].year == 2024 and t[4].month == 3 for t in TRIPS)}", "complete", "sql~started_at"]),
 ]

@@ -207,10 +207,14 @@ def build_scooters(url: str) -> None:
 
 def test_rows_named_by_a_serial_number_are_ranked_by_it(servers) -> None:
     """'which scooter had the most repairs' could not group scooters (no name column): the serial number names them;
-    'average repair cost per scooter' is the costs over the scooters, not the average repair."""
+    'average repair cost per scooter' is the costs over the scooters, not the average repair; 'more than 100 in
+    total repair costs' is on the costs, not on the number of repairs."""
     urls = built_on(servers, ENGINES, "ac_scooters", build_scooters)
     lines = check(urls, "Which scooter had the most repairs?")
     assert any("SC-1002" in line for line in lines), "\n".join(lines)  # repairs 1, 4, 7
     lines = check(urls, "What is the average repair cost per scooter?")
     assert any(fmt.number(280 / 3) in line for line in lines), "\n".join(lines)  # 280 over the 3 repaired
     assert any(fmt.number(280 / 5) in line for line in lines), "\n".join(lines)  # or over all 5
+    lines = check(urls, "Which scooters had more than 100 in total repair costs?")  # 120, 90 and 70: one passes
+    assert any("SC-1002" in line for line in lines) and not any("SC-1001" in line for line in lines), \
+        "\n".join(lines)
