@@ -254,6 +254,11 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
         return
     if share is None or spec.shape != "aggregate":
         return
+    before = _THRESHOLD.search(intent.lower[:share.span.start])
+    if before is not None and not intent.lower[before.end():share.span.start].strip():
+        out.consumed.add(share.category)  # 'an avg discount over 6%': the threshold's unit, read with it
+        out.read.append(share.span)
+        return
     said = {singular(w) for w, _, _ in intent.tokens}
     if share.category == "rate" and _first(ops, "share") is None and \
             (named := _numeric_mentioned(intent, profile, spec)) is not None and \
@@ -1447,6 +1452,7 @@ def _numeric_mentioned(intent: Intent, profile: SchemaProfile, spec: QuerySpec) 
 
 # -- conditions on totals --------------------------------------------------------------------------------
 
+_PERCENT_AFTER = re.compile(r"\s*(?:%|percent\b|pct\b)")
 _AFTER_NUMBER = r"\s*(?:(?:in|of)\s+(?:total\s+)?)?(?:[\w'-]+\s+){0,2}?"
 
 
@@ -1487,6 +1493,8 @@ def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
             out.unread.append((_span(intent, m.start(), m.end()), "a condition on a total needs something to group"))
             return
         target = Target(buyer, _span(intent, 0, 0))
+    averaged = spec.agg in ("avg", "weighted") and spec.measure is not None and spec.fact is not None and \
+        target.entity.table != spec.fact.table and profile.path(spec.fact.table, target.entity.table) is not None
     named_after: list[tuple[int, Fact, Measure]] = []
     for fact in profile.fact_list():
         for candidate in fact.measures:
@@ -1501,6 +1509,11 @@ def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
     # the distinct trips their payments name
     head = [(f, c) for end, f, c in named_after if end == max(e for e, _, _ in named_after)]
     measure = next((c for c in head if c[1].kind == "count"), None) or next(iter(head), None)
+    if averaged and spec.fact is not None and spec.measure is not None:
+        # 'categories with an avg product price above 30': the average the question named, per category
+        measure = spec.fact, spec.measure
+        if _PERCENT_AFTER.match(rest) and not {"pct", "percent", "percentage"} & set(spec.measure.label.lower().split()):
+            number /= 100  # 'an avg discount over 6%': a fraction column (0.06), unless it says it holds percents
     if measure is None:  # 'artists with over 50 songs': the rows of a table that points at the grouped one
         named = next((t.entity.table for t in intent.targets if m.end() <= t.span.start <= m.end() + 30 and
                       t.entity.table != target.entity.table and not t.entity.column_only), None)
