@@ -1510,7 +1510,7 @@ def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
     head = [(f, c) for end, f, c in named_after if end == max(e for e, _, _ in named_after)]
     measure = next((c for c in head if c[1].kind == "count"), None) or next(iter(head), None)
     if averaged and spec.fact is not None and spec.measure is not None:
-        # 'categories with an avg product price above 30': the average the question named, per category
+        # 'kinds with an avg item price above 30': the average the question named, per kind
         measure = spec.fact, spec.measure
         if _PERCENT_AFTER.match(rest) and not {"pct", "percent", "percentage"} & set(spec.measure.label.lower().split()):
             number /= 100  # 'an avg discount over 6%': a fraction column (0.06), unless it says it holds percents
