@@ -21,7 +21,7 @@ from archetypes.explain import explain
 from archetypes.grounding import OperatorMention, ValueMention, account, operator_mentions, value_mentions
 from archetypes.intent import Intent, Span, Target, read
 from archetypes.model import Analysis, Detection, Interpretation, ReadAsSpan, Reading
-from archetypes.naming import phrase, plural, same_root, slug, words
+from archetypes.naming import phrase, plural, same_root, singular, slug, words
 from archetypes.profile import Entity, Fact, Lookup, Measure, SchemaProfile
 from archetypes.profile.model import TimeColumn
 from archetypes.query import MAX_CALENDAR_ROWS, RANKING_LIMIT, EntityFilter, QuerySpec, build
@@ -739,9 +739,21 @@ def _pending_owner(ctx: Context) -> Entity | None:
 
     found = name_matches(ctx)
     tables = {m.entity.table for _, pool in found for m in pool}
+    if len(found) == 1 and len(tables) > 1:
+        # 'phone number for frank': the clients called Frank have a phone, the record 'Frank' has none
+        said = {singular(w) for w, _, _ in ctx.intent.tokens} - _NAMING_WORDS
+        holding = {t for t in tables if any(set(words(c.name)) & said for c in ctx.profile.tables[t].columns
+                                            if c.name not in ctx.profile.tables[t].primary_key)}
+        if len(holding) == 1:
+            tables = holding
+            pool = [m for m in found[0][1] if m.entity.table in holding]
+            return pool[0].entity if len(pool) >= 2 else None
     if len(found) != 1 or len(tables) != 1 or len(found[0][1]) < 2:
         return None
     return found[0][1][0].entity
+
+
+_NAMING_WORDS = frozenset({"name", "title", "label", "id", "first", "last", "full"})  # every table's
 
 
 def _inside_name(mention: ValueMention, intent: Intent) -> bool:

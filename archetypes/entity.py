@@ -106,7 +106,8 @@ def _apply(flt: EntityFilter):
 # -- live name lookups -----------------------------------------------------------------------------
 
 def clean_term(term: str) -> str:
-    return _SAFE_TERM.sub("", term.lower().replace("’", "'")).replace("%", "").replace("_", " ").strip()
+    cleaned = _SAFE_TERM.sub("", term.lower().replace("’", "'")).replace("%", "").replace("_", " ").strip()
+    return re.sub(r"(?<=\w)'s$", "", cleaned)  # 'steve's email': the name is steve ('chef anton's' still matches)
 
 
 def lookup_query(entity: Entity, term: str) -> exp.Select:

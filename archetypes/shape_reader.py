@@ -1726,7 +1726,9 @@ def _listing(intent, ops, kinds, profile, spec, as_of, out) -> None:
         target = Target(events, Span(0, 0, ""))  # 'which parcels still havent shipped': the parcels, by their key
     if target is None:
         # 'the list price of the MacBook Pro': a column of the table a named row belongs to
-        owner = next((f.entity for f in spec.filters if not f.entity.column_only), None)
+        # ('margaret peacock': a first and a last name of one table; 'frank': the rows a name could mean)
+        owner = next((f.entity for f in spec.filters if not f.entity.column_only), None) or \
+            _named_owner(profile, spec, out)
         if owner is None:
             return
         if not _columns_named(intent, profile, owner.table, None):
@@ -2030,6 +2032,7 @@ def _starts_with_column(intent: Intent, profile: SchemaProfile, spec: QuerySpec,
     if owner is None:
         return False
     named = [(at, at + len(v)) for f in spec.filters for v in f.values if (at := intent.lower.find(v.lower())) >= 0]
+    named += [(n.start, n.end) for n in intent.names]  # 'frank's phone number': a name of several rows
     # 'speedy express phone number', 'whats the phone number for X': the first word that is not the row's name
     first = next((w for w, start, _ in intent.tokens if w not in STOPWORDS and w not in _ASKING and
                   not any(a <= start < b for a, b in named)), None)
