@@ -112,6 +112,13 @@ def _metric(spec: QuerySpec) -> str:
 
 def explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = None) -> str:
     """The sentence for one reading (empty when there is nothing to compute)."""
+    if spec.period_mean and spec.grain:
+        from archetypes.query import period_totals
+
+        each = _explain(period_totals(spec), profile, as_of)
+        every = {"day": "daily", "week": "weekly", "month": "monthly", "quarter": "quarterly", "year": "yearly"}
+        grain = spec.grain.split("_")[0]
+        return f"Average of the {every.get(grain, grain)} totals: {each[:1].lower()}{each[1:]}"
     if spec.count_groups and spec.group is not None and spec.having is not None:
         listed = _explain(spec, profile, as_of).removesuffix(", highest first")
         return f"How many {plural(spec.group.noun)} pass: {listed[:1].lower()}{listed[1:]}"

@@ -129,6 +129,7 @@ class QuerySpec:
     weight: Measure | None = None            # agg weighted: each row's value counts by this (a line's gross value)
     per_table: str | None = None             # ratio: the measure divided by the distinct rows of this table
     per_all: bool = False                    # ratio: divided by every row of per_table, not those with events
+    period_mean: bool = False                # the average of the totals per `grain` period ('average monthly revenue')
     having: tuple[str, float] | None = None  # (operator, number) on the metric: HAVING
     count_groups: bool = False               # HAVING: how many groups pass, not their list
     share_groups: bool = False               # HAVING: the share of the groups with rows that pass
@@ -488,6 +489,8 @@ def prepare(spec: QuerySpec, profile: SchemaProfile, need_time: bool = False,
 
 def build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp.Query | None:
     """The candidate query for `spec`, or None when there is nothing to compute (notes say why)."""
+    if spec.period_mean and spec.grain:
+        return _period_mean(spec, profile, as_of)
     query = _build(spec, profile, as_of)
     if query is not None and spec.fact is not None and spec.fact.time is not None:
         table = profile.tables.get(spec.fact.table)
@@ -509,6 +512,28 @@ def build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp
             else _build(every, profile, as_of)
         return _groups_share(query, whole) if whole is not None else None
     return query
+
+
+def period_totals(spec: QuerySpec) -> QuerySpec:
+    """The series a period average is the mean of: each period's plain total."""
+    each = spec.copy()
+    each.period_mean, each.agg, each.per_table, each.weight = False, None, None, None
+    return each
+
+
+def _period_mean(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp.Query | None:
+    """'average monthly revenue': the mean of the monthly totals, empty months counted as 0 (the series' calendar
+    has a row for every period of the window)."""
+    each = period_totals(spec)
+    series = build(each, profile, as_of)
+    spec.notes.extend(n for n in each.notes if n not in spec.notes)
+    if series is None or each.invalid:
+        spec.invalid = each.invalid
+        return None
+    series.set("order", None)
+    total = metric_column(each)
+    return exp.select(exp.alias_(exp.Avg(this=exp.column(total, "p", quoted=True)), f"{total}_per_{spec.grain}",
+                                 quoted=True)).from_(exp.Subquery(this=series, alias=exp.TableAlias(this=ident("p"))))
 
 
 def _groups_share(passing: exp.Query, every: exp.Query) -> exp.Query:

@@ -101,7 +101,7 @@ def read_shape(intent: Intent, ops: list[OperatorMention], profile: SchemaProfil
         return out
     _fiscal_unknown(intent, profile, out)
     for reader in (_absence, _share, read_change, _distribution, _first_or_last, _largest_event, _attribute,
-                   _duration_total, _average, _having, _listing):
+                   _duration_total, _average, _period_average, _having, _listing):
         reader(intent, ops, kinds, profile, spec, as_of, out)
     if out.share_of_passing is not None:
         _share_of_passing(out.share_of_passing, profile, spec, out)
@@ -1216,6 +1216,35 @@ def _event_money(intent: Intent, average: OperatorMention, profile: SchemaProfil
     holder = lines or profile.facts[events]
     money = next((m for m in holder.measures if m.money), None)
     return (holder, money) if money is not None else None
+
+
+def _period_average(intent, ops, kinds, profile, spec, as_of, out) -> None:
+    """'average monthly revenue', 'avg daily bookings': the mean of the totals per period (one figure), or each
+    period's own average (a series): two answers, asked."""
+    from archetypes.ranking_metric import ARCHETYPE
+
+    average = _first(ops, "average")
+    if average is None or intent.grain is None or spec.shape != "aggregate" or spec.group is not None or \
+            spec.grain in (None, "hour", "weekday") or spec.fact is None or spec.fact.time is None or \
+            spec.measure is None or spec.measure.kind not in _ADDITIVE_KINDS:
+        return
+    grain = spec.grain.split("_")[0]
+    each = "Each period's own average" if spec.agg or spec.per_table else f"Each {grain}'s total"
+    readings = [Reading(f"average_{grain}", f"The average {grain}'s total (one figure)", _set_period_mean(True)),
+                Reading(f"each_{grain}", f"{each} ({grain} by {grain})", _set_period_mean(False))]
+    out.detections.append(ARCHETYPE.detection(average.span, readings,
+                                              question=f"The average {grain}'s total, or the figure of each {grain}?"))
+    out.replaces.add("ranking_metric")
+    out.consumed.add("average")
+
+
+_ADDITIVE_KINDS = ("sum", "product", "count", "count_distinct", "expression")
+
+
+def _set_period_mean(mean: bool):
+    def apply(spec: QuerySpec) -> None:
+        spec.period_mean = mean
+    return apply
 
 
 def _ratio_per(intent: Intent, per: re.Match, profile: SchemaProfile, spec: QuerySpec, denominator: str,
