@@ -669,7 +669,11 @@ def _apply_flags(grounded: Grounded, intent: Intent, profile: SchemaProfile, spe
     tables |= {t.entity.table for t in intent.targets if not t.entity.column_only}
     # a row's two dates compared may sit on a table the events point at ('late shipment rate' over order lines)
     reached = {e.ref_table for t in tables for e in profile.edges.get(t, ())}
-    for mention in flag_mentions(intent, profile, tables) + timeliness_mentions(intent, profile, tables | reached):
+    # 'the beverages we've discontinued': the rows a value names (items of a kind) carry the flag too
+    named = {f.entity.table for f in spec.filters}
+    valued = named | {table for table, edges in profile.edges.items() if any(e.ref_table in named for e in edges)}
+    for mention in flag_mentions(intent, profile, tables | valued) + timeliness_mentions(intent, profile,
+                                                                                          tables | reached):
         if mention.condition not in spec.conditions:
             spec.conditions.append(mention.condition)
         grounded.flags.append(mention.span)
