@@ -173,6 +173,15 @@ class RowCondition:
     values: tuple[str, ...] = ()
     label: str = ""
 
+    def against_average(self, alias: str, peers: list[RowCondition]) -> exp.Expr:
+        """The row's figure against the average of the rows of its table that the `peers` conditions keep (the
+        current items' average when only current items count)."""
+        average = exp.select(exp.Avg(this=col(self.column, "a0"))).from_(table_ref(self.table, "a0"))
+        for peer in peers:
+            average = average.where(peer.expression("a0"))
+        node = exp.GT if self.op == "above_avg" else exp.LT
+        return node(this=col(self.column, alias), expression=exp.Subquery(this=average))
+
     def expression(self, alias: str) -> exp.Expr:
         target = col(self.column, alias)
         if self.op == "eq":
@@ -197,6 +206,8 @@ class RowCondition:
         if self.op == "sum_lt_column":  # 'in stock plus on order below the reorder level'
             return exp.LT(this=exp.Paren(this=exp.Add(this=target, expression=col(self.values[0], alias))),
                           expression=col(self.values[1], alias))
+        if self.op in ("above_avg", "below_avg"):  # 'items priced above average': against every row's average
+            return self.against_average(alias, [])
         if self.op in ("after", "before", "on_time"):  # the row's own two dates ('shipped late')
             due = col(self.values[0], alias)
             if self.op == "after":

@@ -101,7 +101,7 @@ def read_shape(intent: Intent, ops: list[OperatorMention], profile: SchemaProfil
         return out
     _fiscal_unknown(intent, profile, out)
     for reader in (_absence, _share, read_change, _distribution, _first_or_last, _largest_event, _attribute,
-                   _duration_total, _average, _period_average, _having, _listing):
+                   _duration_total, _against_average, _average, _period_average, _having, _listing):
         reader(intent, ops, kinds, profile, spec, as_of, out)
     if out.share_of_passing is not None:
         _share_of_passing(out.share_of_passing, profile, spec, out)
@@ -1001,8 +1001,12 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
             if per is not None and denominator is not None and denominator != table and table in profile.facts and \
                     profile.path(table, denominator):
                 # 'average repair cost per bike': the costs of each bike added up, over the bikes (not the average
-                # cost of one repair)
+                # cost of one repair), or each bike's own average ('average invoice amount per vet')
                 _ratio_per(intent, per, profile, spec, denominator, out)
+                owner = profile.entities.get(denominator)
+                if owner is not None:
+                    out.detections.append(_total_or_average_per(intent, per, denominator, owner))
+                    out.replaces.add("aggregation_level")
                 out.replaces.add("unit")
                 return
             spec.agg = "avg"
@@ -1218,6 +1222,40 @@ def _event_money(intent: Intent, average: OperatorMention, profile: SchemaProfil
     return (holder, money) if money is not None else None
 
 
+_AGAINST_AVERAGE = re.compile(r"\b(?:(priced|costing|costs?|that cost|which cost)\s+)?(above|over|below|under|more than|"
+                              r"less than|higher than|lower than|greater than|longer than|shorter than)\s+"
+                              r"(?:the\s+)?(?:average|avg|mean)\b")
+_ABOVE_WORDS = frozenset({"above", "over", "more than", "higher than", "greater than", "longer than"})
+
+
+def _against_average(intent, ops, kinds, profile, spec, as_of, out) -> None:
+    """'items priced above average', 'tracks longer than average': the rows whose own figure passes the
+    average of all of them (a column the question names, else the one price or length its words name)."""
+    m = _AGAINST_AVERAGE.search(intent.lower)
+    target = _head_target(intent)
+    if m is None or target is None or target.entity.column_only or spec.shape != "aggregate" or \
+            target.entity.table in profile.facts and m.group(1) is None:
+        return
+    table = target.entity.table
+    named = _numeric_mentioned(intent, profile, spec)
+    kind = "length" if m.group(2) in ("longer than", "shorter than") else "price" if m.group(1) else None
+    found = _attribute_columns(profile, table, kind) if kind is not None else []
+    column = named[1] if named is not None and named[0] == table else found[0] if len(found) == 1 else None
+    if column is None:
+        return
+    op = "above_avg" if m.group(2) in _ABOVE_WORDS else "below_avg"
+    said = f"{phrase(column)} {m.group(2)} the average"
+    spec.conditions = [*spec.conditions, RowCondition(table, column, op, (), said)]
+    if intent.how_many is not None and intent.how_many[0] == table:
+        spec.shape, spec.fact, spec.measure, spec.count_table = "aggregate", None, None, table
+    else:
+        spec.shape, spec.group, spec.fact, spec.measure, spec.limit = "list", target.entity, None, None, None
+        spec.list_columns = (column,)
+    out.consumed |= {"average", "compare"}
+    out.read.append(_span(intent, m.start(), m.end()))
+    out.replaces |= {"ranking_metric", "unit", "timezone"}
+
+
 def _period_average(intent, ops, kinds, profile, spec, as_of, out) -> None:
     """'average monthly revenue', 'avg daily bookings': the mean of the totals per period (one figure), or each
     period's own average (a series): two answers, asked."""
@@ -1277,6 +1315,27 @@ def _per_whom(intent: Intent, per: re.Match, table: str) -> Detection:
 def _set_per_all(every: bool):
     def apply(spec: QuerySpec) -> None:
         spec.per_all = every
+    return apply
+
+
+def _total_or_average_per(intent: Intent, per: re.Match, table: str, owner: Entity) -> Detection:
+    """'average repair cost per bike': the costs summed over the bikes, or each bike's average cost."""
+    from archetypes.aggregation_level import ARCHETYPE
+
+    noun = phrase(table)
+    readings = [Reading(f"total_per_{slug(noun)}", f"The total divided by the number of {plural(noun)}",
+                        _set_per_average(table, None)),
+                Reading(f"each_{slug(noun)}_average", f"Each {noun}'s own average", _set_per_average(None, owner))]
+    return ARCHETYPE.detection(_span(intent, per.start(), per.end()), readings,
+                               question=f"The total per {noun}, or each {noun}'s average?")
+
+
+def _set_per_average(table: str | None, owner: Entity | None):
+    def apply(spec: QuerySpec) -> None:
+        if owner is None:
+            spec.per_table, spec.agg = table, None
+        else:
+            spec.per_table, spec.per_all, spec.agg, spec.group, spec.limit = None, False, "avg", owner, None
     return apply
 
 

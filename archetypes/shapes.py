@@ -601,7 +601,11 @@ def _list(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
             return None
         where.append(flt.condition(source.alias_for(path)))
     for condition in spec.conditions:
-        if condition.table == entity.table:
+        if condition.op in ("above_avg", "below_avg") and condition.table == entity.table:
+            # 'current items priced above average': the average of the rows the other conditions keep
+            peers = [c for c in spec.conditions if c.table == entity.table and c is not condition]
+            where.append(condition.against_average("t0", peers))
+        elif condition.table == entity.table:
             where.append(condition.expression("t0"))
         elif (route := profile.path(entity.table, condition.table)) is not None:
             # a scope on a row each listed row points at ('songs': not of the video media type)

@@ -215,6 +215,7 @@ def test_rows_named_by_a_serial_number_are_ranked_by_it(servers) -> None:
     lines = check(urls, "What is the average repair cost per scooter?")
     assert any(fmt.number(280 / 3) in line for line in lines), "\n".join(lines)  # 280 over the 3 repaired
     assert any(fmt.number(280 / 5) in line for line in lines), "\n".join(lines)  # or over all 5
+    assert any("SC-1002" in line and fmt.number(40) in line for line in lines), "\n".join(lines)  # or each's own
     lines = check(urls, "Which scooters had more than 100 in total repair costs?")  # 120, 90 and 70: one passes
     assert any("SC-1002" in line for line in lines) and not any("SC-1001" in line for line in lines), \
         "\n".join(lines)
