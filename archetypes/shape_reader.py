@@ -1213,8 +1213,9 @@ def _event_money(intent: Intent, average: OperatorMention, profile: SchemaProfil
     their lines' money when they have lines, else their own; None when they carry none."""
     events = rows_of(profile, counted)
     noun = re.match(r"\s*([a-z]+)", intent.lower[average.span.end:])
-    if events not in profile.facts or noun is None or singular(noun.group(1)) not in phrase(events).split():
-        return None
+    if events not in profile.facts or noun is None or singular(noun.group(1)) not in phrase(events).split() or \
+            noun.group(1) != singular(noun.group(1)) and intent.grain is not None:
+        return None  # 'average appointments per month': how many of them, not the value of one
     lines = next((f for f in profile.fact_list() if _header_of(profile, f) == events and
                   any(m.money for m in f.measures)), None)
     holder = lines or profile.facts[events]

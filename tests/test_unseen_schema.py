@@ -219,3 +219,29 @@ def test_rows_named_by_a_serial_number_are_ranked_by_it(servers) -> None:
     lines = check(urls, "Which scooters had more than 100 in total repair costs?")  # 120, 90 and 70: one passes
     assert any("SC-1002" in line for line in lines) and not any("SC-1001" in line for line in lines), \
         "\n".join(lines)
+
+
+def test_a_line_total_is_not_multiplied_by_its_quantity(tmp_path) -> None:
+    """A vet clinic's treatment lines carry quantity and line_price, the line's total already: revenue summed
+    line_price times quantity (a newcomer's schema; every money question double-counted)."""
+    from tests.support import connect
+
+    url = f"sqlite:///{tmp_path / 'clinic.sqlite'}"
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("CREATE TABLE pets (id INTEGER PRIMARY KEY, pet_name VARCHAR(20) NOT NULL)")
+        conn.execute(sa.text("INSERT INTO pets VALUES (:i, :n)"), [{"i": i, "n": f"Pet {i}"} for i in range(1, 6)])
+        conn.exec_driver_sql("CREATE TABLE visits (id INTEGER PRIMARY KEY, pet_id INTEGER NOT NULL REFERENCES "
+                             "pets(id), seen_at TIMESTAMP NOT NULL)")
+        conn.exec_driver_sql("CREATE TABLE visit_lines (id INTEGER PRIMARY KEY, visit_id INTEGER NOT NULL "
+                             "REFERENCES visits(id), quantity INTEGER NOT NULL, line_price NUMERIC(8,2) NOT NULL)")
+        conn.execute(sa.text("INSERT INTO visits VALUES (:i, :p, :t)"),
+                     [{"i": i, "p": 1 + i % 5, "t": dt.datetime(2024, 5, 1 + i % 28, 10)} for i in range(1, 41)])
+        conn.execute(sa.text("INSERT INTO visit_lines VALUES (:i, :v, :q, :p)"),
+                     [{"i": i, "v": i, "q": 1 + i % 3, "p": 20 * (1 + i % 3)} for i in range(1, 41)])
+    engine.dispose()
+    connected = connect(url)
+    analysis = connected.analyse("total revenue")
+    totals = [float(connected.run(i).rows[0][0]) for i in analysis.interpretations]
+    assert totals == [sum(20.0 * (1 + i % 3) for i in range(1, 41))], totals  # not times the quantity again
+    connected.db.dispose()

@@ -16,6 +16,7 @@ from archetypes.profile.model import Edge, Fact, Measure, TimeColumn
 _PRICE = {"price", "cost"}
 _DISCOUNT = {"discount"}
 _QTY = {"quantity", "qty", "units"}
+_LINE_TOTAL = {"line", "total", "extended", "ext", "subtotal"}  # a price column that is the line's total
 _MONEY = {"price", "amount", "total", "revenue", "cost", "sales", "freight", "subtotal", "tax", "fee", "charge",
           "paid", "payment", "spend", "value", "gross", "net", "balance", "income", "profit"}
 _NOT_SUMMABLE = {"discount", "rate", "percent", "pct", "ratio", "lat", "lng", "latitude", "longitude", "number",
@@ -96,11 +97,16 @@ def _measures(table: TableInfo, fact: Fact, facts: dict[str, Fact], edges: dict[
     price = next((c for c in summable if set(words(c.name)) & _PRICE), None)
     qty = next((c for c in summable if set(words(c.name)) & _QTY), None)
     used: set[str] = set()
-    if price and qty:
+    revenue_words = ("revenue", "sales amount", "turnover", "income", "gross", "grossing", "earnings", "money",
+                     "spend", "spent", "dollars")
+    if price and qty and set(words(price.name)) & _LINE_TOTAL:
+        # 'line_price', 'extended_price': the line's total already, its quantity multiplied in
+        found.append(Measure("revenue", f"Revenue (sum of {phrase(price.name)}, each line's total)", "sum",
+                             table.name, (price.name,), money=True, words=revenue_words))
+        used.add(price.name)
+    elif price and qty:
         found.append(Measure("revenue", f"Revenue ({phrase(price.name)} x {phrase(qty.name)})", "product",
-                             table.name, (price.name, qty.name), money=True,
-                             words=("revenue", "sales amount", "turnover", "income", "gross", "grossing",
-                                    "earnings", "money", "spend", "spent", "dollars")))
+                             table.name, (price.name, qty.name), money=True, words=revenue_words))
         used |= {price.name, qty.name}
         discount = next((c for c in numeric if set(words(c.name)) & _DISCOUNT), None)
         if discount is not None:  # a line discount: revenue before it and after it are both 'sales'
