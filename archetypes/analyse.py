@@ -872,6 +872,13 @@ def _top_n(intent: Intent, spec: QuerySpec) -> int:
 
 # 'avg items per order', 'order size': a figure per event, read from the lines (shape_reader._average)
 _PER_EVENT = re.compile(r"\b(?:avg|average|mean|per|each|size|basket)\b")
+_PER_PERIOD = re.compile(r"\b(?:(?:per|each|every|a|an)\s+(?:day|week|month|quarter|year)|avg|average|mean)\b")
+
+
+def _without_grain(intent: Intent) -> str:
+    """The question without its period averaging ('average appointments per month' counts appointments per
+    month: no event is averaged per another)."""
+    return _PER_PERIOD.sub(" ", intent.lower) if intent.grain is not None else intent.lower
 
 
 _WEEKEND = re.compile(r"\b(?:on|at|over|during|for)\s+(?:the\s+)?weekends?\b|\bweekend\s+[a-z]+\b")
@@ -1167,7 +1174,7 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
         if found is not None and said is not None and found[1] is not said and said.table in profile.facts and \
                 (group_table is None or said.table == group_table or profile.path(said.table, group_table)):
             found = profile.facts[said.table], said  # 'refund amount': the refunds' amount, not the payments'
-        if found is not None and found[1].kind == "count_distinct" and not _PER_EVENT.search(intent.lower):
+        if found is not None and found[1].kind == "count_distinct" and not _PER_EVENT.search(_without_grain(intent)):
             found = _own_count(profile, found, group_table)
         if found is None and wanted and spec.group is not None and spec.group.column_only and \
                 group_table in profile.facts:

@@ -106,8 +106,12 @@ def value_mentions(intent: Intent, profile: SchemaProfile) -> list[ValueMention]
             if negated:  # 'non-us shops', 'shops not in germany': the negation is read with the value it negates
                 first = words[index - reach]
                 text = intent.question[first.start:last.end]
+            held = timed and noun not in schema.phrases and noun not in schema.tables
+            if held:  # 'annual members': the noun is the column's own word ('membership'), read with its value
+                last = words[index + 1]
+                text = intent.question[first.start:last.end]
             found.append(ValueMention(Span(first.start, last.end, text), _as_typed(refs, text), negated))
-            matched = size
+            matched = size + held
             break
         index += matched or 1
     return found

@@ -112,6 +112,10 @@ CASES = [
      [f"answer={sum(ANNUAL) / len(ANNUAL):.2f}", "sql~annual"]),
     ("What is the average fare per rider?", [f"answer={sum(t[7] for t in TRIPS) / len(RIDERS):.2f}", "complete"]),
     ("Show me the tandem numbers", ["ignored=numbers"]),
+    # the column's own word after its value ('annual members': membership), and the trips themselves counted
+    # per month (not the distinct trips their payments name), January to April 2024 as the data reaches April
+    ("how many annual members do we have", [f"answer={sum(p == 'annual' for p in PLANS.values())}", "complete"]),
+    ("average trips per month in 2024", [f"answer={len(TRIPS) / 4:.2f}", "complete"]),
     # the money of the events that reach the bikes, not the bikes counted ('revenue' was said unread)
     ("total revenue from tandem bikes", [f"answer={TANDEM_PAID:.2f}", "complete"]),
     ("How many trips started in March 2024?",
