@@ -28,6 +28,7 @@ RE_RANKING = re.compile(
     r"bottom(?:[- ]selling|[- ]performing)?(?:\s+\d+)?(?!\s+(?:line|of)\b)|"
     r"best(?:[- ]selling|[- ]performing)?|"
     r"worst(?:[- ]selling|[- ]performing)?|most[- ]popular|most[- ]active|most[- ]valuable|"
+    r"(?:most|least)[- ](?:common|frequent)|"
     r"most[- ]successful|most[- ]sold|leading|biggest|largest|strongest|weakest|"
     r"least[- ]popular|popular|highest[- ]ranked|number one|#1|ranking|rank)\b"
     r"|\b(?:who|which \w+(?: and \w+)?) (?:sells|sold|buys|bought|spends?|spent|pays|paid|purchased|ordered|"

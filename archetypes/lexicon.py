@@ -108,7 +108,8 @@ OPERATORS: dict[str, str] = {
                      "shortest", "earliest", "latest", "heaviest", "lightest", "first", "last", "longest tenured",
                      "longest-tenured", "longest serving", "longest-serving"], "attribute"),
     **dict.fromkeys(["top", "bottom", "best", "worst", "highest", "lowest", "most", "least", "fewest",
-                     "biggest", "largest", "smallest", "greatest", "leading", "popular", "ever", "rank",
+                     "biggest", "largest", "smallest", "greatest", "leading", "popular", "common", "frequent",
+                     "ever", "rank",
                      "ranked", "ranking", "ranks", "sorted", "sort"], "ranking"),
 }
 # operators a reading must reflect; the others (totals, counts, grouping, ranking) every shape reads
