@@ -992,9 +992,14 @@ def _units_sold(intent: Intent, profile: SchemaProfile, table: str) -> tuple[Fac
 
 def _distinct_actors(intent: Intent, profile: SchemaProfile, table: str) -> tuple[Fact, Measure] | None:
     """'how many different clients ordered in 1997': the distinct rows the events point at, not every row."""
-    if not any(t[0] in lexicon.FACT_WORDS and t[0] not in lexicon.FACT_NOUNS for t in intent.tokens):
+    if not any(t[0] in lexicon.FACT_WORDS and t[0] not in lexicon.FACT_NOUNS or t[0] in _SERVING_VERBS
+               for t in intent.tokens):
         return None
     return _actors(profile, table)
+
+
+# 'how many pets did the vet see', 'patients treated in 2025': the rows the events are of, by their verb
+_SERVING_VERBS = frozenset("see saw seen treat treated visit visited serve served handle handled".split())
 
 
 def _actors(profile: SchemaProfile, table: str, reaching: str | None = None) -> tuple[Fact, Measure] | None:
@@ -1092,9 +1097,12 @@ def _own_date(intent: Intent, table: TableInfo) -> TimeColumn | None:
     from archetypes.profile.facts import time_column, time_columns
 
     dated = time_columns(table)
-    chosen = [c for c in dated if _date_words(intent, c.name)]
+    born = bool({w for w, _, _ in intent.tokens} & lexicon.BIRTH_WORDS)  # 'born in 2020': the birth date
+    chosen = [c for c in dated if _date_words(intent, c.name) or born and set(words(c.name)) & lexicon.BIRTH_WORDS]
     if len(chosen) == 1:
         return time_column(table, chosen[0])
+    if len(dated) == 1 and set(words(dated[0].name)) & lexicon.BIRTH_WORDS:
+        return None  # 'how many pets did we see in 2025': not the pets born in 2025
     return time_column(table, dated[0]) if len(dated) == 1 else None
 
 

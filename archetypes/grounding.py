@@ -218,7 +218,8 @@ def account(intent: Intent, profile: SchemaProfile, read: list[Span], consumed: 
         # an inflection of a schema word ('shipped' next to 'shipments'), not a word cut short ('employe')
         inflected = len(word) > 3 and stem(base) != base and stem(base) in schema.stems
         return (base in schema.known or word in schema.known or inflected
-                or (base,) in schema.tables)
+                or (base,) in schema.tables
+                or word in lexicon.BIRTH_WORDS and bool(lexicon.BIRTH_WORDS & schema.known))  # 'born': birth_date
 
     ignored: list[list[Token]] = []
     previous_end = -2

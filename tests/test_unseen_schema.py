@@ -221,16 +221,19 @@ def test_rows_named_by_a_serial_number_are_ranked_by_it(servers) -> None:
         "\n".join(lines)
 
 
-def test_a_line_total_is_not_multiplied_by_its_quantity(tmp_path) -> None:
+def test_a_newcomers_clinic_lines_and_pets(tmp_path) -> None:
     """A vet clinic's treatment lines carry quantity and line_price, the line's total already: revenue summed
-    line_price times quantity (a newcomer's schema; every money question double-counted)."""
+    line_price times quantity (a newcomer's schema; every money question double-counted); 'how many pets did we
+    see in 2025' counted the pets born in 2025."""
     from tests.support import connect
 
     url = f"sqlite:///{tmp_path / 'clinic.sqlite'}"
     engine = sa.create_engine(url)
     with engine.begin() as conn:
-        conn.exec_driver_sql("CREATE TABLE pets (id INTEGER PRIMARY KEY, pet_name VARCHAR(20) NOT NULL)")
-        conn.execute(sa.text("INSERT INTO pets VALUES (:i, :n)"), [{"i": i, "n": f"Pet {i}"} for i in range(1, 6)])
+        conn.exec_driver_sql("CREATE TABLE pets (id INTEGER PRIMARY KEY, pet_name VARCHAR(20) NOT NULL, "
+                             "birth_date DATE NOT NULL)")
+        conn.execute(sa.text("INSERT INTO pets VALUES (:i, :n, :b)"),
+                     [{"i": i, "n": f"Pet {i}", "b": dt.date(2018 + i % 3, i, 1)} for i in range(1, 6)])
         conn.exec_driver_sql("CREATE TABLE visits (id INTEGER PRIMARY KEY, pet_id INTEGER NOT NULL REFERENCES "
                              "pets(id), seen_at TIMESTAMP NOT NULL)")
         conn.exec_driver_sql("CREATE TABLE visit_lines (id INTEGER PRIMARY KEY, visit_id INTEGER NOT NULL "
@@ -244,4 +247,10 @@ def test_a_line_total_is_not_multiplied_by_its_quantity(tmp_path) -> None:
     analysis = connected.analyse("total revenue")
     totals = [float(connected.run(i).rows[0][0]) for i in analysis.interpretations]
     assert totals == [sum(20.0 * (1 + i % 3) for i in range(1, 41))], totals  # not times the quantity again
+    # the pets seen in May 2024 are those with visits then (all five), not the pets born then (none); 'born'
+    # bounds the birth date
+    for question, expected in (("how many pets did we see in may 2024", 5), ("how many pets were born in 2020", 2)):
+        analysis = connected.analyse(question)
+        assert analysis.understood.complete, (question, analysis.understood)
+        assert [int(connected.run(i).rows[0][0]) for i in analysis.interpretations] == [expected], question
     connected.db.dispose()
