@@ -883,14 +883,19 @@ def metric_expression(spec: QuerySpec, measure: Measure, value: exp.Expr, source
         key = col(table.primary_key[0], "t0")
     denominator: exp.Expr = exp.Count(this=exp.Distinct(expressions=[use(key, "per_key")]))
     if spec.per_all and spec.group is None:
-        # every row of the table, with its own filters ('per French customer': every French customer)
-        every = exp.select(exp.Count(this=exp.Star())).from_(table_ref(spec.per_table, "d"))
+        # every row of the table, with the filters that describe those rows ('per client in Canada': every
+        # Canadian client, the country reached through the clients), not the filters on the events alone
+        rows = _From(spec.per_table, prefix="d")
+        where: list[exp.Expr] = []
         for flt in spec.filters:
-            if flt.entity.table == spec.per_table:
-                every = every.where(flt.condition("d"))
-        for condition in spec.conditions:
-            if condition.table == spec.per_table:
-                every = every.where(condition.expression("d"))
+            reach = roles.route(profile, source.root, flt.entity.table, flt.via) or ()
+            at = next((i for i, edge in enumerate(reach) if edge.ref_table == spec.per_table), None)
+            if flt.entity.table == spec.per_table or at is not None:
+                where.append(flt.condition(rows.alias_for(reach[at + 1:] if at is not None else ())))
+        where += [c.expression("d0") for c in spec.conditions if c.table == spec.per_table]
+        every = rows.select.select(exp.Count(this=exp.Star()))
+        for condition in where:
+            every = every.where(condition)
         denominator = exp.Subquery(this=every)
     numerator = exp.Mul(this=aggregated, expression=exp.Literal.number("1.0"))
     return exp.Div(this=numerator, expression=exp.Nullif(this=denominator, expression=exp.Literal.number(0)))

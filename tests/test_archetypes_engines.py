@@ -268,3 +268,20 @@ def test_period_means_on_every_engine(chinook, question: str, by_hand: str) -> N
     for backend, readings in results.items():
         singles = [float(comparable(rows[0][0])) for rows in readings.values() if len(rows) == 1 and len(rows[0]) == 1]
         assert any(abs(value - expected) < 0.005 for value in singles), (backend, question, readings, expected)
+
+
+def test_every_customer_in_a_country_divides_by_that_countrys_customers(demo) -> None:
+    """'average revenue per customer in Canada', over every one of them: the Canadian customers, not all 500 (the
+    country reached through the customers is theirs); the revenue of those in USD, by hand."""
+    answers = {"ranking_metric": "every_row", "unit": "only_usd", "record_scope": "all"}
+    question = "Average revenue per customer in Canada"
+    results = {backend: _answers(demo[backend], question, answers=answers) for backend in BACKENDS}
+    assert _agree(results["sqlite"], results["postgresql"]) and _agree(results["sqlite"], results["mysql"])
+    hand = demo["sqlite"].db.run(
+        "SELECT SUM(i.unit_price * i.quantity) / (SELECT COUNT(*) FROM customers c JOIN countries k ON "
+        "k.id = c.country_id WHERE k.name = 'Canada') FROM orders o JOIN order_items i ON i.order_id = o.id "
+        "JOIN customers c ON c.id = o.customer_id JOIN countries k ON k.id = c.country_id "
+        "WHERE k.name = 'Canada' AND o.currency_code = 'USD'")
+    assert hand.ok, hand.error
+    figures = [float(comparable(rows[0][0])) for rows in results["sqlite"].values()]
+    assert figures and all(abs(f - float(hand.rows[0][0])) < 0.005 for f in figures), (figures, hand.rows)
