@@ -118,19 +118,13 @@ def analyse(question: str, profile: SchemaProfile, lookup: Lookup | None = None,
     return analysis
 
 
-def _column_word(intent: Intent, profile: SchemaProfile, span: Span) -> bool:
-    """The grain's word and the next one are the words of a column ('hourly rate': hourly_rate)."""
-    said = [w for w, start, _ in intent.tokens if start >= span.start][:2]
-    return len(said) == 2 and any(list(words(c.name)[:2]) == said for t in profile.tables.values() for c in t.columns)
-
 
 def _one_left(detection: Detection, analysis: Analysis, chosen: dict[str, list[Reading]]) -> bool:
     """A choice of which one reading alone could be built ('the listed price per month': a catalogue has no
     months): no choice left to ask about. Not one the person made."""
     if detection.archetype in chosen or len(detection.readings) < 2:
         return False
-    built = {i.choices[detection.archetype] for i in analysis.interpretations if detection.archetype in i.choices}
-    return len(built) == 1 and len(analysis.interpretations) == 1
+    return len(analysis.interpretations) == 1 and detection.archetype in analysis.interpretations[0].choices
 
 
 def _lists(spec: QuerySpec) -> bool:
@@ -922,6 +916,13 @@ def _own_count(profile: SchemaProfile, found: tuple[Fact, Measure], group: str |
     return own, count
 
 
+def _column_word(intent: Intent, profile: SchemaProfile, span: Span) -> bool:
+    """The grain's word and the next one are the words of a column ('hourly rate': hourly_rate); stricter than
+    `_names_a_column`, since it drops any grain, not only a cycle asked without a window."""
+    said = [w for w, start, _ in intent.tokens if start >= span.start][:2]
+    return len(said) == 2 and any(list(words(c.name)[:2]) == said for t in profile.tables.values() for c in t.columns)
+
+
 def _names_a_column(word: str, profile: SchemaProfile) -> bool:
     """'hourly' in 'the average hourly rate' is a word of the column hourly_rate, not a time grain asked."""
     word = word.lower()
@@ -992,14 +993,10 @@ def _units_sold(intent: Intent, profile: SchemaProfile, table: str) -> tuple[Fac
 
 def _distinct_actors(intent: Intent, profile: SchemaProfile, table: str) -> tuple[Fact, Measure] | None:
     """'how many different clients ordered in 1997': the distinct rows the events point at, not every row."""
-    if not any(t[0] in lexicon.FACT_WORDS and t[0] not in lexicon.FACT_NOUNS or t[0] in _SERVING_VERBS
+    if not any(t[0] in lexicon.FACT_WORDS and t[0] not in lexicon.FACT_NOUNS or t[0] in lexicon.SERVING_VERBS
                for t in intent.tokens):
         return None
     return _actors(profile, table)
-
-
-# 'how many pets did the vet see', 'patients treated in 2025': the rows the events are of, by their verb
-_SERVING_VERBS = frozenset("see saw seen treat treated visit visited serve served handle handled".split())
 
 
 def _actors(profile: SchemaProfile, table: str, reaching: str | None = None) -> tuple[Fact, Measure] | None:

@@ -62,6 +62,8 @@ RATING_WORDS = frozenset("rating ratings score scores stars grade nps".split())
 # a buyer's verbs (singular forms also match their third person): what was bought, counted as money or units
 BUYING_VERBS = frozenset("buy bought order ordered purchase purchased".split())
 
+# 'how many pets did the vet see', 'patients treated in 2025': the rows the events are of, by their verb
+SERVING_VERBS = frozenset("see saw seen treat treated visit visited serve served handle handled".split())
 # verbs of selling: 'how many X did we sell' counts units
 SOLD_VERBS = frozenset("sell sells sold selling buy buys bought purchase purchased ship shipped".split())
 # words that say something was sold without saying whether it is counted in money or in units

@@ -167,14 +167,16 @@ def _absence_among(ctx: Context) -> Detection | None:
     among = reaching(table, entity, profile) if table is not None else None
     if table is None or among is None:
         return None
-    if ctx.lookup is not None:
+    key = ("rows with none", entity.table, table)
+    if ctx.lookup is not None and key not in profile.cache:  # once per profile: an anti-join on a large table
         probe = exp.select(exp.Literal.number(1)).from_(table_ref(entity.table, "e0")).where(
             exp.Not(this=among)).limit(1)
         try:
-            if not ctx.lookup(probe):
-                return None  # every row has some: both readings are the same rows
+            profile.cache[key] = bool(ctx.lookup(probe))
         except Exception:  # noqa: BLE001 - unknown: ask
-            pass
+            profile.cache[key] = True
+    if not profile.cache.get(key, True):
+        return None  # every row has some: both readings are the same rows
     rows = _rows(table)
     nouns = plural(entity.noun)
     anything = f"any {rows}" if table == fact.table else rows
