@@ -518,7 +518,7 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
         grounded.operators = [m for m in grounded.operators if not rows[0][0].end <= m.span.start < rows[0][-1].start]
     grounded.shape = read_shape(intent, grounded.operators, profile, base, anchor or dt.date.today(),
                                 pending_values=bool(grounded.ambiguous), value_spans=ctx.extra["value_spans"],
-                                pending_owner=_pending_owner(ctx))
+                                pending_owner=_pending_owner(ctx), flag_spans=grounded.flags)
     if base.window is not None and base.fact is not None and base.fact.time is not None:
         base.fact = _dated_as_said(intent, profile, base.fact)  # 'tickets closed in june': by the closing date
     if base.window is not None and base.fact is not None and base.fact.time is not None:

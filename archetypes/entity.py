@@ -376,7 +376,7 @@ def value_columns_detection(span: Span, refs: list, profile: SchemaProfile, nega
 def _apply_value(flt: EntityFilter):
     def apply(spec: QuerySpec) -> None:
         spec.filters.append(flt)
-        if spec.shape == "share" and not spec.share_filters:
+        if spec.shape == "share" and not spec.share_filters and not spec.share_conditions:
             spec.share_filters.append(flt)  # the value is the part of a share ('share of revenue from laptops');
             # with a part already named ('cancelled ... in porto') the place scopes the whole
     return apply

@@ -95,6 +95,9 @@ def timeliness_mentions(intent: Intent, profile: SchemaProfile, tables: set[str]
     out: list[FlagMention] = []
     said = {w for w, _, _ in intent.tokens}
     for m in _TIMELINESS_WORDS.finditer(intent.lower):
+        vague = intent.vague_time
+        if vague is not None and vague.start <= m.start() < vague.end:
+            continue  # 'sales of late': a time, not a deed done after its date
         for table in sorted(tables):
             info = profile.tables.get(table)
             if info is None:

@@ -55,7 +55,8 @@ RE_VAGUE_TIME = re.compile(
     r"growth|growing|grown|declining|decline|momentum|so far|up to now|"
     r"how (?:are|is|have|has) (?:our |the |we )?[a-z ]{0,30}(?:doing|going|performing|been doing|looking|holding up)|"
     r"how (?:did|do|does) (?:we|our \w+|the \w+) (?:do|perform|look)|"
-    r"going up|going down|picking up|picked up|slowing down|compared to before|of late|a while|rising|falling|"
+    r"going up|going down|picking up|picked up|slowing down|compared to before|a while|rising|falling|"
+    r"of late(?=\s*(?:$|[,.?!;)]|(?:in|at|for|on|and|from|across|by|with)\b))|"  # not 'share of late parcels'
     r"(?:last|past|previous|recent|next) (?:few|couple of|several|many) (?:days|weeks|months|quarters|years))\b")
 RE_DAY_BOUNDARY = re.compile(
     r"\b(yesterday|today|tonight|this morning|last night|daily|per day|by day|each day|every day|a day|"

@@ -77,6 +77,7 @@ class ShapeRead:
     value_spans: list[Span] = field(default_factory=list)   # data values named: their words are not operators
     share_of_passing: OperatorMention | None = None  # 'what pct of visits are over $500': the part is a condition
     pending_owner: Entity | None = None  # the one table of the rows a name could mean: the entity readings filter
+    flag_spans: list[Span] = field(default_factory=list)  # where the conditions named ('late', 'discontinued') are
 
 
 def _without(text: str, spans: list[Span]) -> str:
@@ -88,8 +89,9 @@ def _without(text: str, spans: list[Span]) -> str:
 
 def read_shape(intent: Intent, ops: list[OperatorMention], profile: SchemaProfile, spec: QuerySpec,
                as_of: dt.date, pending_values: bool = False, value_spans: list[Span] | None = None,
-               pending_owner: Entity | None = None) -> ShapeRead:
+               pending_owner: Entity | None = None, flag_spans: list[Span] | None = None) -> ShapeRead:
     out = ShapeRead()
+    out.flag_spans = list(flag_spans or [])
     out.pending_values = pending_values
     out.pending_owner = pending_owner
     out.value_spans = list(value_spans or [])
@@ -290,7 +292,15 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
         out.unread.append((share.span, _NO_PART))
         return
     spec.shape = "share"
-    spec.share_filters = _share_part(intent, share, spec.filters, out.value_spans)
+    if _condition_is_part(intent, share, ops, spec, out):
+        # 'on-time rate for united package', 'what % of united package parcels shipped late': the condition is
+        # the part, the values name whose rows make the whole (not the shipper's share of the late parcels)
+        spec.share_conditions, spec.conditions = list(spec.conditions), []
+    else:
+        spec.share_filters = _share_part(intent, share, spec.filters, out.value_spans)
+        if _condition_joins_part(intent, share, spec, out):
+            # 'share of revenue from discontinued beverages': the condition is part of what the part is
+            spec.share_conditions, spec.conditions = list(spec.conditions), []
     if len(spec.filters) > 1 and len(spec.share_filters) > 1:
         # 'the refund rate for the tokyo shop', 'what percentage of trips were cancelled in porto': the state is
         # the part, the place scopes the whole
@@ -307,6 +317,12 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
     else:
         spec.limit = intent.top_n or RANKING_LIMIT
     counted_table = _counted_table(intent, profile)
+    said_kinds = spec.share_conditions[0].table if spec.share_conditions and not spec.share_filters else None
+    if counted_table is None and said_kinds is not None and said_kinds not in profile.facts and \
+            not intent.money and not {w for w, _, _ in intent.tokens} & (lexicon.MONEY_WORDS | lexicon.SALES_WORDS) \
+            and profile.tables[said_kinds].primary_key:
+        # 'what % of beverages are discontinued': the rows the condition is on are counted, not their sales
+        counted_table = rows_counted(said_kinds, profile)
     if counted_table is not None:
         spec.fact, spec.measure = counted_table
     elif (share.category == "rate" or _counts_rows(intent) or _counts_holder(profile, spec)) and \
@@ -415,24 +431,77 @@ def _counts_holder(profile: SchemaProfile, spec: QuerySpec) -> bool:
         rows_of(profile, measure) == spec.share_filters[0].entity.table
 
 
+def _condition_is_part(intent: Intent, share: OperatorMention, ops: list[OperatorMention], spec: QuerySpec,
+                       out: ShapeRead) -> bool:
+    """A condition the question names ('late', 'discontinued') beside values: the part when it names the rate
+    ('on-time rate for X') or is what the rows are said to be ('% of X parcels shipped late', '% of parcels to
+    germany were late'); the values then scope the whole. A state value ('refund rate') is a part of its own."""
+    if not spec.conditions or not out.flag_spans or any(
+            f.entity.column_only and lexicon.is_state_column(words(f.entity.name_columns[0])) for f in spec.filters):
+        return False
+    said = min(s.start for s in out.flag_spans)
+    if share.category == "rate" and _first(ops, "share") is None:
+        return said < share.span.start
+    said_of = _predicate(intent, share, out.value_spans)
+    if said_of is None or said < said_of:
+        return False
+    return not [f for f in spec.filters if _position(intent, f, out.value_spans) >= said_of]
+
+
+def _condition_joins_part(intent: Intent, share: OperatorMention, spec: QuerySpec, out: ShapeRead) -> bool:
+    """A condition named with the part's values, after what is said of the rows or after their noun ('share of
+    revenue from discontinued beverages', '% of revenue is from discontinued beverages'): in the part with them."""
+    if not spec.conditions or not out.flag_spans or not spec.share_filters:
+        return False
+    start = _predicate(intent, share, out.value_spans)
+    if start is None:
+        nouns = [t.span.start for t in intent.targets if not t.entity.column_only] + \
+            [s.start for _, s in intent.measures]
+        start = min((n for n in nouns if n >= share.span.end), default=None)
+    return start is not None and min(s.start for s in out.flag_spans) > start
+
+
+# what the rows of a share are said to be: 'what % of parcels to germany [were] late', '... [shipped] late'
+_PREDICATE = re.compile(r"\b(?:are|is|were|was|went|go|goes|came|come|comes|got|get|gets|had|has|have|ship|ships|"
+                        r"shipped|sold|arrived|belong|belongs|belonged|ended|end|ends|turned|made|used|paid)\b")
+
+
+def _predicate(intent: Intent, share: OperatorMention, value_spans: list[Span]) -> int | None:
+    """Where what is said of the share's rows starts: the first verb after the rows' noun."""
+    nouns = [t.span.start for t in intent.targets if not t.entity.column_only] + [s.start for _, s in intent.measures]
+    noun = min((n for n in nouns if n >= share.span.end), default=None)
+    if noun is None:  # 'what % of beverages are discontinued': the rows named by a value
+        noun = min((s.start for s in value_spans if s.start >= share.span.end), default=None)
+    if noun is None:
+        return None
+    verb = _PREDICATE.search(intent.lower, noun)
+    return verb.start() if verb is not None else None
+
+
 def _share_part(intent: Intent, share: OperatorMention, filters: list, value_spans: list[Span]) -> list:
     """'share of berlin visits cancelled', 'what share of cancelled visits came from berlin': values named between
     'share of' and the rows' noun scope the whole; the ones after the noun are the part. With none after, every
     value is the part ('share of revenue from laptops')."""
-    from archetypes.values import value_key
-
     nouns = [t.span.start for t in intent.targets if not t.entity.column_only] + [s.start for _, s in intent.measures]
     noun = min((n for n in nouns if n >= share.span.end), default=None)
     if noun is None or len(filters) < 2:
         return list(filters)
-
-    def position(f) -> int:
-        keys = {value_key(v) for v in f.values}
-        found = [s.start for s in value_spans if value_key(s.text) in keys]
-        return found[0] if found else intent.lower.find(str(f.values[0]).lower())
-
-    part = [f for f in filters if position(f) > noun]
+    said_of = _predicate(intent, share, value_spans)
+    if said_of is not None:  # 'what share of parcels to germany went by united package': what is said of them
+        part = [f for f in filters if _position(intent, f, value_spans) >= said_of]
+        if part and len(part) < len(filters):
+            return part
+    part = [f for f in filters if _position(intent, f, value_spans) > noun]
     return part if part and len(part) < len(filters) else list(filters)
+
+
+def _position(intent: Intent, flt, value_spans: list[Span]) -> int:
+    """Where the question names a filter's value."""
+    from archetypes.values import value_key
+
+    keys = {value_key(v) for v in flt.values}
+    found = [s.start for s in value_spans if value_key(s.text) in keys]
+    return found[0] if found else intent.lower.find(str(flt.values[0]).lower())
 
 
 def _counts_rows(intent: Intent) -> bool:
