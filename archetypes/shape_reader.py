@@ -2034,7 +2034,9 @@ def _price_history_of(intent: Intent, m: re.Match, owner: Entity, profile: Schem
     table, column = held[0]
     spec.shape, spec.group, spec.fact, spec.measure = "list", _event_entity(table, profile.tables[table].primary_key), \
         None, None
-    spec.list_columns = (column,)
+    # each price with the dates it held from and to: a price list's rows are its history
+    dates = tuple(c.name for c in profile.tables[table].columns if c.family == "temporal")[:2]
+    spec.list_columns = (column, *dates)
     out.read.append(_span(intent, m.start(), m.end()))
     out.replaces |= {"ranking_metric", "unit", "timezone"}
     return True

@@ -75,7 +75,9 @@ def _numeric_at(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[i
 
 
 def bucket_column(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> int | None:
-    """The column of time buckets when the rows are a series (named like a period, or holding dates)."""
+    """The column of time buckets when the rows are a series (named like a period, or holding dates); none
+    when two columns hold dates (rows listed with the dates they held from and to are no series)."""
+    found: list[int] = []
     for i, name in enumerate(columns):
         values = [_value(r[i]) for r in rows if i < len(r) and r[i] is not None]
         if not values or any(fmt.is_number(v) for v in values):
@@ -84,8 +86,8 @@ def bucket_column(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> int 
         if not dated and all(_MONTH_NAME.match(str(v).strip()) for v in values):
             continue
         if dated or (name.lower() in _BUCKET_NAMES and len(values) > 1):
-            return i
-    return None
+            found.append(i)
+    return found[0] if len(found) == 1 else None
 
 
 def _label(columns: Sequence[str], row: Sequence[Any], skip: set[int]) -> str:

@@ -217,6 +217,9 @@ ANSWERS = [  # (columns, rows, choices, label, shape, answer text)
     (["period", "part", "total", "share"], [["2025-01", 1, 10, 0.1], ["2025-02", 3, 10, 0.3], ["2025-03", 0, 0, None]],
      {}, "Calendar months", "series", "2025-01 to 2025-03 (3 periods): share peak 0.3 on 2025-02, lowest 0.1 on "
      "2025-01 (1 empty)"),
+    # rows listed with the dates they held from and to are no series (was '2 series (2018-03-31, ...)')
+    (["price", "valid_from", "valid_to"], [[499.0, "2016-01-01", "2018-03-31"], [548.9, "2018-04-01", "2020-06-30"]],
+     {}, "As asked", "ranking", "2016-01-01 / 2018-03-31 (price = 499.00)"),
 ]
 
 
