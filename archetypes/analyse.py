@@ -389,6 +389,8 @@ def _ranks(query: exp.Query) -> bool:
     aggregate (or the alias of one)."""
     if query.find(exp.Limit) is not None or query.find(exp.Window) is not None:
         return True
+    if isinstance(query, exp.Select) and any(isinstance(e.unalias(), (exp.Max, exp.Min)) for e in query.expressions):
+        return True  # 'the highest rate in 2024': the extreme itself, one figure
     for select in query.find_all(exp.Select):
         order = select.args.get("order")
         if order is None or not order.expressions:

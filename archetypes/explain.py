@@ -91,6 +91,8 @@ _DAY_NAMES = ("Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", 
 
 
 def _currency(spec: QuerySpec) -> str:
+    if spec.measure and not spec.measure.money and spec.currency_mode == "only" and spec.currency_target:
+        return f", only those recorded in {spec.currency_target}"  # 'how many visits in eur': the rows counted
     if not (spec.measure and spec.measure.money and spec.currency_mode):
         return ""
     if spec.currency_mode == "only":

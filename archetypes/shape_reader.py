@@ -99,7 +99,7 @@ def read_shape(intent: Intent, ops: list[OperatorMention], profile: SchemaProfil
     words_used = {m.word for m in ops}
     if words_used & _ASCENDING:
         spec.ascending = True
-    if _top_per_group(intent, spec, profile, out):
+    if _top_per_group(intent, spec, profile, out) or _exchange_rate(intent, profile, spec, out):
         return out
     _fiscal_unknown(intent, profile, out)
     for reader in (_absence, _share, read_change, _distribution, _first_or_last, _largest_event, _attribute,
@@ -110,7 +110,20 @@ def read_shape(intent: Intent, ops: list[OperatorMention], profile: SchemaProfil
     _percent_change(ops, spec, out)
     _stock_level(intent, profile, spec, out)
     _not_yet(intent, profile, spec, out)
+    _counted_in_currency(intent, profile, spec)
     return out
+
+
+def _counted_in_currency(intent: Intent, profile: SchemaProfile, spec: QuerySpec) -> None:
+    """'how many visits in eur last month': rows counted in a currency named are the rows recorded in it (a count
+    is in no currency, so no treatment of money applies and the words would be dropped)."""
+    code = intent.currency_named
+    if code is None or spec.fact is None or spec.measure is None or spec.measure.money or spec.currency_mode or \
+            spec.measure.kind not in ("count", "count_distinct"):
+        return
+    found = profile.currency_for(spec.fact)
+    if found is not None and code in found[0].codes:
+        spec.currency_mode, spec.currency_target = "only", code
 
 
 _FISCAL_WORD = re.compile(r"\bfiscal\b|\bfy\s?(?:\d{2,4}\b|(?=q[1-4]\b))")
@@ -153,6 +166,23 @@ def _top_per_group(intent: Intent, spec: QuerySpec, profile: SchemaProfile, out:
             any(s.start <= m.end(1) <= s.end for _, s in intent.measures):  # 'by tracks sold': the figure
         return False
     out.unread.append((_span(intent, m.start(1), m.end(1)), "the top rows within each group are not computed yet"))
+    return True
+
+
+def _exchange_rate(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: ShapeRead) -> bool:
+    """'the euro exchange rate on 14 march 2025', 'avg eur to usd rate in q1 2025': the rate table's own rates
+    (archetypes.rate_reader), not money summed."""
+    from archetypes.rate_reader import apply_rate, rate_asked
+
+    asked = rate_asked(intent, profile)
+    if asked is None:
+        return False
+    quoted = apply_rate(asked, profile, spec)
+    if quoted is not None:
+        out.detections.append(quoted)
+    out.read += asked.read
+    out.consumed |= {"rate", "share", "average", "ranking", "attribute", "distribution"}
+    out.replaces |= {"ranking_metric", "unit", "timezone", "record_scope", "aggregation_level"}
     return True
 
 

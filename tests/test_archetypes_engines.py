@@ -285,3 +285,30 @@ def test_every_customer_in_a_country_divides_by_that_countrys_customers(demo) ->
     assert hand.ok, hand.error
     figures = [float(comparable(rows[0][0])) for rows in results["sqlite"].values()]
     assert figures and all(abs(f - float(hand.rows[0][0])) < 0.005 for f in figures), (figures, hand.rows)
+
+
+# a currency's exchange rate is the rate table's own column (it summed revenue, 'exchange rate' unread): every
+# reading's figure on every engine is one the hand-written SQL gives, as stored or inverted
+# question | the rate (as stored) by hand on SQLite demo
+EXCHANGE_RATES = [
+    ("what was the pound exchange rate on 2024-03-05",
+     "SELECT usd_per_unit FROM exchange_rates WHERE currency_code = 'GBP' AND rate_date = '2024-03-05'"),
+    ("average eur to usd rate in march 2025",
+     "SELECT AVG(usd_per_unit) FROM exchange_rates WHERE currency_code = 'EUR' AND rate_date >= '2025-03-01' "
+     "AND rate_date < '2025-04-01'"),
+    ("usd value of 500 euros on 2025-01-15",
+     "SELECT 500 * usd_per_unit FROM exchange_rates WHERE currency_code = 'EUR' AND rate_date = '2025-01-15'"),
+]
+
+
+@pytest.mark.parametrize(("question", "by_hand"), EXCHANGE_RATES)
+def test_exchange_rates_on_every_engine(demo, question: str, by_hand: str) -> None:
+    results = {backend: _answers(demo[backend], question) for backend in BACKENDS}
+    assert _agree(results["sqlite"], results["postgresql"]) and _agree(results["sqlite"], results["mysql"]), question
+    hand = demo["sqlite"].db.run(by_hand)
+    assert hand.ok, hand.error
+    rate = float(hand.rows[0][0])
+    for backend, readings in results.items():
+        figures = [float(comparable(rows[0][0])) for rows in readings.values()]
+        assert figures and all(abs(f - rate) < 1e-4 * max(1.0, rate) or abs(f * rate - 1) < 1e-4 for f in figures), \
+            (backend, question, figures, rate)
