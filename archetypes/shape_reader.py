@@ -22,7 +22,7 @@ from archetypes.intent import RE_YEAR, STOPWORDS, Intent, Span, Target, catalogu
 from archetypes.model import Detection, Reading
 from archetypes.naming import phrase, plural, singular, slug, words
 from archetypes.profile import Edge, Entity, Fact, Measure, SchemaProfile
-from archetypes.query import RANKING_LIMIT, Attribute, QuerySpec, RowCondition
+from archetypes.query import RANKING_LIMIT, Attribute, EntityFilter, QuerySpec, RowCondition
 from archetypes.stock_level import read_stock_level, stock_words
 
 _ASCENDING = frozenset({"worst", "least", "fewest", "lowest", "bottom", "weakest", "smallest", "quietest",
@@ -371,7 +371,7 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
             ((f, x) for f in profile.fact_list() for x in f.measures
              if x.kind == "count_distinct" and rows is not None and rows_of(profile, x) == rows and
              profile.path(f.table, spec.group.table) is not None), (spec.fact, spec.measure))
-    _timely_whole(intent, spec, share, out)
+    _timely_whole(intent, spec, share, out) or _state_whole(profile, spec, share, out)
     out.consumed |= {"share", "rate"}
     said = {w for w, _, _ in intent.tokens}
     if counted_table is not None or not said & lexicon.SALES_WORDS or said & lexicon.MONEY_WORDS or \
@@ -379,7 +379,40 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
         out.replaces.add("ranking_metric")  # else 'what share of our sales': of the money or of the units, asked
 
 
-def _timely_whole(intent: Intent, spec: QuerySpec, share: OperatorMention, out: ShapeRead) -> None:
+# states a row never went through in: a refund or a return presupposes the sale, a cancelled one never had it
+_NEVER_THROUGH = frozenset({"cancelled", "canceled", "void", "voided", "rejected", "declined", "failed", "abandoned"})
+_UNDONE_AFTER = frozenset({"refunded", "returned", "partially refunded", "partially_refunded", "chargeback",
+                           "charged back", "charged_back", "disputed", "reversed", "exchanged"})
+
+
+def _state_whole(profile: SchemaProfile, spec: QuerySpec, share: OperatorMention, out: ShapeRead) -> bool:
+    """'refund rate', 'what % of visits get refunded': of every row, or of the rows that went through (a
+    cancelled one can never be refunded, so it may be left out of the whole): two wholes, two answers."""
+    from archetypes.ranking_metric import ARCHETYPE  # which whole: the share replaced the metric question
+
+    part = spec.share_filters[0] if len(spec.share_filters) == 1 and not spec.share_conditions else None
+    if part is None or not part.entity.column_only or part.negate or \
+            not lexicon.is_state_column(words(part.entity.name_columns[0])):
+        return False
+    column = next((c for c in profile.tables[part.entity.table].columns if c.name == part.entity.name_columns[0]),
+                  None)
+    asked = {str(v).lower() for v in part.values}
+    never = tuple(v for v in (column.samples if column is not None else ()) if v.lower() in _NEVER_THROUGH)
+    if not never or not asked or not asked <= _UNDONE_AFTER:
+        return False  # 'share completed': a cancelled row is one that did not complete, it stays in the whole
+    rows = plural(phrase(part.entity.table))
+    left_out = EntityFilter(part.entity, never, negate=True)
+
+    def went_through(spec: QuerySpec) -> None:
+        spec.filters.append(left_out)
+
+    readings = [Reading("all", f"Of every {phrase(part.entity.table)}", lambda spec: None),
+                Reading(f"not_{slug(never[0])}", f"Of the {rows} not {' or '.join(never)}", went_through)]
+    out.detections.append(ARCHETYPE.detection(share.span, readings, question=f"Share of which {rows}?"))
+    return True
+
+
+def _timely_whole(intent: Intent, spec: QuerySpec, share: OperatorMention, out: ShapeRead) -> bool:
     """'late shipment rate': late of every parcel, or of the parcels shipped at all (a parcel not shipped yet is
     neither late nor on time): two wholes, two answers."""
     from archetypes.ranking_metric import ARCHETYPE  # which whole: the share replaced the metric question (one
@@ -387,7 +420,7 @@ def _timely_whole(intent: Intent, spec: QuerySpec, share: OperatorMention, out: 
 
     timely = next((c for c in spec.share_conditions if c.op in ("after", "before", "on_time")), None)
     if timely is None:
-        return
+        return False
     done = RowCondition(timely.table, timely.column, "not_null", label=f"{phrase(timely.column)} is set")
 
     def of_done(spec: QuerySpec) -> None:
@@ -398,6 +431,7 @@ def _timely_whole(intent: Intent, spec: QuerySpec, share: OperatorMention, out: 
                                                        f"{phrase(timely.column)} is set", of_done)]
     out.detections.append(ARCHETYPE.detection(share.span, readings,
                                               question=f"Share of which {plural(phrase(timely.table))}?"))
+    return True
 
 
 def _percent_change(ops: list[OperatorMention], spec: QuerySpec, out: ShapeRead) -> None:
