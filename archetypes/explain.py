@@ -156,7 +156,8 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
             ("latest" if dated else "highest")
         column = phrase(attribute.column)
         value = (f"average {column} of their {_rows(attribute.table)}" if attribute.average else
-                 f"total {column} of their {_rows(attribute.table)}") if attribute.child else column
+                 f"the {column} of their first {_rows(attribute.table).split()[-1].rstrip('s')}" if attribute.earliest
+                 else f"total {column} of their {_rows(attribute.table)}") if attribute.child else column
         head = f"{plural(spec.group.noun).capitalize()}{_filters(spec)} by {value}, {order} first"
         if spec.attribute_group is not None:
             return f"{head}, the {order} in each {spec.attribute_group.noun} (ties kept)"

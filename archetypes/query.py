@@ -100,6 +100,7 @@ class Attribute:
     child: str | None = None           # the child/bridge table the sum runs over
     child_path: tuple = ()             # edges from the child table to `table`
     average: bool = False              # the children's values averaged, not summed ('longest tracks on average')
+    earliest: bool = False             # the children's earliest value ('newest client': by their first event)
 
 
 @dataclass

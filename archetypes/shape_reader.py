@@ -726,6 +726,8 @@ def _attribute(intent, ops, kinds, profile, spec, as_of, out) -> None:
     spec.limit = intent.top_n
     if mention.word == "oldest" and (either := _age_or_tenure(profile, entity, attribute, mention.span)) is not None:
         out.detections.append(either)
+    elif kind in ("recency", "age") and (either := _joined_or_first(intent, profile, entity, attribute, mention.span)):
+        out.detections.append(either)
     asked = next((t for t in intent.targets if t.span.end <= mention.span.start and t.entity is not entity and
                   not t.entity.column_only), None)
     averaged = _averaged_by(intent, ops, profile, entity.table) if attribute.child is None and \
@@ -924,6 +926,41 @@ def _age_or_tenure(profile: SchemaProfile, entity: Entity, attribute: Attribute,
                 Reading("by_tenure", f"By {phrase(other)} (time with us)",
                         _set_attribute(Attribute(entity.table, other, attribute.direction)))]
     return ARCHETYPE.detection(span, readings, question="Oldest by age, or by time with us?")
+
+
+_ACCOUNT_SAID = frozenset({"account", "accounts", "signed", "signup", "joined", "created", "registered",
+                           "registration", "since", "opened"})
+_JOINED = frozenset({"created", "creation", "signup", "signed", "registered", "registration", "joined", "since",
+                     "opened", "onboarded"})
+
+
+def _joined_or_first(intent: Intent, profile: SchemaProfile, entity: Entity, attribute: Attribute,
+                     span: Span) -> Detection | None:
+    """'our newest client', 'our oldest client': by when the row was created, or by its first event (an account
+    made long before its first purchase): two rows, when the events pointing at it carry their own date. Not
+    when the question names the account or its creation, or other rows ('client 42's latest visit')."""
+    from archetypes.ranking_metric import ARCHETYPE
+
+    if attribute.through or attribute.table != entity.table or not _JOINED & set(words(attribute.column)) or \
+            {w for w, _, _ in intent.tokens} & _ACCOUNT_SAID or \
+            any(t.entity.table != entity.table for t in intent.targets if not t.entity.column_only):
+        return None
+    dated = [(f, e) for f in profile.fact_list() if f.time is not None and f.time.table == f.table
+             for e in profile.edges.get(f.table, ()) if e.ref_table == entity.table]
+    if len(dated) != 1:
+        return None
+    fact, edge = dated[0]
+    assert fact.time is not None
+    if {singular(w) for w, _, _ in intent.tokens} & {singular(w) for w in words(fact.table)}:
+        return None  # 'client 42's latest visit': the events themselves are asked about
+    first = Attribute(fact.table, fact.time.column, attribute.direction, through=(edge,), child=fact.table,
+                      child_path=(), earliest=True)
+    readings = [Reading(f"by_{slug(attribute.column)}", f"By {phrase(attribute.column)} (when the "
+                        f"{entity.noun} was created)", _set_attribute(attribute)),
+                Reading(f"by_first_{slug(fact.table)}", f"By the first {phrase(fact.table).split()[-1]}'s "
+                        f"{phrase(fact.time.column)}", _set_attribute(first))]
+    return ARCHETYPE.detection(span, readings, question=f"By when the {entity.noun} was created, or by its first "
+                                                        f"{phrase(fact.table).split()[-1]}?")
 
 
 def _set_attribute(attribute: Attribute):

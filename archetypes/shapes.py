@@ -332,9 +332,12 @@ def _attribute(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
         entity_alias = source.alias_for(attribute.through)
         value_alias = source.alias_for(attribute.child_path)
         label = name_expression(entity, entity_alias)
-        total = (exp.Avg if attribute.average else exp.Sum)(this=col(attribute.column, value_alias))
+        reduce = exp.Min if attribute.earliest else exp.Avg if attribute.average else exp.Sum
+        total = reduce(this=col(attribute.column, value_alias))
         if attribute.average:
             value_name = f"avg_{value_name}"
+        if attribute.earliest:
+            value_name = f"first_{value_name}"
         conditions = []
         for flt in spec.filters:  # 'metallica's longest album': the albums of the rows named
             reach = profile.path(attribute.child, flt.entity.table)
@@ -343,7 +346,7 @@ def _attribute(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
             conditions.append(flt.condition(source.alias_for(reach)))  # joins the path before the select
         conditions += [c.expression(source.alias_for(route)) for c in spec.conditions
                        if (route := profile.path(attribute.child, c.table)) is not None]
-        shown = value_name if attribute.average else f"total_{value_name}"
+        shown = value_name if attribute.average or attribute.earliest else f"total_{value_name}"
         select = source.select.select(exp.alias_(label.copy(), name, quoted=True),
                                       exp.alias_(total, shown, quoted=True))
         for condition in conditions:
