@@ -155,7 +155,8 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
         order = ("earliest" if dated else "lowest") if attribute.direction == "min" else \
             ("latest" if dated else "highest")
         column = phrase(attribute.column)
-        value = (f"average {column} of their {_rows(attribute.table)}" if attribute.average else
+        value = (f"number of their {_rows(attribute.table)}" if attribute.counted else
+                 f"average {column} of their {_rows(attribute.table)}" if attribute.average else
                  f"the {column} of their first {_rows(attribute.table).split()[-1].rstrip('s')}" if attribute.earliest
                  else f"total {column} of their {_rows(attribute.table)}") if attribute.child else column
         head = f"{plural(spec.group.noun).capitalize()}{_filters(spec)} by {value}, {order} first"

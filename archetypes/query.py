@@ -101,6 +101,7 @@ class Attribute:
     child_path: tuple = ()             # edges from the child table to `table`
     average: bool = False              # the children's values averaged, not summed ('longest tracks on average')
     earliest: bool = False             # the children's earliest value ('newest client': by their first event)
+    counted: bool = False              # how many children ('the longest album': the most tracks)
 
 
 @dataclass

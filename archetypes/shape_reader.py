@@ -728,6 +728,10 @@ def _attribute(intent, ops, kinds, profile, spec, as_of, out) -> None:
         out.detections.append(either)
     elif kind in ("recency", "age") and (either := _joined_or_first(intent, profile, entity, attribute, mention.span)):
         out.detections.append(either)
+    elif kind == "length" and attribute.child is not None and not attribute.average and \
+            not re.search(r"\b(?:minutes?|mins?|hours?|hrs?|seconds?|secs?|time|running|runtime|duration)\b",
+                          intent.lower):
+        out.detections.append(_length_or_count(attribute, mention.span))
     asked = next((t for t in intent.targets if t.span.end <= mention.span.start and t.entity is not entity and
                   not t.entity.column_only), None)
     averaged = _averaged_by(intent, ops, profile, entity.table) if attribute.child is None and \
@@ -926,6 +930,19 @@ def _age_or_tenure(profile: SchemaProfile, entity: Entity, attribute: Attribute,
                 Reading("by_tenure", f"By {phrase(other)} (time with us)",
                         _set_attribute(Attribute(entity.table, other, attribute.direction)))]
     return ARCHETYPE.detection(span, readings, question="Oldest by age, or by time with us?")
+
+
+def _length_or_count(attribute: Attribute, span: Span) -> Detection:
+    """'the longest album': by the running time of its tracks, or by how many tracks it has."""
+    from archetypes.ranking_metric import ARCHETYPE
+
+    rows = plural(phrase(attribute.table).split()[-1])
+    counted = Attribute(attribute.table, attribute.column, attribute.direction, through=attribute.through,
+                        child=attribute.child, child_path=attribute.child_path, counted=True)
+    readings = [Reading("by_length", f"By the total {phrase(attribute.column)} of its {rows}",
+                        _set_attribute(attribute)),
+                Reading(f"by_{slug(rows)}", f"By how many {rows} it has", _set_attribute(counted))]
+    return ARCHETYPE.detection(span, readings, question=f"Longest by running time, or by number of {rows}?")
 
 
 _ACCOUNT_SAID = frozenset({"account", "accounts", "signed", "signup", "joined", "created", "registered",

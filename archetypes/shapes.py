@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 from sqlglot import exp
 
 from archetypes import calendar, roles
-from archetypes.naming import plural, slug, words
+from archetypes.naming import phrase, plural, slug, words
 from archetypes.profile import Edge, Entity, Fact, SchemaProfile, TimeColumn
 from archetypes.query import (
     Prepared,
@@ -338,6 +338,8 @@ def _attribute(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
             value_name = f"avg_{value_name}"
         if attribute.earliest:
             value_name = f"first_{value_name}"
+        if attribute.counted:  # the rows of the child (a bridge's rows: each track on the playlist once)
+            total, value_name = exp.Count(this=exp.Star()), slug(plural(phrase(attribute.table).split()[-1]))
         conditions = []
         for flt in spec.filters:  # 'metallica's longest album': the albums of the rows named
             reach = profile.path(attribute.child, flt.entity.table)
@@ -346,7 +348,8 @@ def _attribute(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
             conditions.append(flt.condition(source.alias_for(reach)))  # joins the path before the select
         conditions += [c.expression(source.alias_for(route)) for c in spec.conditions
                        if (route := profile.path(attribute.child, c.table)) is not None]
-        shown = value_name if attribute.average or attribute.earliest else f"total_{value_name}"
+        shown = value_name if attribute.average or attribute.earliest or attribute.counted else \
+            f"total_{value_name}"
         select = source.select.select(exp.alias_(label.copy(), name, quoted=True),
                                       exp.alias_(total, shown, quoted=True))
         for condition in conditions:
