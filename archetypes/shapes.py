@@ -333,7 +333,7 @@ def _attribute(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
         value_alias = source.alias_for(attribute.child_path)
         label = name_expression(entity, entity_alias)
         reduce = exp.Min if attribute.earliest else exp.Avg if attribute.average else exp.Sum
-        total = reduce(this=col(attribute.column, value_alias))
+        total: exp.Expr = reduce(this=col(attribute.column, value_alias))
         if attribute.average:
             value_name = f"avg_{value_name}"
         if attribute.earliest:
