@@ -23,7 +23,7 @@ from archetypes.flags import RETIRED, is_yes_no, yes_no_value
 from archetypes.intent import Span
 from archetypes.model import Detection, Reading
 from archetypes.naming import phrase, plural, singular, slug, words
-from archetypes.profile import SchemaProfile
+from archetypes.profile import Measure, SchemaProfile
 from archetypes.query import QuerySpec, RowCondition, table_ref
 
 ID = "record_scope"
@@ -92,7 +92,7 @@ def detect(ctx: Context) -> Detection | None:
             _resolve_validity(ctx, scope)
             continue
         return _detection(ctx, scope)
-    among = _absence_among(ctx)
+    among = _absence_among(ctx) or _ever_active(ctx)
     if among is not None:
         return among
     if base.shape in ("attribute", "list") and base.group is not None:
@@ -188,6 +188,54 @@ def _absence_among(ctx: Context) -> Detection | None:
     found = ARCHETYPE.detection(span, readings, question=f"Count {nouns} with no {rows} at all too?")
     found.reason = (f"Some {nouns} have no {rows} at all, so nothing of theirs could be missing: listing them with "
                     f"the ones that have {rows} but not these, or not, changes the answer.")
+    return found
+
+
+def _ever_active(ctx: Context) -> Detection | None:
+    """'how many clients do we have': every row of the table, or only the people who ever did something (a
+    client who never ordered may be a prospect). Asked only of people, with no filter or window, when the
+    data holds some with no events at all."""
+    from archetypes.explain import _rows
+    from archetypes.shapes import reaching
+
+    base, profile = ctx.base, ctx.profile
+    table = base.count_table
+    if table is None or base.shape != "aggregate" or base.group is not None or base.window is not None or \
+            base.filters or base.conditions or base.having is not None:
+        return None
+    entity = profile.entities.get(table)
+    if entity is None or entity.column_only or len(entity.key) != 1 or not (
+            len(entity.name_columns) > 1 or singular(entity.noun.split()[-1]) in lexicon.PEOPLE_NOUNS):
+        return None
+    pointing = [(f, e) for f in profile.fact_list() for e in profile.edges.get(f.table, ()) if e.ref_table == table]
+    if len(pointing) != 1:
+        return None
+    fact, edge = pointing[0]
+    measure = Measure(slug(plural(entity.noun)), f"Distinct {plural(entity.noun)} (with {_rows(fact.table)})",
+                      "count_distinct", fact.table, tuple(edge.columns))
+    among = reaching(fact.table, entity, profile)
+    key = ("rows with none", table, fact.table)
+    if among is None:
+        return None
+    if ctx.lookup is not None and key not in profile.cache:  # once per profile, as for an absence
+        probe = exp.select(exp.Literal.number(1)).from_(table_ref(table, "e0")).where(exp.Not(this=among)).limit(1)
+        try:
+            profile.cache[key] = bool(ctx.lookup(probe))
+        except Exception:  # noqa: BLE001 - unknown: ask
+            profile.cache[key] = True
+    if not profile.cache.get(key, True):
+        return None
+
+    def active(spec: QuerySpec) -> None:
+        spec.count_table, spec.fact, spec.measure = None, fact, measure
+
+    rows, nouns = _rows(fact.table), plural(entity.noun)
+    readings = [Reading("all", f"Every {entity.noun} on file", lambda spec: None),
+                Reading(f"only_with_{slug(fact.table)}", f"Only {nouns} with any {rows}", active)]
+    found = ARCHETYPE.detection(Span(0, len(ctx.question), ctx.question), readings,
+                                question=f"Count {nouns} with no {rows} at all too?")
+    found.reason = (f"Some {nouns} have no {rows} at all (on file, but never active): counting them or not "
+                    f"changes the answer.")
     return found
 
 
