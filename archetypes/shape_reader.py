@@ -745,6 +745,8 @@ def _attribute(intent, ops, kinds, profile, spec, as_of, out) -> None:
         return
     if asked is not None and profile.path(entity.table, asked.entity.table):
         spec.attribute_owner = asked.entity
+        if attribute.child is None and attribute.table == entity.table and _plural_after(intent, mention.span):
+            out.detections.append(_owner_of_top_or_average(attribute, entity, asked.entity, profile, mention.span))
     per = re.search(r"\b(?:in each|for each|per|by|in every|of each)\s+([a-z][a-z ]{1,30})", intent.lower)
     if per is not None:
         grouped = next((t for t in intent.targets if t.span.start >= per.start(1) and t.entity is not entity), None)
@@ -930,6 +932,35 @@ def _age_or_tenure(profile: SchemaProfile, entity: Entity, attribute: Attribute,
                 Reading("by_tenure", f"By {phrase(other)} (time with us)",
                         _set_attribute(Attribute(entity.table, other, attribute.direction)))]
     return ARCHETYPE.detection(span, readings, question="Oldest by age, or by time with us?")
+
+
+def _plural_after(intent: Intent, span: Span) -> bool:
+    """'the longest songs': the word after the superlative is a plural noun."""
+    word = re.match(r"\s*([a-z]+)", intent.lower[span.end:])
+    return word is not None and word.group(1).endswith("s") and singular(word.group(1)) != word.group(1)
+
+
+def _owner_of_top_or_average(attribute: Attribute, entity: Entity, owner: Entity, profile: SchemaProfile,
+                             span: Span) -> Detection:
+    """'which genre has the longest songs': the genre of the single longest song, or the genres ranked by their
+    songs' average length: two genres."""
+    from archetypes.ranking_metric import ARCHETYPE
+
+    averaged = Attribute(attribute.table, attribute.column, attribute.direction,
+                         through=profile.path(entity.table, owner.table) or (), child=entity.table, average=True)
+
+    def top(spec: QuerySpec) -> None:
+        spec.attribute_owner = owner
+
+    def on_average(spec: QuerySpec) -> None:
+        spec.group, spec.attribute, spec.attribute_owner = owner, averaged, None
+
+    rows = plural(entity.noun)
+    readings = [Reading("of_the_top", f"The {owner.noun} of the one top {entity.noun}", top),
+                Reading("on_average", f"{plural(owner.noun).capitalize()} by their {rows}' average "
+                        f"{phrase(attribute.column)}", on_average)]
+    return ARCHETYPE.detection(span, readings, question=f"The {owner.noun} of the top {entity.noun}, or by its "
+                                                        f"{rows}' average?")
 
 
 def _length_or_count(attribute: Attribute, span: Span) -> Detection:
