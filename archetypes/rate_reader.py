@@ -58,7 +58,10 @@ def rate_asked(intent: Intent, profile: SchemaProfile) -> RateAsked | None:
     others = {code for code, _ in named if code != rates.target}
     said_rate = list(_RATE_WORDS.finditer(intent.lower))
     amount = next((m for m in _AMOUNT.finditer(intent.lower) if any(s.start == m.end() for _, s in named)), None)
-    if len(others) != 1 or not said_rate and not (amount is not None and _WORTH.search(intent.lower)):
+    target_named = any(code == rates.target for code, _ in named)
+    worth = re.search(r"\bworth\b", intent.lower)
+    if len(others) != 1 or not said_rate and not (amount is not None and _WORTH.search(intent.lower)) and \
+            not (worth is not None and target_named):  # 'what was the euro worth in dollars'
         return None
     if amount is None and (intent.money is not None or {w for w, _, _ in intent.tokens} & lexicon.SALES_WORDS):
         return None  # 'revenue in euros at the current rate': money summed, converted
@@ -70,13 +73,15 @@ def rate_asked(intent: Intent, profile: SchemaProfile) -> RateAsked | None:
             agg = name
             read.append(Span(found.start(), found.end(), intent.question[found.start():found.end()]))
             break
+    if worth is not None:
+        read.append(Span(worth.start(), worth.end(), intent.question[worth.start():worth.end()]))
     value = None
     if amount is not None:
         value = float(amount.group(1).replace(",", ""))
         read.append(Span(amount.start(1), amount.end(1), intent.question[amount.start(1):amount.end(1)]))
         read += [Span(m.start(), m.end(), intent.question[m.start():m.end()])
                  for m in _WORTH.finditer(intent.lower)]
-    return RateAsked(others.pop(), any(code == rates.target for code, _ in named), value, agg, read)
+    return RateAsked(others.pop(), target_named, value, agg, read)
 
 
 def apply_rate(asked: RateAsked, profile: SchemaProfile, spec: QuerySpec) -> Detection | None:

@@ -103,7 +103,8 @@ def read_shape(intent: Intent, ops: list[OperatorMention], profile: SchemaProfil
         return out
     _fiscal_unknown(intent, profile, out)
     for reader in (_absence, _share, read_change, _distribution, _first_or_last, _largest_event, _attribute,
-                   _duration_total, _against_average, _average, _period_average, _having, _listing):
+                   _duration_total, _against_average, _average, _period_average, _having, _currency_of_rows,
+                   _listing):
         reader(intent, ops, kinds, profile, spec, as_of, out)
     if out.share_of_passing is not None:
         _share_of_passing(out.share_of_passing, profile, spec, out)
@@ -1994,6 +1995,45 @@ _LISTING = re.compile(r"^\s*(?:please\s+)?(?:list|show(?: me)?|give me|name|disp
 _AGGREGATING = re.compile(r"\b(how many|how much|(?<!phone )(?<!fax )(?<!mobile )(?<!account )(?<!serial )number of|"
                           r"count|total|sum|revenue|sales|sold|sell|spent|spend|by|"
                           r"bought|per|average|most|least|top|best|worst|trend|growth)\b")
+
+
+_WHICH_CURRENCY = re.compile(r"\b(?:which|what)\s+currenc(?:y|ies)\b")
+_ROWS_ASKED = re.compile(r"^\s*(?:list|show|which|what|name|give me|find)\b")
+_TRADES_IN = re.compile(r"\b(?:sells?|selling|sold|takes?|taking|accepts?|accepting|uses?|using|prices?|priced|"
+                        r"trades?|trading|bills?|billed|charges?|operates?|runs?|works?)\b")
+
+
+def _currency_of_rows(intent, ops, kinds, profile, spec, as_of, out) -> None:
+    """'list the shops that sell in usd': the rows whose own currency is the one named (not a sum of the
+    dollar amounts); 'which currency does our london shop sell in': the named row's currency column."""
+    if spec.shape != "aggregate" or intent.money is not None or intent.ranking is not None or \
+            intent.superlative is not None or intent.how_many is not None:
+        return
+    own = {c.table: c.column for c in profile.currency_columns
+           if profile.rate_table is None or c.table != profile.rate_table.table}
+    asked = _WHICH_CURRENCY.search(intent.lower)
+    if asked is not None:
+        named = next((f.entity for f in spec.filters if not f.entity.column_only and f.entity.table in own), None)
+        if named is None:
+            return
+        spec.shape, spec.group, spec.fact, spec.measure = "list", named, None, None
+        spec.list_columns = (own[named.table],)
+        out.read.append(_span(intent, asked.start(), asked.end()))
+    else:
+        code = intent.currency_named
+        target = _head_target(intent)
+        if code is None or intent.currency is None or target is None or target.entity.table not in own or \
+                not _ROWS_ASKED.search(intent.lower):
+            return
+        table = target.entity.table
+        spec.shape, spec.group, spec.fact, spec.measure = "list", target.entity, None, None
+        spec.conditions.append(RowCondition(table, own[table], "eq", (code,),
+                                            label=f"{phrase(own[table])} is {code}"))
+        out.read.append(intent.currency)
+    verb = _TRADES_IN.search(intent.lower)
+    if verb is not None:
+        out.read.append(_span(intent, verb.start(), verb.end()))
+    out.replaces |= {"ranking_metric", "unit", "timezone", "record_scope"}
 
 
 def _listing(intent, ops, kinds, profile, spec, as_of, out) -> None:
