@@ -357,8 +357,8 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
 
 
 # 'which shops ...', 'which of our clients ...': rows of a table asked for
-_WHICH_ROWS = re.compile(r"^\s*(?:which|what)\s+(?:(?:one|ones)\s+)?(?:of\s+(?:our|the|these|those|all)\s+)?"
-                         r"(?:our\s+|the\s+)?([a-z])")
+_WHICH_ROWS = re.compile(r"^\s*(?:which|what|list|show(?:\s+me)?|name)\s+(?:(?:one|ones)\s+)?"
+                         r"(?:of\s+(?:our|the|these|those|all)\s+)?(?:all\s+)?(?:our\s+|the\s+)?([a-z])")
 
 # 'the electric bike numbers', 'stats for tokyo': figures asked for without saying which
 _FIGURES_ASKED = re.compile(r"\b(numbers|figures|stats|statistics|metrics|kpis?)\b")

@@ -1834,8 +1834,11 @@ def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
         measure = next(((f, x) for f in profile.fact_list() for x in f.measures
                         if x.kind == "count" and f.table != target.entity.table and
                         profile.path(f.table, target.entity.table) is not None), None)
-    if measure is None and money_named:
+    before = intent.money is not None and target.span.end <= intent.money.start < m.start()
+    if measure is None and (money_named or before):  # 'shops with revenue over 1000': the money named before it
         measure = next(((f, x) for f, x in profile.measures_reaching(target.entity.table) if x.money), None)
+        if before and measure is not None and intent.money is not None:
+            out.read.append(intent.money)
     if measure is None:
         out.unread.append((_span(intent, m.start(), m.end()), "which total the condition is on"))
         return
