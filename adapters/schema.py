@@ -14,6 +14,7 @@ codes seen on one, one on the other).
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -161,6 +162,8 @@ def _count_and_sample(conn: sa.Connection, table: TableInfo, limit: int, schema:
     if limit <= 0 or table.row_count == 0:
         return
     texts = [c for c in table.columns if c.family == "text"]
+    if not table.estimated:
+        _sample_flags(conn, sa_table, table)
     if table.estimated and texts:
         _sample_large(conn, sa_table, table, texts, limit)
         return
@@ -176,6 +179,26 @@ def _count_and_sample(conn: sa.Connection, table: TableInfo, limit: int, schema:
         if any(len(v) > SAMPLE_MAX_LENGTH for v in values):
             continue
         column.samples = values[:limit]
+
+
+# an integer column named like a yes/no ('paid', 'is_active', 'has_discount'): SQLite has no boolean type
+_FLAG_NAME = re.compile(r"^(?:is|has|can|was)_[a-z_]+$|^[a-z]+ed$|^(?:paid|active|enabled|flag|deleted|archived|"
+                        r"verified|overdue|late|open|closed|refunded|cancelled|canceled|discontinued|returned)$",
+                        re.IGNORECASE)
+
+
+def _sample_flags(conn: sa.Connection, sa_table: sa.TableClause, table: TableInfo) -> None:
+    """The distinct values of integer columns named like a yes/no, kept when they are only 0 and 1 (so the
+    question's 'unpaid fines' can be read as a condition on `paid`)."""
+    keys = set(table.primary_key) | {c for fk in table.foreign_keys for c in fk.columns}
+    for column in table.columns:
+        if column.family != "numeric" or column.name in keys or "int" not in column.type.lower() and \
+                "bool" not in column.type.lower() or not _FLAG_NAME.match(column.name):
+            continue
+        col = sa_table.c[column.name]
+        values = {str(v) for (v,) in conn.execute(sa.select(col).where(col.is_not(None)).group_by(col).limit(3))}
+        if values and values <= {"0", "1"}:
+            column.samples = sorted(values)
 
 
 def _sample_large(conn: sa.Connection, sa_table: sa.TableClause, table: TableInfo, texts: list[ColumnInfo],

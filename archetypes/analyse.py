@@ -466,12 +466,26 @@ def _understood(ctx: Context, detections: list[Detection], analysis: Analysis):
     return replace(understood, read_as=read_as) if read_as else understood
 
 
+def _own_anchor(intent: Intent, profile: SchemaProfile) -> dt.date | None:
+    """The latest day of the rows the question reads: relative time ('last week', 'yesterday') counts back from
+    that day when it is later than the main table's (the profile's anchor)."""
+    fact = base_spec(intent, profile).fact
+    latest = fact.time.latest if fact is not None and fact.time is not None else None
+    return latest.date() if latest is not None and latest.year < 9000 else None
+
+
 def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of: dt.date | None) -> Context:
     if not isinstance(question, (str, bytes)):
         raise InputError("question must be text")
     text = decode_input(question, what="question", limit=MAX_QUESTION_BYTES).strip()
     anchor = as_of or profile.as_of
     intent = read(text, profile, anchor)
+    own = _own_anchor(intent, profile) if as_of is None else None
+    if own is not None and (anchor is None or own > anchor):
+        # tickets up to today, invoices (the main table) up to October: 'last week' of tickets is the tickets'
+        # own; never earlier than the main table's (a table of people's sign-up dates ends long before sales)
+        anchor = own
+        intent = read(text, profile, anchor)
     _who_buys(intent, profile)
     _which_did(intent, profile)
     _best_seller(intent, profile)
@@ -668,8 +682,11 @@ def _apply_flags(grounded: Grounded, intent: Intent, profile: SchemaProfile, spe
     # 'the beverages we've discontinued': the rows a value names (items of a kind) carry the flag too
     named = {f.entity.table for f in spec.filters}
     valued = named | {table for table, edges in profile.edges.items() if any(e.ref_table in named for e in edges)}
+    values = [m.span for m in grounded.values]
     for mention in flag_mentions(intent, profile, tables | valued) + timeliness_mentions(intent, profile,
                                                                                           tables | reached):
+        if any(v.start < mention.span.end and mention.span.start < v.end for v in values):
+            continue  # 'overdue loans' where 'overdue' is a status the data holds: that value is the filter
         if mention.condition not in spec.conditions:
             spec.conditions.append(mention.condition)
         grounded.flags.append(mention.span)

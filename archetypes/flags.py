@@ -51,6 +51,8 @@ def flag_mentions(intent: Intent, profile: SchemaProfile, tables: set[str]) -> l
                 flags.setdefault(singular(parts[0]), (table, column.name, values))
                 if parts[0].endswith("ed"):  # 'which items did we discontinue'
                     flags.setdefault(parts[0][:-1], (table, column.name, values))
+                for prefix in ("un", "non", "non-"):  # 'unpaid fines': the column's 'no'
+                    in_use.setdefault(prefix + parts[0], (table, column.name, values))
                 if parts[0] in RETIRED and not any(w in flags for w in _IN_USE):
                     for word in _IN_USE:  # 'active items': the ones not discontinued
                         in_use.setdefault(word, (table, column.name, values))

@@ -72,6 +72,8 @@ SALES_WORDS = frozenset("sales sale sell sells sold selling".split())
 FACT_NOUNS = frozenset("sales sale revenue revenues money business turnover income".split())
 # words of a column that holds a row's state
 STATE_COLUMN_WORDS = frozenset({"status", "state"})
+# states of a row that never went through: it is void, not a row of another kind that counts
+NEVER_HAPPENED = frozenset({"cancelled", "canceled", "void", "voided", "rejected", "declined", "failed", "abandoned"})
 
 
 def names_a_figure(tokens: Iterable[tuple[str, int, int]]) -> bool:

@@ -54,8 +54,8 @@ _NEGATION = re.compile(r"\b(?:never|not|no|without|none|nobody|\w+n'?t)\b")
 
 @dataclass(frozen=True)
 class Scope:
-    kind: str                    # status | validity | deleted | retired (a yes/no 'discontinued') | left (a
-    #                              termination date) | kind ('songs')
+    kind: str                    # status | status_void (a void state among several that count) | validity |
+    #                              deleted | retired (a yes/no 'discontinued') | left (a termination date) | kind
     table: str
     column: str
     values: tuple[str, ...] = ()  # status: the done value(s); kind: the values of the other kinds
@@ -84,8 +84,8 @@ def detect(ctx: Context) -> Detection | None:
             continue
         if scope.kind in ("retired", "left") and scope.table not in _own_rows(base, profile):
             continue  # a discontinued item's past sales are still sales: only the items themselves are in doubt
-        if scope.kind == "status" and root is not None and root != scope.table and _rows_of_the_state(root, scope,
-                                                                                                       profile):
+        if scope.kind in ("status", "status_void") and root is not None and root != scope.table and \
+                _rows_of_the_state(root, scope, profile):
             continue  # refunds point at refunded payments: 'only succeeded payments' would keep no refund
         if scope.kind in ("validity", "left") and (_CURRENT.search(ctx.intent.lower) or
                                                    _HISTORY.search(ctx.intent.lower) or _FORMER.search(ctx.intent.lower)):
@@ -313,7 +313,12 @@ def scopes(profile: SchemaProfile) -> list[Scope]:
                 lowered = {s.lower() for s in column.samples}
                 done = [s for s in column.samples if s.lower() in DONE]
                 # open and pending rows are on their way, not void: tickets open, solved, closed ask no scope
-                if done and lowered & (EXCLUDED - _UNDER_WAY):
+                void = [s for s in column.samples if s.lower() in lexicon.NEVER_HAPPENED]
+                if done and void and lowered - set(DONE) - EXCLUDED:
+                    # loans returned, overdue, active, cancelled: 'only active' drops the returned ones, which
+                    # count; what may not count is the void state (the done value is kept last, as `start`)
+                    found.append(Scope("status_void", name, column.name, tuple(void), start=done[0]))
+                elif done and lowered & (EXCLUDED - _UNDER_WAY):
                     found.append(Scope("status", name, column.name, (done[0],)))
             if "deleted" in parts or "removed" in parts or "archived" in parts:
                 if column.family in ("temporal", "boolean", "numeric") or "is" in parts:
@@ -346,6 +351,17 @@ def _detection(ctx: Context, scope: Scope) -> Detection:
                             _apply([RowCondition(scope.table, scope.column, "eq", (value,),
                                                  f"{phrase(scope.column)} is {value}")]))]
         question = f"Count every {phrase(scope.table)}, or only {value} ones?"
+    elif scope.kind == "status_void":
+        void = " or ".join(scope.values)
+        readings = [Reading("all", f"Every {phrase(scope.table)}, whatever its {phrase(scope.column)}", _apply([])),
+                    Reading(f"not_{slug(scope.values[0])}", f"Only {noun} not {void}",
+                            _apply([RowCondition(scope.table, scope.column, "not_in", scope.values,
+                                                 f"{phrase(scope.column)} is not {void}")]))]
+        if scope.start is not None:  # 'active subscriptions' are the current ones: still a defensible count
+            readings.append(Reading(f"only_{slug(scope.start)}", f"Only {scope.start} {noun}",
+                                    _apply([RowCondition(scope.table, scope.column, "eq", (scope.start,),
+                                                         f"{phrase(scope.column)} is {scope.start}")])))
+        question = f"Count {void} {noun} too, or only {scope.start or 'some'} ones?"
     elif scope.kind == "retired":
         flag = phrase(scope.column)
         yes_no = ctx.profile.tables[scope.table].column(scope.column)

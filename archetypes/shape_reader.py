@@ -380,8 +380,7 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
         out.replaces.add("ranking_metric")  # else 'what share of our sales': of the money or of the units, asked
 
 
-# states a row never went through in: a refund or a return presupposes the sale, a cancelled one never had it
-_NEVER_THROUGH = frozenset({"cancelled", "canceled", "void", "voided", "rejected", "declined", "failed", "abandoned"})
+# a refund or a return presupposes the sale, a cancelled row (lexicon.NEVER_HAPPENED) never had it
 _UNDONE_AFTER = frozenset({"refunded", "returned", "partially refunded", "partially_refunded", "chargeback",
                            "charged back", "charged_back", "disputed", "reversed", "exchanged"})
 
@@ -398,7 +397,7 @@ def _state_whole(profile: SchemaProfile, spec: QuerySpec, share: OperatorMention
     column = next((c for c in profile.tables[part.entity.table].columns if c.name == part.entity.name_columns[0]),
                   None)
     asked = {str(v).lower() for v in part.values}
-    never = tuple(v for v in (column.samples if column is not None else ()) if v.lower() in _NEVER_THROUGH)
+    never = tuple(v for v in (column.samples if column is not None else ()) if v.lower() in lexicon.NEVER_HAPPENED)
     if not never or not asked or not asked <= _UNDONE_AFTER:
         return False  # 'share completed': a cancelled row is one that did not complete, it stays in the whole
     rows = plural(phrase(part.entity.table))

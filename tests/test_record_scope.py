@@ -11,7 +11,9 @@ from tests.support import BACKENDS, connect
 CASES = [
     ("What is the average plan price?", ["current", "all", "valid_at_2025-06-28"], ""),
     ("What is the current average plan price?", [], "valid_to"),
-    ("How many subscriptions are there?", ["all", "only_active"], ""),
+    # a status holding states that count besides the done one (switched, paused): the void one left out, or only
+    # the done one
+    ("How many subscriptions are there?", ["all", "not_cancelled", "only_active"], ""),
     ("How many customers do we have?", ["not_deleted", "all"], ""),
     ("total invoice amount in 2024", ["all", "only_paid"], "2024"),
 ]
