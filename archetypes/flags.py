@@ -46,6 +46,8 @@ def flag_mentions(intent: Intent, profile: SchemaProfile, tables: set[str]) -> l
             continue
         for column in info.columns:
             parts = words(column.name)
+            if len(parts) == 2 and parts[0] in ("is", "has", "was"):
+                parts = parts[1:]  # 'is_escalated': named 'escalated'
             values = {str(v).strip().lower() for v in column.samples}
             if len(parts) == 1 and is_yes_no(column):
                 flags.setdefault(singular(parts[0]), (table, column.name, values))

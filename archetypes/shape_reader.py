@@ -1217,7 +1217,8 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
             denominator = _table_named(profile, per.group(1), intent) if per is not None and \
                 per.group(0).startswith("per") else None
             if per is not None and denominator is not None and denominator != table and table in profile.facts and \
-                    profile.path(table, denominator):
+                    profile.path(table, denominator) and not set(words(name)) & lexicon.RATING_WORDS:
+                # (a rating or a score is never added up: 'average satisfaction score per agent' is each one's mean)
                 # 'average repair cost per bike': the costs of each bike added up, over the bikes (not the average
                 # cost of one repair), or each bike's own average ('average invoice amount per vet')
                 _ratio_per(intent, per, profile, spec, denominator, out)

@@ -84,3 +84,31 @@ def test_relative_time_is_counted_back_from_the_rows_read(tmp_path) -> None:
     assert [int(connected.run(i).rows[0][0]) for i in analysis.interpretations] == [1]
     assert "2026-12-03" in analysis.interpretations[0].explanation, analysis.interpretations[0].explanation
     connected.db.dispose()
+
+
+def test_a_flag_named_is_x_and_a_score_per_agent(tmp_path) -> None:
+    """'what % of tickets are escalated' over an `is_escalated` column (was not read: 2,884 tickets); 'average
+    satisfaction score per agent' offered the scores summed and divided by the agents (372 for a 1-5 score)."""
+    url = f"sqlite:///{tmp_path / 'desk.sqlite'}"
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("CREATE TABLE agents (id INTEGER PRIMARY KEY, agent_name VARCHAR(20) NOT NULL)")
+        conn.exec_driver_sql("CREATE TABLE tickets (id INTEGER PRIMARY KEY, agent_id INTEGER NOT NULL REFERENCES "
+                             "agents(id), is_escalated BOOLEAN NOT NULL, created_at TIMESTAMP NOT NULL)")
+        conn.exec_driver_sql("CREATE TABLE satisfaction_ratings (id INTEGER PRIMARY KEY, ticket_id INTEGER NOT NULL "
+                             "REFERENCES tickets(id), score INTEGER NOT NULL, rated_at TIMESTAMP NOT NULL)")
+        conn.execute(sa.text("INSERT INTO agents VALUES (:i, :n)"), [{"i": i, "n": f"Agent {i}"} for i in (1, 2)])
+        conn.execute(sa.text("INSERT INTO tickets VALUES (:i, :a, :e, :t)"),
+                     [{"i": i, "a": 1 + i % 2, "e": i % 4 == 0, "t": dt.datetime(2026, 5, i)} for i in range(1, 21)])
+        conn.execute(sa.text("INSERT INTO satisfaction_ratings VALUES (:i, :i, :s, :t)"),
+                     [{"i": i, "s": 1 + i % 5, "t": dt.datetime(2026, 5, i, 12)} for i in range(1, 21)])
+    engine.dispose()
+    connected = connect(url)
+    analysis = connected.analyse("what % of tickets are escalated")
+    assert analysis.understood.complete, analysis.understood
+    assert [float(connected.run(i).rows[0][-1]) for i in analysis.interpretations] == [25.0]
+    analysis = connected.analyse("average satisfaction score per agent")
+    means = {row[0]: float(row[1]) for i in analysis.interpretations for row in connected.run(i).rows}
+    by_hand = {f"Agent {a}": sum(1 + i % 5 for i in range(1, 21) if 1 + i % 2 == a) / 10 for a in (1, 2)}
+    assert len(analysis.interpretations) == 1 and means == by_hand, (means, by_hand)
+    connected.db.dispose()
