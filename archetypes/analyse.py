@@ -540,6 +540,10 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
     if base.window is not None and base.fact is not None and base.fact.time is not None:
         # 'joined in 2024', 'trips that started in march': the words naming the date bounded are read
         grounded.shape.read += _date_words(intent, base.fact.time.column)
+        twin = _state_or_date(intent, base)
+        if twin is not None and "record_scope" not in grounded.shape.replaces:
+            grounded.shape.detections.append(twin)
+            grounded.shape.replaces.add("record_scope")
     if rows is not None:
         grounded.shape.read += rows[0] + [rows[3]] + versus.links(intent, rows[0])
     if compared is not None:
@@ -695,6 +699,15 @@ def _apply_flags(grounded: Grounded, intent: Intent, profile: SchemaProfile, spe
                               if not (span.start <= m.span.start and m.span.end <= span.end)]
 
 
+_DID_BEFORE = re.compile(r"\b(?:did|do|does|didn't|didnt|will|would|can|could)\b(?:\s+[\w'.&-]+){1,4}\s*$")
+
+
+def _said_as_verb(intent: Intent, span: Span) -> bool:
+    """'did acme open', 'does the team close': the word is the verb after a subject, the question's last word."""
+    return _DID_BEFORE.search(intent.lower[:span.start]) is not None and \
+        re.fullmatch(r"[\s?.!]*", intent.lower[span.end:]) is not None
+
+
 def _apply_values(grounded: Grounded, intent: Intent, profile: SchemaProfile, spec: QuerySpec) -> None:
     """Each data value named becomes a filter on the column holding it; a value held by several columns
     is an entity ambiguity unless the question names the table ('clients in brazil')."""
@@ -703,6 +716,10 @@ def _apply_values(grounded: Grounded, intent: Intent, profile: SchemaProfile, sp
         if all(r.kind_word for r in mention.refs) and _joined_to_a_noun(mention, grounded, intent):
             # 'songs and videos': every kind, or each kind counted, not the videos alone
             grounded.unread.append((mention.span, "a kind joined by 'and' to other rows is not filtered on"))
+            continue
+        if _said_as_verb(intent, mention.span) and all(lexicon.is_state_column(words(r.column)) for r in mention.refs):
+            # 'how many tickets did acme open': what they did, not the tickets still open
+            grounded.unread.append((mention.span, "a verb here (what was done), not the status of that name"))
             continue
         refs = [r for r in mention.refs if _reachable(profile, r.table)]
         if not refs:
@@ -1087,6 +1104,35 @@ _JOINING = re.compile(r"\b(?:sign(?:ed|s|ing)?[- ]?ups?|join(?:ed|s|ing)?|regist
 # verbs that end a row's life, and the date columns that record it ('solved' a ticket: its resolved_at)
 _CLOSING = frozenset({"closed", "solved", "resolved", "completed", "finished", "fulfilled", "done", "shipped",
                       "delivered", "cancelled", "canceled", "refunded", "ended", "terminated", "churned"})
+
+
+def _state_or_date(intent: Intent, base: QuerySpec) -> Detection | None:
+    """'tickets resolved yesterday': the window bounds the resolved date, and 'resolved' is also a status; the
+    tickets closed since have a resolved date too. Those whose status says so, or every one dated so."""
+    from archetypes.record_scope import ARCHETYPE
+    from archetypes.values import lemma
+
+    assert base.fact is not None and base.fact.time is not None
+    dated = {lemma(w) for w in words(base.fact.time.column)}
+    state = next((f for f in base.filters if f.entity.column_only and not f.negate and len(f.values) == 1 and
+                  lexicon.is_state_column(words(f.entity.name_columns[0])) and
+                  lemma(str(f.values[0]).lower()) in dated), None)
+    if state is None:
+        return None
+    column = phrase(base.fact.time.column)
+
+    def by_date(spec: QuerySpec) -> None:
+        spec.filters = [f for f in spec.filters if f != state]
+
+    readings = [Reading("by_status", f"Only {plural(phrase(base.fact.table))} whose {phrase(state.entity.name_columns[0])} "
+                        f"is {state.values[0]}", lambda spec: None),
+                Reading("by_date", f"Every {phrase(base.fact.table)} with a {column} in the window, whatever its "
+                        f"{phrase(state.entity.name_columns[0])}", by_date)]
+    span = Span(0, len(intent.question), intent.question)
+    found = ARCHETYPE.detection(span, readings, question=f"By the {column}, or by the status too?")
+    found.reason = (f"Rows with a {column} may be in another state since (closed after being resolved): the status "
+                    f"and the date can name different rows.")
+    return found
 
 
 def _dated_as_said(intent: Intent, profile: SchemaProfile, fact: Fact) -> Fact:

@@ -112,3 +112,28 @@ def test_a_flag_named_is_x_and_a_score_per_agent(tmp_path) -> None:
     by_hand = {f"Agent {a}": sum(1 + i % 5 for i in range(1, 21) if 1 + i % 2 == a) / 10 for a in (1, 2)}
     assert len(analysis.interpretations) == 1 and means == by_hand, (means, by_hand)
     connected.db.dispose()
+
+
+def test_a_status_named_like_the_date_and_a_status_said_as_a_verb(tmp_path) -> None:
+    """'how many tickets were resolved yesterday' kept only status 'resolved' (a ticket closed since has a
+    resolved date too), clear; 'how many tickets did acme open' counted the tickets still open, clear."""
+    url = f"sqlite:///{tmp_path / 'desk.sqlite'}"
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("CREATE TABLE accounts (id INTEGER PRIMARY KEY, name VARCHAR(20) NOT NULL)")
+        conn.exec_driver_sql("CREATE TABLE tickets (id INTEGER PRIMARY KEY, account_id INTEGER NOT NULL REFERENCES "
+                             "accounts(id), status VARCHAR(10) NOT NULL, created_at TIMESTAMP NOT NULL, "
+                             "resolved_at TIMESTAMP)")
+        conn.execute(sa.text("INSERT INTO accounts VALUES (1, 'Acme Corp')"))
+        statuses = ["open", "resolved", "closed", "resolved", "closed", "open"]
+        conn.execute(sa.text("INSERT INTO tickets VALUES (:i, 1, :s, :c, :r)"),
+                     [{"i": i, "s": s, "c": dt.datetime(2026, 5, 1 + i), "r": None if s == "open" else
+                       dt.datetime(2026, 5, 20, 9)} for i, s in enumerate(statuses, 1)])
+    engine.dispose()
+    connected = connect(url)
+    analysis = connected.analyse("how many tickets were resolved on may 20 2026")
+    figures = sorted(int(connected.run(i).rows[0][0]) for i in analysis.interpretations)
+    assert figures == [2, 4], figures  # status resolved, or every ticket resolved that day (closed since)
+    analysis = connected.analyse("how many tickets did acme open")
+    assert not analysis.understood.complete and [s.text for s in analysis.understood.ignored] == ["open"]
+    connected.db.dispose()
