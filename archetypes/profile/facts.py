@@ -91,7 +91,9 @@ def _choose_score_ok(table: TableInfo, column: ColumnInfo) -> bool:
 
 def _measures(table: TableInfo, fact: Fact, facts: dict[str, Fact], edges: dict[str, list[Edge]]) -> list[Measure]:
     found: list[Measure] = []
-    numeric = [c for c in table.columns if c.family == "numeric" and not is_key(table, c)]
+    # a 0/1 yes/no column ('paid') is a condition on the rows, never a figure to add up
+    numeric = [c for c in table.columns if c.family == "numeric" and not is_key(table, c) and
+               not (c.samples and set(c.samples) <= {"0", "1"})]
     summable = [c for c in numeric if not (set(words(c.name)) & _NOT_SUMMABLE) or set(words(c.name)) & _QTY
                 or set(words(c.name)) & _PRICE]
     price = next((c for c in summable if set(words(c.name)) & _PRICE), None)
