@@ -544,6 +544,9 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
         if twin is not None and "record_scope" not in grounded.shape.replaces:
             grounded.shape.detections.append(twin)
             grounded.shape.replaces.add("record_scope")
+    elif base.fact is not None and base.fact.time is not None and base.measure is not None and \
+            base.measure.kind == "count" and base.measure.table == base.fact.table:
+        grounded.shape.read += _date_words(intent, base.fact.time.column)  # 'borrowed most': the loans counted
     if rows is not None:
         grounded.shape.read += rows[0] + [rows[3]] + versus.links(intent, rows[0])
     if compared is not None:
@@ -1106,6 +1109,24 @@ _CLOSING = frozenset({"closed", "solved", "resolved", "completed", "finished", "
                       "delivered", "cancelled", "canceled", "refunded", "ended", "terminated", "churned"})
 
 
+def _dated_fact_named(intent: Intent, profile: SchemaProfile, group_table: str | None) -> tuple[Fact, Measure] | None:
+    """The events whose own date the question's verb names ('borrowed' of borrowed_at), counted, when no figure
+    is named: not the main table's money."""
+    for fact in profile.fact_list():
+        if fact.time is None or fact.time.table != fact.table:
+            continue
+        own = {singular(w) for w in words(fact.table)}
+        if not [s for s in _date_words(intent, fact.time.column) if not any(same_root(singular(s.text.lower()), w)
+                                                                            for w in own)]:
+            continue  # 'which country orders the most': the rows' own noun as a verb names no figure
+        if group_table is not None and profile.path(fact.table, group_table) is None:
+            continue
+        count = next((m for m in fact.measures if m.kind == "count"), None)
+        if count is not None:
+            return fact, count
+    return None
+
+
 def _state_or_date(intent: Intent, base: QuerySpec) -> Detection | None:
     """'tickets resolved yesterday': the window bounds the resolved date, and 'resolved' is also a status; the
     tickets closed since have a resolved date too. Those whose status says so, or every one dated so."""
@@ -1253,6 +1274,8 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
             found = next(((own, m) for m in own.measures if m.value == wanted), None)
         if found is None and wanted and not intent.explicit_measure:
             found = _named_count(intent, profile, group_table)  # 'invoices by status': the invoices, counted
+        if found is None and not wanted:
+            found = _dated_fact_named(intent, profile, group_table)  # 'which genre is borrowed most': the loans
         if found is None:
             options = profile.measures_reaching(group_table)
             primary = profile.primary_fact()

@@ -195,6 +195,10 @@ def _named_periods(intent: Intent, as_of: dt.date, pair: PeriodPair | None) -> _
         return _Periods(pair.before, pair.after, [_span(intent, a, b) for a, b in pair.spans], note)
     if (m := _TWO_YEARS.search(lower)) is not None:
         a, b = sorted((int(m.group(1)), int(m.group(2))))
+        if re.search(r"\bthan\b", m.group(0)) and int(m.group(1)) < int(m.group(2)):
+            # 'how many more in 2022 than in 2023': the first named against the second (as period_pair reads 'X
+            # better than Y'), not the later year against the earlier
+            a, b = b, a
         before = calendar.Window(dt.date(a, 1, 1), dt.date(a + 1, 1, 1), str(a))
         after = calendar.Window(dt.date(b, 1, 1), dt.date(b + 1, 1, 1), str(b))
         return _Periods(before, after, [_span(intent, m.start(), m.end())])

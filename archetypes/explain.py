@@ -203,7 +203,8 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
     if shape == "change" and spec.change is not None:
         change = spec.change
         before, after = change.before, change.after
-        text = (f"{metric}{rows}{_filters(spec)}{_currency(spec)} in {_span(before)} against {_span(after)}: "
+        # the period compared first, its baseline after: 'in 2025 against 2024' is 2025 minus 2024
+        text = (f"{metric}{rows}{_filters(spec)}{_currency(spec)} in {_span(after)} against {_span(before)}: "
                 "the difference and the relative change")
         if spec.group is not None:
             order = "smallest" if spec.ascending else "largest"
