@@ -1118,7 +1118,7 @@ def _dated_fact_named(intent: Intent, profile: SchemaProfile, group_table: str |
         own = {singular(w) for w in words(fact.table)}
         if not [s for s in _date_words(intent, fact.time.column) if not any(same_root(singular(s.text.lower()), w)
                                                                             for w in own)]:
-            continue  # 'which country orders the most': the rows' own noun as a verb names no figure
+            continue  # 'which country books the most' (of bookings): the rows' own noun as a verb names no figure
         if group_table is not None and profile.path(fact.table, group_table) is None:
             continue
         count = next((m for m in fact.measures if m.kind == "count"), None)
@@ -1274,8 +1274,10 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
             found = next(((own, m) for m in own.measures if m.value == wanted), None)
         if found is None and wanted and not intent.explicit_measure:
             found = _named_count(intent, profile, group_table)  # 'invoices by status': the invoices, counted
-        if found is None and not wanted:
-            found = _dated_fact_named(intent, profile, group_table)  # 'which genre is borrowed most': the loans
+        if found is None and (not wanted or all(rows_of(profile, m) == group_table for m, _ in intent.measures)):
+            # 'which genre is borrowed most', 'which member borrowed the most': the loans (the group's own noun
+            # names no figure)
+            found = _dated_fact_named(intent, profile, group_table)
         if found is None:
             options = profile.measures_reaching(group_table)
             primary = profile.primary_fact()
