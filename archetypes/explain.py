@@ -145,7 +145,8 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
         among = "" if spec.absent_among is None else \
             f", among the {plural(spec.absent.noun)} with " + \
             ("any " if spec.absent_among == spec.fact.table else "") + _rows(spec.absent_among)
-        return (f"{head} with no {_rows(spec.fact.table)}{money}{_window(spec, profile)}"
+        return (f"{head} with {'some' if spec.present else 'no'} {_rows(spec.fact.table)}{money}"
+                f"{_window(spec, profile)}"
                 f"{_filters(spec)}{among}" + ("" if spec.absent_count else " among all of them" if spec.absent_share
                                        else ", listed by name"))
     if shape == "attribute" and spec.attribute is not None and spec.group is not None:

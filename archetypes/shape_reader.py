@@ -319,6 +319,8 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
     elif not spec.filters and not out.pending_values and _THRESHOLD.search(intent.lower) is not None:
         out.share_of_passing = share  # the condition is read below, then made the part
         return
+    elif not spec.filters and not out.pending_values and _share_who_did(intent, profile, spec, share, out):
+        return
     elif not spec.filters and not out.pending_values:
         out.unread.append((share.span, _NO_PART))
         return
@@ -510,6 +512,32 @@ def _condition_is_part(intent: Intent, share: OperatorMention, ops: list[Operato
     if said_of is None or said < said_of:
         return False
     return not [f for f in spec.filters if _position(intent, f, out.value_spans) >= said_of]
+
+
+_WHO_DID = re.compile(r"\bof\s+(?:our\s+|the\s+|all\s+)*([a-z]+)\s+(?:(?:who|that|which)\s+(?:have\s+|has\s+|had\s+)?|"
+                      r"(?:have|has|had)\s+|(?=(?:bought|ordered|purchased|spent|paid|booked|rented|borrowed|visited|"
+                      r"subscribed|shopped|returned)\b))(?:ever\s+|actually\s+)?([a-z]+)")
+
+
+def _share_who_did(intent: Intent, profile: SchemaProfile, spec: QuerySpec, share: OperatorMention,
+                   out: ShapeRead) -> bool:
+    """'pct of clients who bought something in 2025': the rows with events (in the window) of all of them."""
+    m = _WHO_DID.search(intent.lower, share.span.start)
+    target = next((t for t in intent.targets if m is not None and t.span.start == m.start(1) and
+                   not t.entity.column_only), None)
+    if m is None or target is None or len(target.entity.key) != 1 or spec.having is not None:
+        return False
+    entity = target.entity
+    fact = _named_fact(intent, profile, entity.table) or _nearest_fact(profile, entity.table)
+    counted = next((x for x in fact.measures if x.kind == "count"), None) if fact is not None else None
+    if fact is None or counted is None or not profile.path(fact.table, entity.table):
+        return False
+    spec.shape, spec.absent, spec.fact, spec.measure = "absence", entity, fact, counted
+    spec.absent_share, spec.present, spec.group, spec.limit = True, True, None, None
+    out.read += [share.span, _span(intent, m.start(2), m.end(2))]
+    out.consumed |= {"share", "rate"}
+    out.replaces |= {"ranking_metric", "unit"}
+    return True
 
 
 def _condition_joins_part(intent: Intent, share: OperatorMention, spec: QuerySpec, out: ShapeRead) -> bool:

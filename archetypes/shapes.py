@@ -291,8 +291,8 @@ def _absence(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
             return None
         select = select.where(among)
     if spec.absent_share:  # 'what % of our tracks were never bought': the absent rows of all of them
-        absent = exp.Sum(this=exp.Case(ifs=[exp.If(this=exp.Not(this=exp.Exists(this=sub)), true=_int(1))],
-                                       default=_int(0)))
+        held: exp.Expr = exp.Exists(this=sub) if spec.present else exp.Not(this=exp.Exists(this=sub))
+        absent = exp.Sum(this=exp.Case(ifs=[exp.If(this=held, true=_int(1))], default=_int(0)))
         every = exp.Count(this=col(entity.key[0], "e0"))
         share = exp.Div(this=exp.Mul(this=absent.copy(), expression=exp.Literal.number("1.0")),
                         expression=exp.Nullif(this=every.copy(), expression=_int(0)))
