@@ -25,6 +25,10 @@ DEMO_QUESTIONS = [
     "Revenue by category and store",
     "How many orders had more than 5 items?",
     "Was May better than April?",
+    "What percent of our customers ordered something in 2024?",
+    "What was the pound exchange rate on 2024-03-05?",
+    "List the stores that sell in usd",
+    "What % of orders get refunded?",
 ]
 
 
