@@ -68,7 +68,7 @@ RE_CURRENCY = re.compile(
     r"(\bin (?:us |u\.s\. )?dollars\b|\bdollars?\b|\busd\b|\beur\b|\beuros?\b|\bgbp\b|\bpounds? sterling\b|"
     r"\bsterling\b|\byen\b|\bjpy\b|\bcad\b|\baud\b|\bcurrenc(?:y|ies)\b|\bexchange rates?\b|\bconvert(?:ed)?\b|"
     r"[$€£¥])")
-RE_MONEY = re.compile(r"\b(revenue|revenues|turnover|income|earnings|takings|gmv|money|how much|spend|spent|"
+RE_MONEY = re.compile(r"\b(revenue|revenues|rev|turnover|income|earnings|takings|gmv|money|how much|spend|spent|"
                       r"spending|sales amount|sales value|amount|billings?|gross|order value|aov|basket value|"
                       r"basket size|ticket size)\b")
 RE_MONEY_CONTEXT = re.compile(r"\b(revenue|sales|sold|total|sum|amount|spent|spend|value|price|prices|paid|"

@@ -45,7 +45,7 @@ move moved moving shift shifted
 
 # fact words that ask for money, not for a count of rows ('invoice revenue', 'what clients spent')
 MONEY_WORDS = frozenset("""
-revenue revenues turnover income earnings takings gmv money spend spends spent spending earn earns earned
+revenue revenues rev turnover income earnings takings gmv money spend spends spent spending earn earns earned
 """.split())
 
 # operations people ask for that no reading computes yet: reported as not read with this reason, never

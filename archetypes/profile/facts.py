@@ -99,7 +99,7 @@ def _measures(table: TableInfo, fact: Fact, facts: dict[str, Fact], edges: dict[
     price = next((c for c in summable if set(words(c.name)) & _PRICE), None)
     qty = next((c for c in summable if set(words(c.name)) & _QTY), None)
     used: set[str] = set()
-    revenue_words = ("revenue", "sales amount", "turnover", "income", "gross", "grossing", "earnings", "money",
+    revenue_words = ("revenue", "rev", "sales amount", "turnover", "income", "gross", "grossing", "earnings", "money",
                      "spend", "spent", "dollars")
     if price and qty and set(words(price.name)) & _LINE_TOTAL:
         # 'line_price', 'extended_price': the line's total already, its quantity multiplied in
