@@ -13,7 +13,7 @@ from archetypes.naming import WORD
 # grammar and request words: reading them changes nothing in the SQL
 FUNCTION_WORDS = frozenset("""
 a an the of for to in on at by with from and or is are was were be been being am do does did done have has had
-what which who whom whose how when where why whats what's who's how's there here it its it's this that these those
+what which who whom whose how when where why whats what's who's how's whos hows how'd howd there here it its it's this that these those
 me my mine we us our ours you your yours they them their theirs he she his her i i'm im i'd i've
 we've we're we'd you've they've who've
 show shows showing give gives tell find get list lists display see look let lets let's can could would should will
