@@ -544,6 +544,10 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
         if twin is not None and "record_scope" not in grounded.shape.replaces:
             grounded.shape.detections.append(twin)
             grounded.shape.replaces.add("record_scope")
+    unfinished = _open_or_unfinished(intent, profile, base)
+    if unfinished is not None and "record_scope" not in grounded.shape.replaces:
+        grounded.shape.detections.append(unfinished)
+        grounded.shape.replaces.add("record_scope")
     elif base.fact is not None and base.fact.time is not None and base.measure is not None and \
             base.measure.kind == "count" and base.measure.table == base.fact.table:
         grounded.shape.read += _date_words(intent, base.fact.time.column)  # 'borrowed most': the loans counted
@@ -1125,6 +1129,36 @@ def _dated_fact_named(intent: Intent, profile: SchemaProfile, group_table: str |
         if count is not None:
             return fact, count
     return None
+
+
+# states of a row still under way besides 'open': an open ticket may be one waiting on the client
+_UNDER_WAY_TOO = frozenset({"pending", "in progress", "in_progress", "on hold", "on_hold", "waiting", "new",
+                            "reopened", "assigned", "escalated", "awaiting reply", "awaiting_reply"})
+
+
+def _open_or_unfinished(intent: Intent, profile: SchemaProfile, base: QuerySpec) -> Detection | None:
+    """'how many open tickets': status 'open' only, or every ticket not finished (open, pending, on hold)."""
+    from archetypes.record_scope import ARCHETYPE
+
+    flt = next((f for f in base.filters if f.entity.column_only and not f.negate and len(f.values) == 1 and
+                str(f.values[0]).lower() == "open" and lexicon.is_state_column(words(f.entity.name_columns[0]))),
+               None)
+    if flt is None:
+        return None
+    column = profile.tables[flt.entity.table].column(flt.entity.name_columns[0])
+    others = tuple(v for v in (column.samples if column is not None else ()) if v.lower() in _UNDER_WAY_TOO)
+    if not others:
+        return None
+    wider = EntityFilter(flt.entity, (flt.values[0], *others), column=flt.column, via=flt.via)
+
+    def unfinished(spec: QuerySpec) -> None:
+        spec.filters = [wider if f == flt else f for f in spec.filters]
+
+    name = phrase(flt.entity.name_columns[0])
+    readings = [Reading("only_open", f"Only {name} {flt.values[0]}", lambda spec: None),
+                Reading("not_finished", f"Every one not finished ({name} {', '.join((flt.values[0], *others))})",
+                        unfinished)]
+    return ARCHETYPE.detection(Span(0, len(intent.question), intent.question), readings, question=f"Only '{flt.values[0]}', or {', '.join(others)} too?")
 
 
 def _state_or_date(intent: Intent, base: QuerySpec) -> Detection | None:

@@ -131,15 +131,18 @@ def test_a_status_named_like_the_date_and_a_status_said_as_a_verb(tmp_path) -> N
                              "accounts(id), status VARCHAR(10) NOT NULL, created_at TIMESTAMP NOT NULL, "
                              "resolved_at TIMESTAMP)")
         conn.execute(sa.text("INSERT INTO accounts VALUES (1, 'Acme Corp')"))
-        statuses = ["open", "resolved", "closed", "resolved", "closed", "open"]
+        statuses = ["open", "resolved", "closed", "resolved", "closed", "open", "pending"]
         conn.execute(sa.text("INSERT INTO tickets VALUES (:i, 1, :s, :c, :r)"),
-                     [{"i": i, "s": s, "c": dt.datetime(2026, 5, 1 + i), "r": None if s == "open" else
+                     [{"i": i, "s": s, "c": dt.datetime(2026, 5, 1 + i), "r": None if s in ("open", "pending") else
                        dt.datetime(2026, 5, 20, 9)} for i, s in enumerate(statuses, 1)])
     engine.dispose()
     connected = connect(url)
     analysis = connected.analyse("how many tickets were resolved on may 20 2026")
     figures = sorted(int(connected.run(i).rows[0][0]) for i in analysis.interpretations)
     assert figures == [2, 4], figures  # status resolved, or every ticket resolved that day (closed since)
+    # 'open tickets': status open, or every one not finished (a pending ticket is open too)
+    analysis = connected.analyse("how many open tickets do we have")
+    assert sorted(int(connected.run(i).rows[0][0]) for i in analysis.interpretations) == [2, 3]
     analysis = connected.analyse("how many tickets did acme open")
     assert not analysis.understood.complete and [s.text for s in analysis.understood.ignored] == ["open"]
     connected.db.dispose()
