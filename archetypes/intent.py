@@ -220,7 +220,7 @@ SYNONYMS = {"client": "customer", "buyer": "customer", "shopper": "customer", "p
             "purchase": "order", "sale": "order", "transaction": "order", "bill": "invoice", "genre": "category",
             "category": "genre", "manager": "employee", "sales rep": "employee", "sales representative": "employee",
             "sales agent": "employee", "support rep": "employee", "support agent": "employee",
-            "account manager": "employee", "sales person": "employee"}
+            "account manager": "employee", "sales person": "employee", "customer": "account"}
 
 # subjects analysts ask about that many schemas lack; asked of a schema without them -> insufficient_info
 ABSENT_SUBJECTS = frozenset("""

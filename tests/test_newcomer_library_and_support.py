@@ -89,6 +89,9 @@ def test_relative_time_is_counted_back_from_the_rows_read(tmp_path) -> None:
     assert analysis.as_of == dt.date(2026, 12, 4), analysis.as_of
     assert [int(connected.run(i).rows[0][0]) for i in analysis.interpretations] == [1]
     assert "2026-12-03" in analysis.interpretations[0].explanation, analysis.interpretations[0].explanation
+    # a schema of accounts, no customers: 'our biggest customer' ranks the accounts (no SQL could be built)
+    analysis = connected.analyse("who is our biggest customer")
+    assert analysis.interpretations and all("per account" in i.explanation for i in analysis.interpretations)
     connected.db.dispose()
 
 
