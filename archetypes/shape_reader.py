@@ -2471,6 +2471,10 @@ def _head_target(intent: Intent) -> Target | None:
     return head
 
 
+# a column's second word that only qualifies its first ('plan tier', 'customer type', 'risk level')
+_QUALIFIERS = frozenset({"tier", "level", "type", "kind", "code", "group", "class", "segment", "grade"})
+
+
 def _columns_named(intent: Intent, profile: SchemaProfile, table: str, target: Target | None) -> tuple[str, ...]:
     tokens = {singular(w) for w, _, _ in intent.tokens}
     info = profile.tables[table]
@@ -2480,7 +2484,8 @@ def _columns_named(intent: Intent, profile: SchemaProfile, table: str, target: T
         parts = [singular(w) for w in words(column.name)]
         if column.name in keys or not parts:
             continue
-        if all(p in tokens for p in parts) or (parts[-1] in tokens and parts[-1] not in ("id", "name")):
+        if all(p in tokens for p in parts) or (parts[-1] in tokens and parts[-1] not in ("id", "name")) or \
+                len(parts) == 2 and parts[0] in tokens and parts[1] in _QUALIFIERS:  # 'plan' of plan_tier
             found.append(column.name)
     for t in intent.targets:
         if t.entity.table == table and t.entity.column_only and t.entity.name_columns[0] not in found:

@@ -72,12 +72,13 @@ def test_relative_time_is_counted_back_from_the_rows_read(tmp_path) -> None:
     url = f"sqlite:///{tmp_path / 'support.sqlite'}"
     engine = sa.create_engine(url)
     with engine.begin() as conn:
-        conn.exec_driver_sql("CREATE TABLE accounts (id INTEGER PRIMARY KEY, name VARCHAR(40) NOT NULL)")
+        conn.exec_driver_sql("CREATE TABLE accounts (id INTEGER PRIMARY KEY, name VARCHAR(40) NOT NULL, "
+                             "plan_tier VARCHAR(20) NOT NULL)")
         conn.exec_driver_sql("CREATE TABLE invoices (id INTEGER PRIMARY KEY, account_id INTEGER NOT NULL "
                              "REFERENCES accounts(id), issued_at DATE NOT NULL, amount NUMERIC(10,2) NOT NULL)")
         conn.exec_driver_sql("CREATE TABLE tickets (id INTEGER PRIMARY KEY, account_id INTEGER NOT NULL "
                              "REFERENCES accounts(id), created_at TIMESTAMP NOT NULL)")
-        conn.execute(sa.text("INSERT INTO accounts VALUES (1, 'Acme Corp')"))
+        conn.execute(sa.text("INSERT INTO accounts VALUES (1, 'Acme Corp', 'enterprise')"))
         conn.execute(sa.text("INSERT INTO invoices VALUES (:i, 1, :d, 100)"),
                      [{"i": i, "d": dt.date(2026, 1 + i, 24)} for i in range(10)])
         days = [dt.datetime(2026, 10, 1) + dt.timedelta(days=k) for k in range(65)]  # Oct 1 to Dec 4
@@ -92,6 +93,10 @@ def test_relative_time_is_counted_back_from_the_rows_read(tmp_path) -> None:
     # a schema of accounts, no customers: 'our biggest customer' ranks the accounts (no SQL could be built)
     analysis = connected.analyse("who is our biggest customer")
     assert analysis.interpretations and all("per account" in i.explanation for i in analysis.interpretations)
+    # 'what plan is acme corp on': the account's plan_tier (was its invoices summed, 'plan' unread)
+    analysis = connected.analyse("what plan is acme corp on")
+    assert analysis.understood.complete and [connected.run(i).rows[0][-1] for i in analysis.interpretations] == \
+        ["enterprise"]
     connected.db.dispose()
 
 
