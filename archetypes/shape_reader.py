@@ -2049,6 +2049,10 @@ def _currency_of_rows(intent, ops, kinds, profile, spec, as_of, out) -> None:
             return
         spec.shape, spec.group, spec.fact, spec.measure = "list", named, None, None
         spec.list_columns = (own[named.table],)
+        pointed = next((e for e in profile.edges.get(named.table, ()) if e.columns == (own[named.table],) and
+                        e.ref_table in profile.entities), None)
+        if pointed is not None:  # the currency's own row: its name beside its code ('Canadian Dollar', CAD)
+            spec.reference, spec.list_columns = pointed, ()
         out.read.append(_span(intent, asked.start(), asked.end()))
     else:
         code = intent.currency_named
