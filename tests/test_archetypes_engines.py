@@ -28,6 +28,7 @@ DEMO_QUESTIONS = [
     "What percent of our customers ordered something in 2024?",
     "What was the pound exchange rate on 2024-03-05?",
     "List the stores that sell in usd",
+    "Which currency does our London store sell in?",
     "What % of orders get refunded?",
 ]
 
