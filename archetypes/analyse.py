@@ -115,7 +115,27 @@ def analyse(question: str, profile: SchemaProfile, lookup: Lookup | None = None,
     if not analysis.capped and analysis.interpretations:
         analysis.detections = [d for d in detections if not _one_left(d, analysis, chosen)]
     analysis.understood = _understood(ctx, detections, analysis)
+    outside = _window_outside_data(ctx)
+    if outside is not None and outside not in analysis.notes:
+        analysis.notes.append(outside)
     return analysis
+
+
+def _window_outside_data(ctx: Context) -> str | None:
+    """'clients who signed up in 2024' when every sign-up date is in 2022-2023: 0 is the answer, and why."""
+    base, profile = ctx.base, ctx.profile
+    if base.window is None or base.fact is None or base.fact.time is None:
+        return None
+    time = base.fact.time
+    known = next((f.time for f in profile.fact_list() if f.time is not None and
+                  (f.time.table, f.time.column) == (time.table, time.column) and f.time.latest is not None), None)
+    if known is None or known.earliest is None or known.latest is None:
+        return None
+    if base.window.start <= known.latest.date() and known.earliest.date() < base.window.end:
+        return None
+    rows = plural(phrase(time.table).split()[-1])
+    return (f"no {phrase(time.table).split()[-1]} has a {phrase(time.column)} in this window: the {rows}' "
+            f"{phrase(time.column)} runs from {known.earliest.date()} to {known.latest.date()}")
 
 
 
@@ -544,13 +564,14 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
         if twin is not None and "record_scope" not in grounded.shape.replaces:
             grounded.shape.detections.append(twin)
             grounded.shape.replaces.add("record_scope")
+    elif base.fact is not None and base.fact.time is not None and base.measure is not None and \
+            base.measure.kind == "count" and base.measure.table == base.fact.table:
+        grounded.shape.read += _date_words(intent, base.fact.time.column)  # 'borrowed most': the loans counted
     unfinished = _open_or_unfinished(intent, profile, base)
     if unfinished is not None and "record_scope" not in grounded.shape.replaces:
         grounded.shape.detections.append(unfinished)
         grounded.shape.replaces.add("record_scope")
-    elif base.fact is not None and base.fact.time is not None and base.measure is not None and \
-            base.measure.kind == "count" and base.measure.table == base.fact.table:
-        grounded.shape.read += _date_words(intent, base.fact.time.column)  # 'borrowed most': the loans counted
+    grounded.unread += _undated_state(intent, profile, base)
     if rows is not None:
         grounded.shape.read += rows[0] + [rows[3]] + versus.links(intent, rows[0])
     if compared is not None:
@@ -1159,6 +1180,36 @@ def _open_or_unfinished(intent: Intent, profile: SchemaProfile, base: QuerySpec)
                 Reading("not_finished", f"Every one not finished ({name} {', '.join((flt.values[0], *others))})",
                         unfinished)]
     return ARCHETYPE.detection(Span(0, len(intent.question), intent.question), readings, question=f"Only '{flt.values[0]}', or {', '.join(others)} too?")
+
+
+def _undated_state(intent: Intent, profile: SchemaProfile, base: QuerySpec) -> list[tuple[Span, str]]:
+    """'visits cancelled in march', 'how are refunds trending': the time asked is when the rows reached the state,
+    but the data records no date of it; the rows' own date (when the visit was booked) is all a reading can bound.
+    Said, never passed off as the answer."""
+    from archetypes.values import lemma
+
+    fact = base.fact
+    if fact is None or fact.time is None:
+        return []
+    said = intent.window_span if base.window is not None else intent.vague_time or \
+        (intent.grain[1] if intent.grain is not None else None)
+    state = next((str(v) for f in base.filters + base.share_filters if f.entity.column_only and not f.negate and
+                  lexicon.is_state_column(words(f.entity.name_columns[0])) for v in f.values
+                  if str(v).lower().endswith("ed")), None)
+    if said is None or state is None:
+        return []
+    table = profile.tables[fact.time.table]
+    stem = lemma(state.lower())
+    if any(stem in {lemma(w) for w in words(c.name)} for c in table.columns if c.family == "temporal"):
+        return []  # the state's own date is there ('resolved_at'): it is the one bounded
+    tokens = intent.tokens
+    at = next((i for i, (w, _, _) in enumerate(tokens) if lemma(w) == stem), None)
+    nouns = {singular(w) for w in words(fact.table)} | {singular(w) for w in words(fact.time.table)}
+    if at is None or any(singular(w) in nouns for w, _, _ in tokens[at + 1:at + 4]) or said.start < tokens[at][1]:
+        return []  # 'cancelled (usd) visits in march', 'visits in 2025 that got cancelled': the visits of a time
+    rows = plural(phrase(fact.time.table).split()[-1])
+    return [(said, f"the data records no date of being {state.lower()}: only the {rows}' own {phrase(fact.time.column)} "
+                   f"can be bounded, which is another question")]
 
 
 def _state_or_date(intent: Intent, base: QuerySpec) -> Detection | None:
