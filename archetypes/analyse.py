@@ -1200,8 +1200,9 @@ def _undated_state(intent: Intent, profile: SchemaProfile, base: QuerySpec) -> l
         return []
     table = profile.tables[fact.time.table]
     stem = lemma(state.lower())
-    if any(stem in {lemma(w) for w in words(c.name)} for c in table.columns if c.family == "temporal"):
-        return []  # the state's own date is there ('resolved_at'): it is the one bounded
+    if any(stem in {lemma(w) for w in words(c.name)} for c in table.columns if c.family == "temporal") or \
+            set(words(fact.time.column)) & _CLOSING:
+        return []  # the state's own date is there ('resolved_at', read for 'closed' too): it is the one bounded
     tokens = intent.tokens
     at = next((i for i, (w, _, _) in enumerate(tokens) if lemma(w) == stem), None)
     nouns = {singular(w) for w in words(fact.table)} | {singular(w) for w in words(fact.time.table)}
