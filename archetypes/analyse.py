@@ -27,6 +27,7 @@ from archetypes.profile.model import TimeColumn
 from archetypes.query import MAX_CALENDAR_ROWS, RANKING_LIMIT, EntityFilter, QuerySpec, build
 from archetypes.registry import ARCHETYPES, ORDER
 from archetypes.shape_reader import ShapeRead, read_shape
+from archetypes.status_words import open_or_unfinished, state_or_date, undated_state
 from archetypes.unit import mixed_note
 from archetypes.values import ValueRef
 
@@ -560,18 +561,18 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
     if base.window is not None and base.fact is not None and base.fact.time is not None:
         # 'joined in 2024', 'trips that started in march': the words naming the date bounded are read
         grounded.shape.read += _date_words(intent, base.fact.time.column)
-        twin = _state_or_date(intent, base)
+        twin = state_or_date(intent, base)
         if twin is not None and "record_scope" not in grounded.shape.replaces:
             grounded.shape.detections.append(twin)
             grounded.shape.replaces.add("record_scope")
     elif base.fact is not None and base.fact.time is not None and base.measure is not None and \
             base.measure.kind == "count" and base.measure.table == base.fact.table:
         grounded.shape.read += _date_words(intent, base.fact.time.column)  # 'borrowed most': the loans counted
-    unfinished = _open_or_unfinished(intent, profile, base)
+    unfinished = open_or_unfinished(intent, profile, base)
     if unfinished is not None and "record_scope" not in grounded.shape.replaces:
         grounded.shape.detections.append(unfinished)
         grounded.shape.replaces.add("record_scope")
-    grounded.unread += _undated_state(intent, profile, base)
+    grounded.unread += undated_state(intent, profile, base)
     if rows is not None:
         grounded.shape.read += rows[0] + [rows[3]] + versus.links(intent, rows[0])
     if compared is not None:
@@ -1130,8 +1131,6 @@ _JOINING = re.compile(r"\b(?:sign(?:ed|s|ing)?[- ]?ups?|join(?:ed|s|ing)?|regist
 
 
 # verbs that end a row's life, and the date columns that record it ('solved' a ticket: its resolved_at)
-_CLOSING = frozenset({"closed", "solved", "resolved", "completed", "finished", "fulfilled", "done", "shipped",
-                      "delivered", "cancelled", "canceled", "refunded", "ended", "terminated", "churned"})
 
 
 def _dated_fact_named(intent: Intent, profile: SchemaProfile, group_table: str | None) -> tuple[Fact, Measure] | None:
@@ -1152,96 +1151,6 @@ def _dated_fact_named(intent: Intent, profile: SchemaProfile, group_table: str |
     return None
 
 
-# states of a row still under way besides 'open': an open ticket may be one waiting on the client
-_UNDER_WAY_TOO = frozenset({"pending", "in progress", "in_progress", "on hold", "on_hold", "waiting", "new",
-                            "reopened", "assigned", "escalated", "awaiting reply", "awaiting_reply"})
-
-
-def _open_or_unfinished(intent: Intent, profile: SchemaProfile, base: QuerySpec) -> Detection | None:
-    """'how many open tickets': status 'open' only, or every ticket not finished (open, pending, on hold)."""
-    from archetypes.record_scope import ARCHETYPE
-
-    flt = next((f for f in base.filters if f.entity.column_only and not f.negate and len(f.values) == 1 and
-                str(f.values[0]).lower() == "open" and lexicon.is_state_column(words(f.entity.name_columns[0]))),
-               None)
-    if flt is None:
-        return None
-    column = profile.tables[flt.entity.table].column(flt.entity.name_columns[0])
-    others = tuple(v for v in (column.samples if column is not None else ()) if v.lower() in _UNDER_WAY_TOO)
-    if not others:
-        return None
-    wider = EntityFilter(flt.entity, (flt.values[0], *others), column=flt.column, via=flt.via)
-
-    def unfinished(spec: QuerySpec) -> None:
-        spec.filters = [wider if f == flt else f for f in spec.filters]
-
-    name = phrase(flt.entity.name_columns[0])
-    readings = [Reading("only_open", f"Only {name} {flt.values[0]}", lambda spec: None),
-                Reading("not_finished", f"Every one not finished ({name} {', '.join((flt.values[0], *others))})",
-                        unfinished)]
-    return ARCHETYPE.detection(Span(0, len(intent.question), intent.question), readings, question=f"Only '{flt.values[0]}', or {', '.join(others)} too?")
-
-
-def _undated_state(intent: Intent, profile: SchemaProfile, base: QuerySpec) -> list[tuple[Span, str]]:
-    """'visits cancelled in march', 'how are refunds trending': the time asked is when the rows reached the state,
-    but the data records no date of it; the rows' own date (when the visit was booked) is all a reading can bound.
-    Said, never passed off as the answer."""
-    from archetypes.values import lemma
-
-    fact = base.fact
-    if fact is None or fact.time is None:
-        return []
-    said = intent.window_span if base.window is not None else intent.vague_time or \
-        (intent.grain[1] if intent.grain is not None else None)
-    state = next((str(v) for f in base.filters + base.share_filters if f.entity.column_only and not f.negate and
-                  lexicon.is_state_column(words(f.entity.name_columns[0])) for v in f.values
-                  if str(v).lower().endswith("ed")), None)
-    if said is None or state is None:
-        return []
-    table = profile.tables[fact.time.table]
-    stem = lemma(state.lower())
-    if any(stem in {lemma(w) for w in words(c.name)} for c in table.columns if c.family == "temporal") or \
-            set(words(fact.time.column)) & _CLOSING:
-        return []  # the state's own date is there ('resolved_at', read for 'closed' too): it is the one bounded
-    tokens = intent.tokens
-    at = next((i for i, (w, _, _) in enumerate(tokens) if lemma(w) == stem), None)
-    nouns = {singular(w) for w in words(fact.table)} | {singular(w) for w in words(fact.time.table)}
-    if at is None or any(singular(w) in nouns for w, _, _ in tokens[at + 1:at + 4]) or said.start < tokens[at][1]:
-        return []  # 'cancelled (usd) visits in march', 'visits in 2025 that got cancelled': the visits of a time
-    rows = plural(phrase(fact.time.table).split()[-1])
-    return [(said, f"the data records no date of being {state.lower()}: only the {rows}' own {phrase(fact.time.column)} "
-                   f"can be bounded, which is another question")]
-
-
-def _state_or_date(intent: Intent, base: QuerySpec) -> Detection | None:
-    """'tickets resolved yesterday': the window bounds the resolved date, and 'resolved' is also a status; the
-    tickets closed since have a resolved date too. Those whose status says so, or every one dated so."""
-    from archetypes.record_scope import ARCHETYPE
-    from archetypes.values import lemma
-
-    assert base.fact is not None and base.fact.time is not None
-    dated = {lemma(w) for w in words(base.fact.time.column)}
-    state = next((f for f in base.filters if f.entity.column_only and not f.negate and len(f.values) == 1 and
-                  lexicon.is_state_column(words(f.entity.name_columns[0])) and
-                  lemma(str(f.values[0]).lower()) in dated), None)
-    if state is None:
-        return None
-    column = phrase(base.fact.time.column)
-
-    def by_date(spec: QuerySpec) -> None:
-        spec.filters = [f for f in spec.filters if f != state]
-
-    readings = [Reading("by_status", f"Only {plural(phrase(base.fact.table))} whose {phrase(state.entity.name_columns[0])} "
-                        f"is {state.values[0]}", lambda spec: None),
-                Reading("by_date", f"Every {phrase(base.fact.table)} with a {column} in the window, whatever its "
-                        f"{phrase(state.entity.name_columns[0])}", by_date)]
-    span = Span(0, len(intent.question), intent.question)
-    found = ARCHETYPE.detection(span, readings, question=f"By the {column}, or by the status too?")
-    found.reason = (f"Rows with a {column} may be in another state since (closed after being resolved): the status "
-                    f"and the date can name different rows.")
-    return found
-
-
 def _dated_as_said(intent: Intent, profile: SchemaProfile, fact: Fact) -> Fact:
     """The fact dated by the column the question's verb names, when it is not the one it is dated by ('tickets
     closed in june' by resolved_at, 'parcels shipped in 1997' by the shipped date); else the fact as it was."""
@@ -1253,8 +1162,8 @@ def _dated_as_said(intent: Intent, profile: SchemaProfile, fact: Fact) -> Fact:
     others = [c for c in time_columns(table) if c.name != fact.time.column]
     said = {w for w, _, _ in intent.tokens}
     named = [c for c in others if _date_words(intent, c.name)]
-    if not named and said & _CLOSING:
-        named = [c for c in others if set(words(c.name)) & _CLOSING]
+    if not named and said & lexicon.CLOSING_WORDS:
+        named = [c for c in others if set(words(c.name)) & lexicon.CLOSING_WORDS]
     if len(named) != 1 or _date_words(intent, fact.time.column):
         return fact
     return replace(fact, time=time_column(table, named[0]))

@@ -72,6 +72,9 @@ SALES_WORDS = frozenset("sales sale sell sells sold selling".split())
 FACT_NOUNS = frozenset("sales sale revenue revenues money business turnover income".split())
 # words of a column that holds a row's state
 STATE_COLUMN_WORDS = frozenset({"status", "state"})
+# a state a row's closing date is for ('tickets closed in june' are dated by resolved_at)
+CLOSING_WORDS = frozenset({"closed", "solved", "resolved", "completed", "finished", "fulfilled", "done", "shipped",
+                           "delivered", "cancelled", "canceled", "refunded", "ended", "terminated", "churned"})
 # states of a row that never went through: it is void, not a row of another kind that counts
 NEVER_HAPPENED = frozenset({"cancelled", "canceled", "void", "voided", "rejected", "declined", "failed", "abandoned"})
 

@@ -167,15 +167,7 @@ def _absence_among(ctx: Context) -> Detection | None:
     among = reaching(table, entity, profile) if table is not None else None
     if table is None or among is None:
         return None
-    key = ("rows with none", entity.table, table)
-    if ctx.lookup is not None and key not in profile.cache:  # once per profile: an anti-join on a large table
-        probe = exp.select(exp.Literal.number(1)).from_(table_ref(entity.table, "e0")).where(
-            exp.Not(this=among)).limit(1)
-        try:
-            profile.cache[key] = bool(ctx.lookup(probe))
-        except Exception:  # noqa: BLE001 - unknown: ask
-            profile.cache[key] = True
-    if not profile.cache.get(key, True):
+    if not _some_have_none(ctx, entity.table, table, among):
         return None  # every row has some: both readings are the same rows
     rows = _rows(table)
     nouns = plural(entity.noun)
@@ -214,16 +206,7 @@ def _ever_active(ctx: Context) -> Detection | None:
     measure = Measure(slug(plural(entity.noun)), f"Distinct {plural(entity.noun)} (with {_rows(fact.table)})",
                       "count_distinct", fact.table, tuple(edge.columns))
     among = reaching(fact.table, entity, profile)
-    key = ("rows with none", table, fact.table)
-    if among is None:
-        return None
-    if ctx.lookup is not None and key not in profile.cache:  # once per profile, as for an absence
-        probe = exp.select(exp.Literal.number(1)).from_(table_ref(table, "e0")).where(exp.Not(this=among)).limit(1)
-        try:
-            profile.cache[key] = bool(ctx.lookup(probe))
-        except Exception:  # noqa: BLE001 - unknown: ask
-            profile.cache[key] = True
-    if not profile.cache.get(key, True):
+    if among is None or not _some_have_none(ctx, table, fact.table, among):
         return None
 
     def active(spec: QuerySpec) -> None:
@@ -237,6 +220,19 @@ def _ever_active(ctx: Context) -> Detection | None:
     found.reason = (f"Some {nouns} have no {rows} at all (on file, but never active): counting them or not "
                     f"changes the answer.")
     return found
+
+
+def _some_have_none(ctx: Context, table: str, other: str, among: exp.Exists) -> bool:
+    """Whether some row of `table` has no row of `other` (`among` is the EXISTS that finds one): an anti-join,
+    run once per profile and kept in its cache; unknown (no lookup, or it failed) counts as yes."""
+    key = ("rows with none", table, other)
+    if ctx.lookup is not None and key not in ctx.profile.cache:
+        probe = exp.select(exp.Literal.number(1)).from_(table_ref(table, "e0")).where(exp.Not(this=among)).limit(1)
+        try:
+            ctx.profile.cache[key] = bool(ctx.lookup(probe))
+        except Exception:  # noqa: BLE001 - unknown: ask
+            ctx.profile.cache[key] = True
+    return bool(ctx.profile.cache.get(key, True))
 
 
 def _among(table: str | None):

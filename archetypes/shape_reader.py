@@ -547,9 +547,7 @@ def _condition_joins_part(intent: Intent, share: OperatorMention, spec: QuerySpe
         return False
     start = _predicate(intent, share, out.value_spans)
     if start is None:
-        nouns = [t.span.start for t in intent.targets if not t.entity.column_only] + \
-            [s.start for _, s in intent.measures]
-        start = min((n for n in nouns if n >= share.span.end), default=None)
+        start = _rows_noun(intent, share)
     return start is not None and min(s.start for s in out.flag_spans) > start
 
 
@@ -558,10 +556,15 @@ _PREDICATE = re.compile(r"\b(?:are|is|were|was|went|go|goes|came|come|comes|got|
                         r"shipped|sold|arrived|belong|belongs|belonged|ended|end|ends|turned|made|used|paid)\b")
 
 
+def _rows_noun(intent: Intent, share: OperatorMention) -> int | None:
+    """Where the share's rows are named: the first table noun or measure after the share word."""
+    nouns = [t.span.start for t in intent.targets if not t.entity.column_only] + [s.start for _, s in intent.measures]
+    return min((n for n in nouns if n >= share.span.end), default=None)
+
+
 def _predicate(intent: Intent, share: OperatorMention, value_spans: list[Span]) -> int | None:
     """Where what is said of the share's rows starts: the first verb after the rows' noun."""
-    nouns = [t.span.start for t in intent.targets if not t.entity.column_only] + [s.start for _, s in intent.measures]
-    noun = min((n for n in nouns if n >= share.span.end), default=None)
+    noun = _rows_noun(intent, share)
     if noun is None:  # 'what % of beverages are discontinued': the rows named by a value
         noun = min((s.start for s in value_spans if s.start >= share.span.end), default=None)
     if noun is None:
@@ -574,8 +577,7 @@ def _share_part(intent: Intent, share: OperatorMention, filters: list, value_spa
     """'share of berlin visits cancelled', 'what share of cancelled visits came from berlin': values named between
     'share of' and the rows' noun scope the whole; the ones after the noun are the part. With none after, every
     value is the part ('share of revenue from laptops')."""
-    nouns = [t.span.start for t in intent.targets if not t.entity.column_only] + [s.start for _, s in intent.measures]
-    noun = min((n for n in nouns if n >= share.span.end), default=None)
+    noun = _rows_noun(intent, share)
     if noun is None or len(filters) < 2:
         return list(filters)
     said_of = _predicate(intent, share, value_spans)
