@@ -930,8 +930,8 @@ def _top_n(intent: Intent, spec: QuerySpec) -> int:
 
 
 # 'avg items per order', 'order size': a figure per event, read from the lines (shape_reader._average)
-_PER_EVENT = re.compile(r"\b(?:avg|average|mean|per|each|size|basket)\b")
-_PER_PERIOD = re.compile(r"\b(?:(?:per|each|every|a|an)\s+(?:day|week|month|quarter|year)|avg|average|mean)\b")
+_PER_EVENT = re.compile(r"\b(?:avg|average|mean|median|per|each|size|basket)\b")
+_PER_PERIOD = re.compile(r"\b(?:(?:per|each|every|a|an)\s+(?:day|week|month|quarter|year)|avg|average|mean|median)\b")
 
 
 def _without_grain(intent: Intent) -> str:
@@ -1186,7 +1186,7 @@ def _own_date(intent: Intent, table: TableInfo) -> TimeColumn | None:
 
 def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
     """The straightforward reading of the question, before any archetype's readings apply."""
-    spec = QuerySpec(window=intent.window)
+    spec = QuerySpec(window=intent.window, median=any(w in ("median", "medians") for w, _, _ in intent.tokens))
     if intent.group is not None:
         spec.group = intent.group.entity
         if intent.also_group is not None:

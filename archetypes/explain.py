@@ -104,6 +104,11 @@ def _currency(spec: QuerySpec) -> str:
 
 def _metric(spec: QuerySpec) -> str:
     assert spec.measure is not None
+    if spec.median:
+        if spec.per_table:  # 'median order value': each order's total, then the middle order
+            total = measure_text(spec.measure)
+            return f"Median of each {singular_noun(spec.per_table)}'s {total[:1].lower()}{total[1:]}"
+        return "Median" + measure_text(spec.measure, "avg").removeprefix("Average")
     text = measure_text(spec.measure, spec.agg, spec.weight)
     if spec.per_table and spec.per_all and spec.group is None:
         text += f" divided by the number of all {_rows(spec.per_table)}, with or without any"

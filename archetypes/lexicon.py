@@ -51,8 +51,8 @@ revenue revenues rev turnover income earnings takings gmv money spend spends spe
 # operations people ask for that no reading computes yet: reported as not read with this reason, never
 # answered by a total
 UNSUPPORTED = {
-    **dict.fromkeys(["median", "medians", "percentile", "percentiles", "quartile", "quartiles", "p90", "p95", "p99"],
-                    "a median or percentile is not computed by the rules yet"),
+    **dict.fromkeys(["percentile", "percentiles", "quartile", "quartiles", "p90", "p95", "p99"],
+                    "a percentile is not computed by the rules yet"),
     **dict.fromkeys(["cumulative", "running", "rolling", "moving"], "running and rolling totals are not computed yet"),
 }
 
@@ -90,7 +90,8 @@ def is_state_column(column_words: Iterable[str]) -> bool:
 
 # analytic operators: each must be reflected by the reading's shape, or it is reported as not read
 OPERATORS: dict[str, str] = {
-    **dict.fromkeys(["average", "avg", "mean", "typical", "typically", "averages", "aov"], "average"),
+    **dict.fromkeys(["average", "avg", "mean", "typical", "typically", "averages", "aov", "median", "medians"],
+                    "average"),
     **dict.fromkeys(["total", "totals", "sum", "overall", "combined", "altogether", "aggregate"], "total"),
     **dict.fromkeys(["count", "counts", "number", "how many", "many"], "count"),
     **dict.fromkeys(["distinct", "unique", "different"], "distinct"),

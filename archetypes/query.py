@@ -132,6 +132,7 @@ class QuerySpec:
     per_table: str | None = None             # ratio: the measure divided by the distinct rows of this table
     per_all: bool = False                    # ratio: divided by every row of per_table, not those with events
     period_mean: bool = False                # the average of the totals per `grain` period ('average monthly revenue')
+    median: bool = False                     # the middle value, not the mean, of what agg 'avg' or per_table averages
     having: tuple[str, float] | None = None  # (operator, number) on the metric: HAVING
     count_groups: bool = False               # HAVING: how many groups pass, not their list
     share_groups: bool = False               # HAVING: the share of the groups with rows that pass
@@ -503,6 +504,10 @@ def prepare(spec: QuerySpec, profile: SchemaProfile, need_time: bool = False,
 
 def build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp.Query | None:
     """The candidate query for `spec`, or None when there is nothing to compute (notes say why)."""
+    if spec.median:
+        from archetypes.median import build_median
+
+        return build_median(spec, profile)
     if spec.period_mean and spec.grain:
         return _period_mean(spec, profile, as_of)
     query = _build(spec, profile, as_of)
@@ -869,7 +874,7 @@ def metric_expression(spec: QuerySpec, measure: Measure, value: exp.Expr, source
         aggregated = exp.Div(this=exp.Sum(this=exp.Mul(this=value, expression=weight.copy())),
                              expression=exp.Nullif(this=exp.Sum(this=weight), expression=exp.Literal.number(0)))
     else:
-        aggregated = _aggregate(measure, value)
+        aggregated = measure_aggregate(measure, value)
     if not spec.per_table:
         return aggregated
     route = profile.path(source.root, spec.per_table)
@@ -949,7 +954,7 @@ def _row_value(measure: Measure, alias: str) -> exp.Expr:
     return exp.Literal.number(1)
 
 
-def _aggregate(measure: Measure, value: exp.Expr) -> exp.Expr:
+def measure_aggregate(measure: Measure, value: exp.Expr) -> exp.Expr:
     if measure.kind == "count_distinct":
         return exp.Count(this=exp.Distinct(expressions=[value]))
     if measure.kind == "count":

@@ -55,7 +55,7 @@ _BARE = re.compile(r"^\s*(?!(?:count|show|list|give|plot|chart|draw|display|numb
                    r"(?:\s+(?:in|for|at|from|during|since|last|this|of)\b[^?.!]*)?\s*[?.!]*\s*$")  # 'in canada'
 # 'basket size', 'avg order size': units, lines or value per order
 _BASKET = re.compile(r"\b(?:basket|cart)\s+(size|value)s?\b|\b(?:order|invoice|ticket|transaction)\s+(size)s?\b")
-_ORDER_VALUE = re.compile(r"\b(?:average|avg|mean|typical)\s+(?:\w+\s+)?(?:value|size|worth)\b|\baov\b")
+_ORDER_VALUE = re.compile(r"\b(?:average|avg|mean|median|typical)\s+(?:\w+\s+)?(?:value|size|worth)\b|\baov\b")
 _WHEN_MOST = re.compile(r"\bwhen\b.*\b(most|busiest|peak|least|fewest)\b|\b(busiest|quietest|peak|slowest)\b")
 _PARTS = (("weekday", re.compile(r"\b(weekday|day of (?:the )?week|which day|what day|days of (?:the )?week)\b")),
           ("hour", re.compile(r"\b(hour|time of (?:the )?day|what time|which time)\b")),
@@ -109,10 +109,28 @@ def read_shape(intent: Intent, ops: list[OperatorMention], profile: SchemaProfil
     if out.share_of_passing is not None:
         _share_of_passing(out.share_of_passing, profile, spec, out)
     _percent_change(ops, spec, out)
+    _typical_middle(intent, ops, spec, out)
     _stock_level(intent, profile, spec, out)
     _not_yet(intent, profile, spec, out)
     _counted_in_currency(intent, profile, spec)
     return out
+
+
+def _typical_middle(intent: Intent, ops: list[OperatorMention], spec: QuerySpec, out: ShapeRead) -> None:
+    """'a typical invoice amount': the mean, or the median (the middle one, which a few large rows do not pull
+    up); a median reading that cannot be computed for a combination is dropped when it is built."""
+    from archetypes.aggregation_level import ARCHETYPE
+
+    typical = next((m for m in ops if m.category == "average" and m.word in ("typical", "typically")), None)
+    if typical is None or spec.median or "average" not in out.consumed:
+        return
+
+    def middle(spec: QuerySpec) -> None:
+        spec.median = True
+
+    readings = [Reading("mean", "The mean (the average)", lambda spec: None),
+                Reading("median", "The median (the middle one, not pulled by a few large values)", middle)]
+    out.detections.append(ARCHETYPE.detection(typical.span, readings, question="Typical as the mean or the median?"))
 
 
 def _counted_in_currency(intent: Intent, profile: SchemaProfile, spec: QuerySpec) -> None:
@@ -1198,7 +1216,7 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
         return
     if per is not None and average is not None and _rows_per(intent, average, per, profile, spec, out):
         return
-    typical = re.search(r"\b(?:the\s+)?(?:average|typical|avg)\s+([a-z][a-z ]{1,30})", lower) \
+    typical = re.search(r"\b(?:the\s+)?(?:average|typical|avg|median)\s+([a-z][a-z ]{1,30})", lower) \
         if average is not None and intent.how_many is not None else None
     if typical is not None and average is not None and _rows_per(intent, average, typical, profile, spec, out):
         return  # 'how many visits does the average client make': the visits counted per client
@@ -1474,7 +1492,7 @@ def _event_money(intent: Intent, average: OperatorMention, profile: SchemaProfil
 
 _AGAINST_AVERAGE = re.compile(r"\b(?:(priced|costing|costs?|that cost|which cost)\s+)?(above|over|below|under|more than|"
                               r"less than|higher than|lower than|greater than|longer than|shorter than)\s+"
-                              r"(?:the\s+)?(?:average|avg|mean)\b")
+                              r"(?:the\s+)?(?:average|avg|mean|median)\b")
 _ABOVE_WORDS = frozenset({"above", "over", "more than", "higher than", "greater than", "longer than"})
 
 

@@ -17,13 +17,13 @@ from archetypes.profile import Edge, Entity, Fact, SchemaProfile, TimeColumn
 from archetypes.query import (
     Prepared,
     QuerySpec,
-    _aggregate,
     _From,
     _range,
     bridged,
     col,
     ident,
     literal,
+    measure_aggregate,
     metric_column,
     metric_expression,
     name_expression,
@@ -418,7 +418,7 @@ def _when(spec: QuerySpec, prepared: Prepared, condition: exp.Expr) -> exp.Expr:
         return exp.Count(this=exp.Case(ifs=[exp.If(this=condition, true=value)]))
     guarded = exp.Case(ifs=[exp.If(this=condition, true=prepared.value.copy())])
     if measure.kind in ("count", "count_distinct"):
-        return _aggregate(measure, guarded)
+        return measure_aggregate(measure, guarded)
     return exp.Coalesce(this=exp.Sum(this=guarded), expressions=[_int(0)])
 
 

@@ -2,6 +2,9 @@
 and the same question gives the same readings (matched by `choices`) and the same top rows everywhere."""
 from __future__ import annotations
 
+import sqlite3
+import statistics
+from contextlib import closing
 from typing import Any
 
 import pytest
@@ -317,3 +320,27 @@ def test_exchange_rates_on_every_engine(demo, question: str, by_hand: str) -> No
         figures = [float(comparable(rows[0][0])) for rows in readings.values()]
         assert figures and all(abs(f - rate) < 1e-4 * max(1.0, rate) or abs(f * rate - 1) < 1e-4 for f in figures), \
             (backend, question, figures, rate)
+
+
+# a median is the middle value, not the mean ('median' was reported as not read): the same window-function
+# statement on every engine, checked against Python's median of the values, by hand on SQLite Chinook
+# question | the values the median is of
+MEDIANS = [
+    ("median track length", "SELECT Milliseconds FROM Track"),
+    ("median number of tracks per album", "SELECT COUNT(*) FROM Track GROUP BY AlbumId"),
+    ("median invoice total in 2025", "SELECT Total FROM Invoice WHERE InvoiceDate >= '2025-01-01' "
+                                     "AND InvoiceDate < '2026-01-01'"),
+    ("typical invoice amount", "SELECT SUM(UnitPrice * Quantity) FROM InvoiceLine GROUP BY InvoiceId"),
+]
+
+
+@pytest.mark.parametrize(("question", "values"), MEDIANS)
+def test_medians_on_every_engine(chinook, chinook_urls, question: str, values: str) -> None:
+    results = {backend: _answers(chinook[backend], question) for backend in BACKENDS}
+    assert _agree(results["sqlite"], results["postgresql"]) and _agree(results["sqlite"], results["mysql"]), question
+    # every value, read straight from the file (the checker's own fetch is bounded)
+    with closing(sqlite3.connect(chinook_urls["sqlite"].removeprefix("sqlite:///"))) as raw:
+        middle = statistics.median(float(row[0]) for row in raw.execute(values))
+    for backend, readings in results.items():
+        figures = [float(comparable(rows[0][0])) for rows in readings.values()]
+        assert any(abs(f - middle) < 0.005 for f in figures), (backend, question, figures, middle)
