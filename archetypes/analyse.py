@@ -15,6 +15,7 @@ from adapters.schema import TableInfo
 from archetypes import lexicon, roles, versus
 from archetypes.archetype import Context
 from archetypes.counted import bridge_between, bridges_to, rows_counted, rows_of
+from archetypes.duration_reader import computes_duration
 from archetypes.errors import UnknownAnswerError
 from archetypes.expand import apply_mappings
 from archetypes.explain import explain
@@ -332,13 +333,13 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
                         f"names the {plural(phrase(named[0]))}, which no reading reads"))
             break
     duration = _DURATION_ASKED.search(ctx.intent.lower)
-    if duration is not None and not any(i.query.find(exp.DateDiff, exp.TimestampDiff) for i in analysis.interpretations):
+    if duration is not None and not any(computes_duration(i.query) for i in analysis.interpretations):
         # 'avg days to complete a course' divided courses by courses: a time between two dates no reading takes
         out.append((Span(duration.start(), duration.end(), ctx.question[duration.start():duration.end()]),
                     "a time between two dates, which no reading computes"))
     days = _DAYS_COUNTED.search(ctx.intent.lower)
     if days is not None and not any(s.start <= days.start(1) < s.end for s in measured) and \
-            not any(i.query.find(exp.DateDiff, exp.TimestampDiff) for i in analysis.interpretations):
+            not any(computes_duration(i.query) for i in analysis.interpretations):
         # 'how many sick days': the days each row spans, added up, while the readings count the rows
         out.append((Span(days.start(1), days.end(1), ctx.question[days.start(1):days.end(1)]),
                     "a number of days the rows span, which no reading adds up"))
@@ -386,7 +387,9 @@ _FIGURES_ASKED = re.compile(r"\b(numbers|figures|stats|statistics|metrics|kpis?)
 
 # 'avg days to complete', 'how many hours until delivery', 'time to ship': a duration between two dates
 _DURATION_ASKED = re.compile(r"\b(?:days|hours|minutes|weeks|months|time|long)\s+(?:to|until|till|before|between|"
-                             r"it takes? to|does it take to)\b")
+                             r"it takes? to|does it take to)\b|\b(?:shipping|shipment|delivery|resolution|response|"
+                             r"processing|fulfil+ment|turnaround|lead|handling|transit|waiting|wait|completion|"
+                             r"approval|closing|reply|dispatch)\s+(?:times?|durations?|delays?)\b")
 
 # 'how many sick days', 'how many approved vacation days': days of something, not the rows that hold them
 _DAYS_COUNTED = re.compile(r"\bhow many\s+(?:[a-z]+\s+){1,3}?(days|hours|weeks|nights)\b(?!\s+(?:ago|of (?:the )?week))")

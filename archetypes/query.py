@@ -244,13 +244,15 @@ def render(query: exp.Query, dialect: str) -> str:
 def written_statement(query: exp.Query, dialect: str) -> tuple[str, exp.Query]:
     """`render`'s text and the tree it was written from (a copy of `query`, the caller's to keep): the
     statement is sent from that tree (`adapters.built`), not parsed again from its text."""
+    from archetypes.duration_reader import days_between_written
     from archetypes.shapes import written_part
 
     dialect = sqlglot_dialect(dialect)
     written = query.copy()
     for node in reversed(list(written.find_all(exp.Anonymous, exp.Cast))):
         if isinstance(node, exp.Anonymous):
-            native = written_part(node, dialect) or period_key.written_marker(node, dialect)
+            native = written_part(node, dialect) or period_key.written_marker(node, dialect) or \
+                days_between_written(node, dialect)
             if native is not None:
                 node.replace(native)
         elif dialect == "sqlite" and isinstance(node.this, exp.Literal) and node.this.is_string:

@@ -99,7 +99,8 @@ def read_shape(intent: Intent, ops: list[OperatorMention], profile: SchemaProfil
     words_used = {m.word for m in ops}
     if words_used & _ASCENDING:
         spec.ascending = True
-    if _top_per_group(intent, spec, profile, out) or _exchange_rate(intent, profile, spec, out):
+    if _top_per_group(intent, spec, profile, out) or _exchange_rate(intent, profile, spec, out) or \
+            _duration(intent, profile, spec, out):
         return out
     _fiscal_unknown(intent, profile, out)
     for reader in (_absence, _share, read_change, _distribution, _first_or_last, _largest_event, _attribute,
@@ -202,6 +203,31 @@ def _exchange_rate(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out:
     out.read += asked.read
     out.consumed |= {"rate", "share", "average", "ranking", "attribute", "distribution"}
     out.replaces |= {"ranking_metric", "unit", "timezone", "record_scope", "aggregation_level"}
+    return True
+
+
+def _duration(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: ShapeRead) -> bool:
+    """'average shipping time', 'how long does it take to resolve a ticket': each row's time between two of its
+    dates, averaged (archetypes.duration_reader), not its money or its count."""
+    from archetypes.duration_reader import apply_duration, duration_asked
+
+    mentioned = tuple(t.entity.table for t in intent.targets) + ((spec.fact.table,) if spec.fact else ())
+    asked = duration_asked(intent, profile, mentioned)
+    if asked is None:
+        return False
+    apply_duration(asked, intent, profile, spec)
+    _group_by_mention(intent, spec, profile=profile)
+    if spec.group is None and asked.ranked:
+        # 'which shipper is the fastest to ship': the rows of the entity asked about, ranked by their average
+        ranked = next((t for t in intent.targets if t.entity.table != asked.table and
+                       profile.path(asked.table, t.entity.table) is not None), None)
+        if ranked is not None:
+            spec.group, spec.limit = ranked.entity, intent.top_n or 1
+    if spec.group is not None and spec.group.table == asked.table and not spec.group.column_only:
+        spec.group, spec.limit = None, None  # 'how long do orders take to ship': the orders are the rows, not groups
+    out.read += asked.read
+    out.consumed |= {"average", "ranking", "attribute", "distribution"}
+    out.replaces |= {"ranking_metric", "unit", "aggregation_level"}
     return True
 
 

@@ -1,0 +1,216 @@
+"""A time between two dates of the same row asked for: 'average shipping time', 'how long does it take to resolve
+a ticket', 'days to ship by shipper', 'time between order and shipment'. The figure is each row's days (or hours,
+minutes, weeks) from its start date to the date its verb names, averaged; rows that have not reached the end date
+yet (no shipped date) have no figure and are left out, which the explanation says.
+
+The day difference is a marker (`DAYS_BETWEEN`) written per engine by `days_between_written`: JULIANDAY on SQLite,
+epoch seconds on PostgreSQL (timestamp, timestamptz and date alike), TIMESTAMPDIFF on MariaDB, all fractional, so
+the three engines give the same figure.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from sqlglot import exp
+
+from archetypes.intent import Intent, Span
+from archetypes.naming import phrase, singular, slug, words
+from archetypes.profile import Fact, Measure, SchemaProfile, TimeColumn
+from archetypes.query import QuerySpec
+
+DAYS_BETWEEN = "CHECKER_DAYS_BETWEEN"
+
+# 'shipping time', 'resolution times', 'delivery delay'
+_NOUN_TIME = re.compile(r"\b([a-z]+)\s+(?:times?|durations?|delays?)\b")
+# 'time to ship', 'days until delivery', 'hours to get resolved'
+_TIME_TO = re.compile(r"\b(?:time|days|hours|minutes|weeks)\s+(?:it\s+takes?\s+)?(?:to|until|till|before)\s+"
+                      r"(?:(?:get|be|being|getting)\s+)?(?:(?:a|an|the|our|their)\s+[a-z]+\s+)?([a-z]+)")
+# 'how long does it take to ship an order', 'how long do tickets take to get resolved'
+_HOW_LONG = re.compile(r"\bhow\s+long\s+(?:does|do|did|will|would|is|are|was|were|has|have)\s+(?:it\s+)?"
+                       r"(?:[a-z]+\s+){0,4}?(?:take|takes|taking|taken|wait)\s+(?:(?:us|them|for\s+(?:[a-z]+\s+){0,3}?)"
+                       r"\s*)?(?:to|until|till|before)\s+(?:(?:get|be|being)\s+)?([a-z]+)")
+# 'how long until an order ships', 'how long before tickets are closed'
+_HOW_LONG_UNTIL = re.compile(r"\bhow\s+long\s+(?:until|till|before)\s+(?:(?:a|an|the|our)\s+)?(?:[a-z]+\s+){0,2}?"
+                             r"(?:is|are|gets?|get|was|were)?\s*([a-z]+)")
+# 'time between order and shipment', 'days between ordering and shipping'
+_BETWEEN = re.compile(r"\b(?:time|days|hours|minutes|weeks|gap|delay)\s+(?:it\s+takes?\s+)?between\s+(?:the\s+|an?\s+)?"
+                      r"([a-z]+)(?:\s+(?:date|time|day))?\s+and\s+(?:the\s+|an?\s+)?([a-z]+)")
+# 'which shipper is the fastest to ship', 'who delivers quickest'
+_FAST_TO = re.compile(r"\b(?:fastest|quickest|slowest|speediest)\s+(?:[a-z]+\s+){0,2}?(?:to|at|in)\s+(?:get\s+)?"
+                      r"([a-z]+)")
+_VERB_FAST = re.compile(r"\b([a-z]+?)(?:es|s)?\s+(?:the\s+)?(?:fastest|quickest|slowest)\b")
+# 'how long do subscriptions last', 'average subscription length': a row's life, from its start to its end
+_LASTS = re.compile(r"\bhow\s+long\s+(?:does|do|did|will)\s+(?:a|an|the|our|their)?\s*([a-z]+)\s+"
+                    r"(?:usually\s+|typically\s+)?(?:last|lasts|stay|stays|run|survive|remain)\b")
+_LENGTH = re.compile(r"\b([a-z]+)\s+(?:length|lengths|lifetime|lifespan|duration|durations|tenure)\b")
+_END_WORDS = frozenset("end ended ending ends finished closed cancelled canceled churned terminated stopped left "
+                       "expired expires".split())
+_UNIT = re.compile(r"\b(hours?|minutes?|weeks?|days?)\b")
+_FACTORS = {"hour": 24, "minute": 1440, "week": 1 / 7, "day": 1}
+# the date a row begins with, when the question names only its end
+_START_WORDS = frozenset("created creation opened open ordered order placed submitted started start requested "
+                         "booked registered raised reported logged received signup signed issued".split())
+_IRREGULAR = {"pay": "paid", "payment": "paid", "paying": "paid", "paid": "paid"}
+_NOT_A_VERB = frozenset("the a an our their it this that last first next each every average avg mean median total "
+                        "typical is are was were who which what one".split())
+_FASTEST = re.compile(r"\b(?:fastest|quickest|shortest|speediest|least)\b")
+_SLOWEST = re.compile(r"\b(?:slowest|longest)\b")
+
+
+@dataclass
+class DurationAsked:
+    table: str
+    start: str
+    end: str
+    unit: str
+    read: list[Span]
+    ranked: bool = False    # 'which shipper is the fastest': rows of another table ranked by it
+
+
+def _root(word: str) -> str:
+    return _IRREGULAR.get(word, word)
+
+
+def _names_column(word: str, column: str) -> bool:
+    """'shipping' names shipped_date, 'resolution' resolved_at, 'response' first_response_at: a shared root."""
+    word = _root(word)
+    for part in words(column):
+        if part in ("at", "date", "time", "on", "day", "ts", "timestamp", "dt"):
+            continue
+        shared = 0
+        for a, b in zip(word, part):
+            if a != b:
+                break
+            shared += 1
+        if shared >= 4 or shared == len(part) >= 3 and len(word) <= len(part) + 4:
+            return True
+    return False
+
+
+def _temporal(profile: SchemaProfile, table: str) -> list[str]:
+    info = profile.tables.get(table)
+    return [c.name for c in info.columns if c.family == "temporal"] if info is not None else []
+
+
+def _start_of(profile: SchemaProfile, table: str, end: str) -> str | None:
+    fact = profile.facts.get(table)
+    if fact is not None and fact.time is not None and fact.time.table == table and fact.time.column != end:
+        return fact.time.column
+    others = [c for c in _temporal(profile, table) if c != end]
+    started = [c for c in others if set(words(c)) & _START_WORDS]
+    if started:
+        return started[0]
+    return others[0] if len(others) == 1 else None
+
+
+def duration_asked(intent: Intent, profile: SchemaProfile, mentioned: tuple[str, ...] = ()) -> DurationAsked | None:
+    """The table and its two dates a duration is asked between, or None when the question asks no duration (or
+    names an end no date column holds: the report then says the duration was not read)."""
+    lower = intent.lower
+    found: list[tuple[re.Match[str], str | None, str]] = []
+    for pattern in (_HOW_LONG, _HOW_LONG_UNTIL, _TIME_TO, _NOUN_TIME, _FAST_TO, _VERB_FAST):
+        for m in pattern.finditer(lower):
+            if m.group(1) not in _NOT_A_VERB:
+                found.append((m, None, m.group(1)))
+    for m in _BETWEEN.finditer(lower):
+        found.append((m, m.group(1), m.group(2)))
+    lives = [m for pattern in (_LASTS, _LENGTH) for m in pattern.finditer(lower)]
+    if not found and not lives:
+        return None
+    tables = sorted((t for t in profile.tables if len(_temporal(profile, t)) >= 2),
+                    key=lambda t: (t not in mentioned, t not in profile.facts, t))
+    for m, start_word, end_word in found:
+        for table in tables:
+            dates = _temporal(profile, table)
+            ends = [c for c in dates if _names_column(end_word, c)]
+            if start_word is not None:
+                starts = [c for c in dates if _names_column(start_word, c) or set(words(c)) & {start_word}]
+                if not starts or not ends or starts[0] == ends[0]:
+                    continue
+                start, end = starts[0], ends[0]
+            else:
+                if len(ends) != 1:
+                    continue
+                end = ends[0]
+                began = _start_of(profile, table, end)
+                if began is None or _names_column(end_word, began):
+                    continue
+                start = began
+            unit = _UNIT.search(lower)
+            said = unit.group(1).rstrip("s") if unit is not None else "day"
+            read = [Span(m.start(), m.end(), intent.question[m.start():m.end()])]
+            if unit is not None:
+                read.append(Span(unit.start(), unit.end(), intent.question[unit.start():unit.end()]))
+            read += [Span(s.start(), s.end(), intent.question[s.start():s.end()])
+                     for s in (_FASTEST.search(lower), _SLOWEST.search(lower)) if s is not None]
+            ranked = _FASTEST.search(lower) is not None or _SLOWEST.search(lower) is not None
+            return DurationAsked(table, start, end, said, read, ranked)
+    for m in lives:
+        # the table the word names, from its start to the date it ended
+        named = next((t for t in tables if singular_root(m.group(1)) in {singular_root(w) for w in words(t)}), None)
+        if named is None:
+            continue
+        ends = [c for c in _temporal(profile, named) if set(words(c)) & _END_WORDS]
+        began = _start_of(profile, named, ends[0]) if len(ends) == 1 else None
+        if began is None:
+            continue
+        unit = _UNIT.search(lower)
+        read = [Span(m.start(), m.end(), intent.question[m.start():m.end()])]
+        if unit is not None:
+            read.append(Span(unit.start(), unit.end(), intent.question[unit.start():unit.end()]))
+        return DurationAsked(named, began, ends[0], unit.group(1).rstrip("s") if unit is not None else "day", read)
+    return None
+
+
+def singular_root(word: str) -> str:
+    return singular(word).lower()
+
+
+def duration_measure(asked: DurationAsked) -> Measure:
+    factor = _FACTORS[asked.unit]
+    days = f'{DAYS_BETWEEN}("{asked.start}", "{asked.end}")'
+    scaled = days if factor == 1 else f"{days} * {factor}" if factor > 1 else f"{days} / 7.0"
+    units = f"{asked.unit}s"
+    return Measure(slug(f"{units} to {phrase(asked.end)}"), f"{units} from {phrase(asked.start)} to "
+                   f"{phrase(asked.end)} (rows with both)", "expression", asked.table, (asked.start, asked.end), expression=scaled)
+
+
+def apply_duration(asked: DurationAsked, intent: Intent, profile: SchemaProfile, spec: QuerySpec) -> None:
+    """The spec: each row's duration averaged (or its median), fastest first when asked which is fastest."""
+    fact = profile.facts.get(asked.table)
+    if fact is None or fact.time is None or fact.time.table != asked.table:
+        info = profile.tables[asked.table]
+        column = info.column(asked.start)
+        fact = Fact(table=asked.table, measures=[], row_count=info.row_count,
+                    time=TimeColumn(asked.table, asked.start, date_only=bool(column and "date" == column.type.lower())))
+    spec.fact, spec.measure, spec.count_table = fact, duration_measure(asked), None
+    spec.agg, spec.per_table, spec.per_all, spec.weight = "avg", None, False, None
+    lower = intent.lower
+    if _FASTEST.search(lower):
+        spec.ascending = True
+    elif _SLOWEST.search(lower):
+        spec.ascending = False
+
+
+def days_between_written(node: exp.Anonymous, dialect: str) -> exp.Expr | None:
+    """The engine's own fractional day difference for one `DAYS_BETWEEN(start, end)` marker (None: another
+    function)."""
+    if str(node.this).upper() != DAYS_BETWEEN or len(node.expressions) != 2:
+        return None
+    start, end = (e.copy() for e in node.expressions)
+    if dialect == "sqlite":
+        difference: exp.Expr = exp.Sub(this=exp.Anonymous(this="JULIANDAY", expressions=[end]),
+                                       expression=exp.Anonymous(this="JULIANDAY", expressions=[start]))
+        return exp.Paren(this=difference)
+    if dialect == "postgres":
+        seconds: exp.Expr = exp.Sub(this=exp.Extract(this=exp.var("EPOCH"), expression=end),
+                                    expression=exp.Extract(this=exp.var("EPOCH"), expression=start))
+    else:
+        seconds = exp.Anonymous(this="TIMESTAMPDIFF", expressions=[exp.var("SECOND"), start, end])
+    return exp.Paren(this=exp.Div(this=exp.Paren(this=seconds), expression=exp.Literal.number("86400.0")))
+
+
+def computes_duration(query: exp.Expr) -> bool:
+    return any(str(n.this).upper() == DAYS_BETWEEN for n in query.find_all(exp.Anonymous)) or \
+        query.find(exp.DateDiff, exp.TimestampDiff) is not None
