@@ -224,7 +224,7 @@ def _duration(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: Shap
         if ranked is not None:
             spec.group, spec.limit = ranked.entity, intent.top_n or 1
     if spec.group is not None and spec.group.table == asked.table and not spec.group.column_only:
-        spec.group, spec.limit = None, None  # 'how long do orders take to ship': the orders are the rows, not groups
+        spec.group, spec.limit = None, None  # 'how long do visits take to close': the visits are the rows, not groups
     out.read += asked.read
     out.consumed |= {"average", "ranking", "attribute", "distribution"}
     out.replaces |= {"ranking_metric", "unit", "aggregation_level"}

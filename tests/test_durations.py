@@ -76,3 +76,26 @@ def test_shipping_times_on_northwind(northwind_urls, question: str, figure, firs
         else:
             assert got[0] == first == min(means, key=means.__getitem__), (backend, got, means)
             assert abs(float(comparable(got[1])) - means[first]) < 0.005, (backend, got, means)
+
+
+# the date a row is of, among several: never a later step's date, empty until the row gets there (a dispatch
+# dated by its delivery lost every dispatch in transit or lost from 'last year'), nor a promise
+# table | its date columns (name, type) | the one a window bounds
+TIME_OF_ROW = [
+    ("dispatches", [("shipped_at", "DATETIME"), ("promised_by", "DATE"), ("delivered_at", "DATETIME")], "shipped_at"),
+    ("invoices", [("issued_at", "DATETIME"), ("paid_at", "DATETIME")], "issued_at"),
+    ("tickets", [("created_at", "DATETIME"), ("resolved_at", "DATETIME"), ("closed_at", "DATETIME")], "created_at"),
+    ("Orders", [("OrderDate", "DATETIME"), ("RequiredDate", "DATETIME"), ("ShippedDate", "DATETIME")], "OrderDate"),
+    ("payments", [("paid_at", "DATETIME")], "paid_at"),
+]
+
+
+@pytest.mark.parametrize(("table", "columns", "expected"), TIME_OF_ROW)
+def test_the_date_a_row_is_of(table: str, columns: list[tuple[str, str]], expected: str) -> None:
+    from adapters.schema import ColumnInfo, TableInfo
+    from archetypes.profile.facts import _choose_time
+
+    info = TableInfo(table, [ColumnInfo("id", "INTEGER", "numeric")] +
+                     [ColumnInfo(name, kind, "temporal") for name, kind in columns])
+    chosen = _choose_time(info)
+    assert chosen is not None and chosen.name == expected, (table, chosen)

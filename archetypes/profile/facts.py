@@ -24,9 +24,13 @@ _NOT_SUMMABLE = {"discount", "rate", "percent", "pct", "ratio", "lat", "lng", "l
                  "code", "zip", "phone", "version", "milliseconds", "bytes", "size", "period", "id", "reorder",
                  "stock", "list", "per", "unit"} | lexicon.RATING_WORDS
 _TIME_GOOD = {"created", "ordered", "placed", "date", "at", "time", "timestamp", "occurred", "purchased", "sold",
-              "invoice", "order", "transaction", "booked", "paid"}
+              "invoice", "order", "transaction", "booked"}
+# a later step's date, empty until the row gets there (delivered, paid, resolved): not the date a row is of, or
+# every window would drop the rows still on their way
 _TIME_BAD = {"birth", "updated", "modified", "deleted", "required", "shipped", "expires", "expiry", "due", "end",
-             "start", "hire"}
+             "start", "hire", "promised", "expected", "planned", "deadline", "eta"}
+_TIME_LATER = {"delivered", "received", "returned", "paid", "resolved", "closed", "completed", "cancelled",
+               "canceled", "refunded", "ended", "finished", "responded", "answered", "approved"}
 
 
 def time_columns(table: TableInfo) -> list[ColumnInfo]:
@@ -41,7 +45,8 @@ def _choose_time(table: TableInfo) -> ColumnInfo | None:
 
     def score(column: ColumnInfo) -> int:
         parts = set(words(column.name))
-        value = 2 * len(parts & head) + len(parts & _TIME_GOOD) - 3 * len(parts & _TIME_BAD)
+        value = 2 * len(parts & head) + len(parts & _TIME_GOOD) - 3 * len(parts & _TIME_BAD) - \
+            4 * len(parts & _TIME_LATER)
         return value + (0 if is_date_only(column.type) else 1)  # a moment beats a day
 
     return max(candidates, key=score)
