@@ -114,6 +114,8 @@ RE_PROPER = re.compile(r"[\"“]([^\"”]{2,60})[\"”]|(?<!\w)'([^']{2,60})'(?=
 RE_ALL_MATCHES = re.compile(r"\b(?:contain(?:s|ing)?|like|matching|match(?:es)?|starting with|starts with|"
                             r"beginning with|begins with|includ(?:e|es|ing)|with .{0,12}in (?:the|their|its) name)\s+$")
 RE_KEY_REF = re.compile(r"^\s*(?:#|no\.?\s*|number\s+|id\s+)?(\d{1,9})\b")
+RE_ROWS_BY = re.compile(r"^\s*(?:(?:show|give|get)\s+(?:me\s+)?)?(?:(?:the|our|all|all\s+the)\s+)?([a-z]+)\s+"
+                        r"(?:by|per|grouped\s+by|broken\s+down\s+by|split\s+by|for\s+each)\s+[a-z]")
 RE_NOUN_COUNT = re.compile(r"\b([a-z]+)\s+(?:count|counts|tally)\b")
 RE_CHILD_COUNT = re.compile(r"\b(?:most|fewest|least|number of|count of|how many)\s+(?:distinct\s+|unique\s+|different\s+)?"
                             r"([a-z][a-z ]{1,30})")
@@ -420,6 +422,7 @@ def read(question: str, profile: SchemaProfile, as_of: dt.date | None) -> Intent
         intent.viz = Span(m.start(), m.end(), text[m.start():m.end()])
     _how_many(intent, vocab)
     _group(intent, vocab)
+    _rows_by(intent, vocab)
     _partition(intent)
     _absent_subject(intent, vocab)
     _key_refs(intent, profile)
@@ -839,12 +842,27 @@ def _how_many(intent: Intent, vocab: Vocabulary) -> None:
 
 
 def _noun_count(intent: Intent, vocab: Vocabulary) -> None:
-    """'song count by genre', 'order count for march': the noun before 'count' is what is counted."""
+    """'song count by genre', 'order count for march': the noun before 'count' is what is counted; 'patients by
+    sex', 'customers by country': the rows of the table the question opens with, counted per group (no figure is
+    named, and a table's rows broken down are counted, not some other table's money summed)."""
     for m in RE_NOUN_COUNT.finditer(intent.lower):
         table = vocab.tables.get((singular(m.group(1)),))
         if table is not None:
             intent.how_many = (table, Span(m.start(1), m.end(1), intent.question[m.start(1):m.end(1)]))
             return
+
+
+def _rows_by(intent: Intent, vocab: Vocabulary) -> None:
+    """'patients by sex', 'customers by country': the rows of the table the question opens with, counted per the
+    group named (no figure is named: a table's rows broken down are counted, not some other table's money summed;
+    'albums by led zeppelin' names no group, and is not this)."""
+    m = RE_ROWS_BY.match(intent.lower)
+    if m is None or intent.how_many is not None or intent.group is None or intent.explicit_measure or \
+            m.group(1) in lexicon.FACT_WORDS or m.group(1) in lexicon.MONEY_WORDS:
+        return
+    table = vocab.tables.get((singular(m.group(1)),))
+    if table is not None:
+        intent.how_many = (table, Span(m.start(1), m.end(1), intent.question[m.start(1):m.end(1)]))
 
 
 def _group(intent: Intent, vocab: Vocabulary) -> None:

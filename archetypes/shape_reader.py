@@ -1353,7 +1353,8 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
             _ratio_per(intent, per, profile, spec, denominator, out)
             return
     if average is not None:
-        if header is not None and spec.measure is not None and spec.measure.kind in ("product", "sum", "expression"):
+        if header is not None and spec.measure is not None and spec.measure.kind in ("product", "sum", "expression") \
+                and (spec.measure.money or spec.measure.value == "units"):
             spec.per_table = header
             out.consumed |= {"average"}
             _group_by_mention(intent, spec, profile=profile)

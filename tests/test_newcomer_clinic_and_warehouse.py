@@ -1,0 +1,88 @@
+"""Found by two newcomers on schemas the project never saw, on SQLite. A clinic: 'patients by sex' summed the
+invoices' money per sex, clear ('customers by country' on Chinook too); 'average dose of metformin' divided the
+doses by the visits (a dose per visit). A warehouse: dispatches were dated by their delivery, empty for every
+dispatch lost or in transit, so 'how many dispatches were lost last year' was 0, and the delivery time ran from
+the promised date."""
+from __future__ import annotations
+
+import datetime as dt
+
+import sqlalchemy as sa
+
+from tests.support import connect
+
+DOSES = [500, 500, 1000, 850, 500]   # metformin prescriptions, one per visit; the visits' other drugs come apart
+SEXES = {"F": 4, "M": 2}
+
+
+def _clinic(url: str) -> None:
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("CREATE TABLE patients (id INTEGER PRIMARY KEY, sex VARCHAR(1) NOT NULL)")
+        conn.exec_driver_sql("CREATE TABLE visits (id INTEGER PRIMARY KEY, patient_id INTEGER NOT NULL REFERENCES "
+                             "patients(id), scheduled_at DATETIME NOT NULL, status VARCHAR(12) NOT NULL)")
+        conn.exec_driver_sql("CREATE TABLE prescriptions (id INTEGER PRIMARY KEY, visit_id INTEGER NOT NULL "
+                             "REFERENCES visits(id), drug_name VARCHAR(20) NOT NULL, dose_mg INTEGER NOT NULL)")
+        conn.exec_driver_sql("CREATE TABLE invoices (id INTEGER PRIMARY KEY, visit_id INTEGER NOT NULL REFERENCES "
+                             "visits(id), amount NUMERIC(8,2) NOT NULL, paid_at DATETIME)")
+        patients = [sex for sex, count in SEXES.items() for _ in range(count)]
+        conn.execute(sa.text("INSERT INTO patients VALUES (:i, :s)"), [{"i": i + 1, "s": s} for i, s in
+                                                                      enumerate(patients)])
+        conn.execute(sa.text("INSERT INTO visits VALUES (:i, :p, :t, 'completed')"),
+                     [{"i": i, "p": 1 + i % len(patients), "t": dt.datetime(2025, 3, i, 9)} for i in range(1, 9)])
+        rows = [{"i": i + 1, "v": i + 1, "d": "metformin", "m": dose} for i, dose in enumerate(DOSES)]
+        rows += [{"i": 10 + i, "v": 1 + i, "d": "ibuprofen", "m": 400} for i in range(3)]
+        conn.execute(sa.text("INSERT INTO prescriptions VALUES (:i, :v, :d, :m)"), rows)
+        # a patient's visits cost more the more there are: money per sex is not the number of patients
+        conn.execute(sa.text("INSERT INTO invoices VALUES (:i, :v, :a, :p)"),
+                     [{"i": i, "v": i, "a": 40 * i, "p": dt.datetime(2025, 4, i)} for i in range(1, 9)])
+    engine.dispose()
+
+
+def _warehouse(url: str) -> None:
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("CREATE TABLE carriers (id INTEGER PRIMARY KEY, carrier_name VARCHAR(20) NOT NULL)")
+        conn.exec_driver_sql("CREATE TABLE dispatches (id INTEGER PRIMARY KEY, carrier_id INTEGER NOT NULL "
+                             "REFERENCES carriers(id), shipped_at DATETIME NOT NULL, promised_by DATE NOT NULL, "
+                             "delivered_at DATETIME, status VARCHAR(12) NOT NULL, freight NUMERIC(8,2) NOT NULL)")
+        conn.execute(sa.text("INSERT INTO carriers VALUES (:i, :n)"), [{"i": 1, "n": "Swift"}, {"i": 2, "n": "Slow"}])
+        rows = []
+        for i in range(1, 13):
+            shipped = dt.datetime(2024, i, 10, 8)
+            lost = i % 4 == 0                                 # three lost in 2024: never delivered
+            days = 2 if i % 2 else 6                          # Swift (odd) takes 2 days, Slow 6
+            rows.append({"i": i, "c": 1 if i % 2 else 2, "s": shipped, "p": (shipped + dt.timedelta(days=3)).date(),
+                         "d": None if lost else shipped + dt.timedelta(days=days), "st": "lost" if lost else
+                         "delivered", "f": 10})
+        rows.append({"i": 13, "c": 1, "s": dt.datetime(2025, 1, 5, 8), "p": dt.date(2025, 1, 8),
+                     "d": dt.datetime(2025, 1, 7, 8), "st": "delivered", "f": 10})
+        conn.execute(sa.text("INSERT INTO dispatches VALUES (:i, :c, :s, :p, :d, :st, :f)"), rows)
+    engine.dispose()
+
+
+def _readings(connected, question: str) -> list[list]:
+    analysis = connected.analyse(question)
+    assert analysis.understood.complete, (question, analysis.understood)
+    assert analysis.interpretations, (question, analysis.notes)
+    return [connected.run(i).rows for i in analysis.interpretations]
+
+
+def test_a_clinics_rows_by_a_column_and_an_average_of_a_prescriptions_column(tmp_path) -> None:
+    url = f"sqlite:///{tmp_path / 'clinic.sqlite'}"
+    _clinic(url)
+    connected = connect(url)
+    counted = _readings(connected, "patients by sex")
+    assert all(sorted((row[0], row[1]) for row in rows) == sorted(SEXES.items()) for rows in counted), counted
+    averages = _readings(connected, "average dose of metformin")
+    assert all(abs(float(rows[0][0]) - sum(DOSES) / len(DOSES)) < 0.005 for rows in averages), averages
+
+
+def test_a_warehouses_dispatches_are_dated_by_their_shipping(tmp_path) -> None:
+    url = f"sqlite:///{tmp_path / 'warehouse.sqlite'}"
+    _warehouse(url)
+    connected = connect(url)
+    lost = _readings(connected, "how many dispatches were lost in 2024")
+    assert lost and all(rows[0][0] == 3 for rows in lost), lost
+    fastest = _readings(connected, "which carrier is the fastest to deliver")
+    assert fastest and all(rows[0][0] == "Swift" and abs(float(rows[0][1]) - 2) < 0.005 for rows in fastest), fastest
