@@ -719,9 +719,11 @@ def _apply_flags(grounded: Grounded, intent: Intent, profile: SchemaProfile, spe
     named = {f.entity.table for f in spec.filters}
     valued = named | {table for table, edges in profile.edges.items() if any(e.ref_table in named for e in edges)}
     values = [m.span for m in grounded.values]
-    for mention in flag_mentions(intent, profile, tables | valued) + timeliness_mentions(intent, profile,
-                                                                                          tables | reached):
-        if any(v.start < mention.span.end and mention.span.start < v.end for v in values):
+    flags = flag_mentions(intent, profile, tables | valued)
+    for mention in flags + timeliness_mentions(intent, profile, tables | reached):
+        # the word of the flag itself, not the deed read with it ('delivered on time': 'on time')
+        own = mention.span if mention in flags else _timeliness_word(intent, mention.span)
+        if any(v.start < own.end and own.start < v.end for v in values):
             continue  # 'overdue loans' where 'overdue' is a status the data holds: that value is the filter
         if mention.condition not in spec.conditions:
             spec.conditions.append(mention.condition)
@@ -729,6 +731,13 @@ def _apply_flags(grounded: Grounded, intent: Intent, profile: SchemaProfile, spe
         span = mention.span  # a 'not' the flag reads is not an absence
         grounded.operators = [m for m in grounded.operators
                               if not (span.start <= m.span.start and m.span.end <= span.end)]
+
+
+def _timeliness_word(intent: Intent, span: Span) -> Span:
+    from archetypes.flags import TIMELINESS_WORDS
+
+    m = TIMELINESS_WORDS.search(intent.lower, span.start, span.end)
+    return span if m is None else Span(m.start(), m.end(), intent.question[m.start():m.end()])
 
 
 _DID_BEFORE = re.compile(r"\b(?:did|do|does|didn't|didnt|will|would|can|could)\b(?:\s+[\w'.&-]+){1,4}\s*$")

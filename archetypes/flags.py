@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from adapters.column_types import is_date_only
 from adapters.schema import ColumnInfo
 from archetypes.intent import Intent, Span
 from archetypes.naming import phrase, same_root, singular, words
@@ -90,7 +91,7 @@ _DONE_AT = frozenset({"shipped", "delivered", "completed", "closed", "resolved",
                       "finished", "fulfilled", "done", "submitted", "dispatched"})
 _TIMELINESS = {"late": "after", "overdue": "after", "delayed": "after", "early": "before", "on time": "on_time",
                "on-time": "on_time"}
-_TIMELINESS_WORDS = re.compile(r"\b(late|overdue|delayed|early|on[ -]time)\b")
+TIMELINESS_WORDS = re.compile(r"\b(late|overdue|delayed|early|on[ -]time)\b")
 
 
 def timeliness_mentions(intent: Intent, profile: SchemaProfile, tables: set[str]) -> list[FlagMention]:
@@ -98,7 +99,7 @@ def timeliness_mentions(intent: Intent, profile: SchemaProfile, tables: set[str]
     date it was due, on the rows read. The deed's date is the one the question names, or the only one."""
     out: list[FlagMention] = []
     said = {w for w, _, _ in intent.tokens}
-    for m in _TIMELINESS_WORDS.finditer(intent.lower):
+    for m in TIMELINESS_WORDS.finditer(intent.lower):
         vague = intent.vague_time
         if vague is not None and vague.start <= m.start() < vague.end:
             continue  # 'sales of late': a time, not a deed done after its date
@@ -121,8 +122,12 @@ def timeliness_mentions(intent: Intent, profile: SchemaProfile, tables: set[str]
             deed = set(words(actual)) & _DONE_AT
             if before and any(same_root(before[-1][0], w) for w in deed):
                 start = before[-1][1]  # 'ship late', 'shipped late': the deed's word is read with it
+            due_column, done_column = info.column(due[0]), info.column(actual)
+            by_day = due_column is not None and done_column is not None and is_date_only(due_column.type) and \
+                not is_date_only(done_column.type)  # 'promised_by' a day, 'delivered_at' a moment
             out.append(FlagMention(Span(start, m.end(), intent.question[start:m.end()]),
-                                   RowCondition(table, actual, op, (due[0],), label=label)))
+                                   RowCondition(table, actual, op, (due[0], "day") if by_day else (due[0],),
+                                                label=label)))
             break
     return out
 

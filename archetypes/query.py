@@ -214,11 +214,13 @@ class RowCondition:
             return self.against_average(alias, [])
         if self.op in ("after", "before", "on_time"):  # the row's own two dates ('shipped late')
             due = col(self.values[0], alias)
+            # due on a day: a moment of that day is on time
+            done: exp.Expr = exp.cast(target, "DATE") if self.values[1:] == ("day",) else target
             if self.op == "after":
-                return exp.GT(this=target, expression=due)
+                return exp.GT(this=done, expression=due)
             if self.op == "before":
-                return exp.LT(this=target, expression=due)
-            return exp.LTE(this=target, expression=due)
+                return exp.LT(this=done, expression=due)
+            return exp.LTE(this=done, expression=due)
         if self.op == "ge_sentinel":   # the current row: the end is the sentinel or missing
             return exp.Paren(this=exp.or_(exp.Is(this=target.copy(), expression=exp.Null()),
                                           exp.GTE(this=target, expression=_typed_literal(self.values[0]))))
