@@ -693,6 +693,9 @@ def _distribution(intent, ops, kinds, profile, spec, as_of, out) -> None:
         return
     if named is not None and not ranked and asked is None:
         return
+    if named is None and asked is not None and asked.group(2) is not None and \
+            _busiest_of(intent, profile, spec, asked, out):
+        return
     spec.shape = "distribution"
     spec.group = None
     out.consumed |= {"distribution", "ranking"}
@@ -742,6 +745,27 @@ def _distribution(intent, ops, kinds, profile, spec, as_of, out) -> None:
             out.replaces.add("ranking_metric")
     else:
         out.replaces.add("ranking_metric")
+
+
+def _busiest_of(intent: Intent, profile: SchemaProfile, spec: QuerySpec, asked: re.Match[str],
+                out: ShapeRead) -> bool:
+    """'who is our busiest physician', 'our quietest store': the rows the question names, ranked by how many events
+    they have (not the events per hour of the day, the physicians left unread)."""
+    events = (spec.fact, spec.measure) if intent.explicit_measure and spec.fact and spec.measure else \
+        _event_count(profile)
+    if events is None:
+        return False
+    fact = events[0]
+    owner = next((t for t in intent.targets if t.entity.table != fact.table and
+                  profile.path(fact.table, t.entity.table) is not None), None)
+    if owner is None:
+        return False
+    spec.fact, spec.measure = events
+    spec.group, spec.limit = owner.entity, intent.top_n or RANKING_LIMIT
+    spec.ascending = asked.group(2) in ("quietest", "slowest")
+    out.consumed |= {"distribution", "ranking"}
+    out.read.append(_span(intent, asked.start(2), asked.end(2)))
+    return True
 
 
 def _event_count(profile: SchemaProfile) -> tuple[Fact, Measure] | None:
