@@ -13,7 +13,7 @@ from archetypes.grounding import OperatorMention
 from archetypes.intent import _MONTH_RE as MONTH_PATTERN
 from archetypes.intent import UNIT_WORDS, Intent, Span, Target
 from archetypes.model import Detection, Reading
-from archetypes.naming import plural
+from archetypes.naming import plural, words
 from archetypes.period_pair import PeriodPair, find_pair
 from archetypes.profile import Fact, Measure, SchemaProfile
 from archetypes.query import Change, QuerySpec
@@ -93,7 +93,7 @@ def read_change(intent, ops, kinds, profile, spec, as_of, out) -> None:
     if grouped:
         out.detections.append(_change_metric(intent, change, profile, spec))
         out.replaces.add("ranking_metric")
-    elif (figure := _which_figure(intent, change, profile)) is not None:
+    elif (figure := _which_figure(intent, change, profile, spec)) is not None:
         out.detections.append(figure)
         out.replaces.add("ranking_metric")
 
@@ -116,14 +116,23 @@ def _stray_periods(intent: Intent, read: list[Span]) -> list[tuple[Span, str]]:
             if not any(s.start <= m.start() < s.end for s in read)]
 
 
-def _which_figure(intent: Intent, change: OperatorMention, profile: SchemaProfile) -> Detection | None:
-    """'Was may better than april?': no figure named, so better by which one (the main measures over time)."""
+def _which_figure(intent: Intent, change: OperatorMention, profile: SchemaProfile,
+                  spec: QuerySpec) -> Detection | None:
+    """'Was may better than april?': no figure named, so better by which one (the main measures over time); rows
+    in a state ('no-shows 2024 vs 2025') are counted first."""
     from archetypes.ranking_metric import ARCHETYPE
+    from archetypes.shape_reader import COUNT_SAID
 
     if intent.explicit_measure or intent.measures or intent.money is not None or intent.how_many is not None or \
-            lexicon.names_a_figure(intent.tokens):
-        return None
+            lexicon.names_a_figure(intent.tokens) or COUNT_SAID.search(intent.lower):
+        return None  # 'the number of no-shows': the count the spec holds
     measures: list[tuple[Fact, Measure]] = []
+    state = next((f for f in spec.filters if f.entity.column_only and not f.negate and
+                  lexicon.is_state_column(words(f.entity.name_columns[0]))), None)
+    holder = profile.facts.get(state.entity.table) if state is not None else None
+    counted = next((m for m in holder.measures if m.kind == "count"), None) if holder is not None else None
+    if holder is not None and counted is not None:
+        measures.append((holder, counted))
     for fact, measure in profile.measures_reaching(None):
         money_elsewhere = measure.money and any(m.money and f.table != fact.table for f, m in measures)
         if fact.time is not None and not money_elsewhere and len(measures) < 3:

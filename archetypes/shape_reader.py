@@ -103,6 +103,7 @@ def read_shape(intent: Intent, ops: list[OperatorMention], profile: SchemaProfil
             _duration(intent, profile, spec, out):
         return out
     _fiscal_unknown(intent, profile, out)
+    _counted_state(intent, profile, spec)
     for reader in (_absence, _share, read_change, _distribution, _first_or_last, _largest_event, _attribute,
                    _duration_total, _against_average, _average, _period_average, _having, _currency_of_rows,
                    _listing):
@@ -115,6 +116,26 @@ def read_shape(intent: Intent, ops: list[OperatorMention], profile: SchemaProfil
     _not_yet(intent, profile, spec, out)
     _counted_in_currency(intent, profile, spec)
     return out
+
+
+COUNT_SAID = re.compile(r"\b(?:number|count|counts|tally|how many)\b")
+
+
+def _counted_state(intent: Intent, profile: SchemaProfile, spec: QuerySpec) -> None:
+    """'the number of no-shows in 2024', 'how did the number of no-shows change': rows in a state, counted (a count
+    is said), never the money of another table's rows that hang off them (none, for visits nobody came to)."""
+    from archetypes import lexicon
+
+    if spec.fact is None or spec.measure is None or not spec.measure.money or intent.measures or \
+            intent.explicit_measure or intent.money or lexicon.names_a_figure(intent.tokens) or \
+            COUNT_SAID.search(intent.lower) is None:
+        return
+    state = next((f for f in spec.filters if f.entity.column_only and not f.negate and
+                  lexicon.is_state_column(words(f.entity.name_columns[0]))), None)
+    holder = profile.facts.get(state.entity.table) if state is not None else None
+    counted = next((m for m in holder.measures if m.kind == "count"), None) if holder is not None else None
+    if counted is not None and holder is not None:
+        spec.fact, spec.measure, spec.count_table = holder, counted, None
 
 
 def _typical_middle(intent: Intent, ops: list[OperatorMention], spec: QuerySpec, out: ShapeRead) -> None:

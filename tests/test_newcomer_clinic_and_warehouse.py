@@ -1,5 +1,6 @@
 """Found by two newcomers on schemas the project never saw, on SQLite. A clinic: 'patients by sex' summed the
-invoices' money per sex, clear ('customers by country' on Chinook too); 'average dose of metformin' divided the
+invoices' money per sex, clear ('customers by country' on Chinook too); 'how did the number of no-shows change'
+compared the invoices' money of visits nobody came to (0 against 0); 'average dose of metformin' divided the
 doses by the visits (a dose per visit). A warehouse: dispatches were dated by their delivery, empty for every
 dispatch lost or in transit, so 'how many dispatches were lost last year' was 0, and the delivery time ran from
 the promised date; 'delivered on time' counted the delivered ones, 'on time' unread and unsaid."""
@@ -30,6 +31,10 @@ def _clinic(url: str) -> None:
                                                                       enumerate(patients)])
         conn.execute(sa.text("INSERT INTO visits VALUES (:i, :p, :t, 'completed')"),
                      [{"i": i, "p": 1 + i % len(patients), "t": dt.datetime(2025, 3, i, 9)} for i in range(1, 9)])
+        # no-shows: 3 in February 2024, 5 in February 2025, none with an invoice
+        no_shows = [dt.datetime(2024, 2, d, 9) for d in (1, 2, 3)] + [dt.datetime(2025, 2, d, 9) for d in range(1, 6)]
+        conn.execute(sa.text("INSERT INTO visits VALUES (:i, :p, :t, 'no_show')"),
+                     [{"i": 20 + i, "p": 1, "t": t} for i, t in enumerate(no_shows)])
         rows = [{"i": i + 1, "v": i + 1, "d": "metformin", "m": dose} for i, dose in enumerate(DOSES)]
         rows += [{"i": 10 + i, "v": 1 + i, "d": "ibuprofen", "m": 400} for i in range(3)]
         conn.execute(sa.text("INSERT INTO prescriptions VALUES (:i, :v, :d, :m)"), rows)
@@ -77,6 +82,11 @@ def test_a_clinics_rows_by_a_column_and_an_average_of_a_prescriptions_column(tmp
     connected = connect(url)
     counted = _readings(connected, "patients by sex")
     assert all(sorted((row[0], row[1]) for row in rows) == sorted(SEXES.items()) for rows in counted), counted
+    # rows in a state, counted when a count is said: never the money of the invoices they have none of
+    counted = _readings(connected, "number of no-shows in 2025")
+    assert counted and all(rows[0][0] == 5 for rows in counted), counted
+    changed = _readings(connected, "how did the number of no-shows change from 2024 to 2025")
+    assert changed and all(list(rows[0][:3]) == [3, 5, 2] for rows in changed), changed  # before, after, change
     averages = _readings(connected, "average dose of metformin")
     assert all(abs(float(rows[0][0]) - sum(DOSES) / len(DOSES)) < 0.005 for rows in averages), averages
 
