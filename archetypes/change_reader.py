@@ -13,7 +13,7 @@ from archetypes.grounding import OperatorMention
 from archetypes.intent import _MONTH_RE as MONTH_PATTERN
 from archetypes.intent import UNIT_WORDS, Intent, Span, Target
 from archetypes.model import Detection, Reading
-from archetypes.naming import plural, words
+from archetypes.naming import plural
 from archetypes.period_pair import PeriodPair, find_pair
 from archetypes.profile import Fact, Measure, SchemaProfile
 from archetypes.query import Change, QuerySpec
@@ -120,6 +120,7 @@ def _which_figure(intent: Intent, change: OperatorMention, profile: SchemaProfil
                   spec: QuerySpec) -> Detection | None:
     """'Was may better than april?': no figure named, so better by which one (the main measures over time); rows
     in a state ('no-shows 2024 vs 2025') are counted first."""
+    from archetypes.counted import state_rows_counted
     from archetypes.ranking_metric import ARCHETYPE
     from archetypes.shape_reader import COUNT_SAID
 
@@ -127,12 +128,9 @@ def _which_figure(intent: Intent, change: OperatorMention, profile: SchemaProfil
             lexicon.names_a_figure(intent.tokens) or COUNT_SAID.search(intent.lower):
         return None  # 'the number of no-shows': the count the spec holds
     measures: list[tuple[Fact, Measure]] = []
-    state = next((f for f in spec.filters if f.entity.column_only and not f.negate and
-                  lexicon.is_state_column(words(f.entity.name_columns[0]))), None)
-    holder = profile.facts.get(state.entity.table) if state is not None else None
-    counted = next((m for m in holder.measures if m.kind == "count"), None) if holder is not None else None
-    if holder is not None and counted is not None:
-        measures.append((holder, counted))
+    counted = state_rows_counted(profile, spec.filters)
+    if counted is not None:
+        measures.append(counted)
     for fact, measure in profile.measures_reaching(None):
         money_elsewhere = measure.money and any(m.money and f.table != fact.table for f, m in measures)
         if fact.time is not None and not money_elsewhere and len(measures) < 3:

@@ -68,3 +68,15 @@ def rows_of(profile: SchemaProfile, measure: Measure) -> str:
         if edge is not None:
             return edge.ref_table
     return measure.table
+
+
+def state_rows_counted(profile: SchemaProfile, filters: list) -> tuple[Fact, Measure] | None:
+    """The count of the rows a state filter names ('no-shows': visits whose status is no_show), when the filters
+    hold one and its table is a fact with a count."""
+    from archetypes.naming import words
+
+    state = next((f for f in filters if f.entity.column_only and not f.negate and
+                  lexicon.is_state_column(words(f.entity.name_columns[0]))), None)
+    holder = profile.facts.get(state.entity.table) if state is not None else None
+    counted = next((m for m in holder.measures if m.kind == "count"), None) if holder is not None else None
+    return (holder, counted) if holder is not None and counted is not None else None

@@ -130,12 +130,11 @@ def _counted_state(intent: Intent, profile: SchemaProfile, spec: QuerySpec) -> N
             intent.explicit_measure or intent.money or lexicon.names_a_figure(intent.tokens) or \
             COUNT_SAID.search(intent.lower) is None:
         return
-    state = next((f for f in spec.filters if f.entity.column_only and not f.negate and
-                  lexicon.is_state_column(words(f.entity.name_columns[0]))), None)
-    holder = profile.facts.get(state.entity.table) if state is not None else None
-    counted = next((m for m in holder.measures if m.kind == "count"), None) if holder is not None else None
-    if counted is not None and holder is not None:
-        spec.fact, spec.measure, spec.count_table = holder, counted, None
+    from archetypes.counted import state_rows_counted
+
+    counted = state_rows_counted(profile, spec.filters)
+    if counted is not None:
+        (spec.fact, spec.measure), spec.count_table = counted, None
 
 
 def _typical_middle(intent: Intent, ops: list[OperatorMention], spec: QuerySpec, out: ShapeRead) -> None:
