@@ -135,8 +135,10 @@ def _single_word_value(word: str, typed: str, refs: tuple[ValueRef, ...], schema
     """A one-word value counts unless it is a grammar, time or operator word, or a schema word (the table
     'store' is meant, not a value 'Store'); a value of up to three letters only when typed as written
     ('UK', 'USA'), since 'us' and 'it' are words."""
-    if word in lexicon.FACT_WORDS and typed.lower() == word and all(_status_like(r) for r in refs):
-        return True  # 'paid' invoices, 'refunded' returns: a status that is also a verb
+    if word in lexicon.FACT_WORDS and typed.lower() == word and all(_status_like(r) for r in refs) and \
+            (singular(word),) not in schema.measure_words:
+        return True  # 'paid' invoices, 'refunded' returns: a status that is also a verb (unless a table holds those
+        #              rows: 'returns' are the rows of a returns table, not the dispatches whose status is returned)
     if lexicon.OPERATORS.get(word) == "change" and refs and all(_status_like(r) for r in refs):
         return True  # 'lost trips', 'status lost': a state the rows are in, not a change over time
     if word in _NOT_A_VALUE or word in STOPWORDS and len(word) <= 3:

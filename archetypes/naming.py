@@ -72,6 +72,22 @@ def phrase(identifier: str) -> str:
     return " ".join(parts)
 
 
+# words of a table's name that say how the rows are kept, not what they are ('returns_log', 'stock_on_hand')
+_KEEPING_WORDS = frozenset({"log", "logs", "history", "histories", "record", "records", "entry", "entries", "data",
+                            "table", "tbl"})
+_TAIL_PREPOSITIONS = frozenset({"on", "by", "per", "of", "in", "at", "for"})
+
+
+def row_noun(table: str) -> str:
+    """The noun one row of `table` is ('returns_log': a return, 'stock_on_hand': stock, 'order_items': an item)."""
+    said = phrase(table).split()
+    cut = next((i for i, w in enumerate(said) if i > 0 and w in _TAIL_PREPOSITIONS), len(said))
+    said = said[:cut]
+    while len(said) > 1 and said[-1] in _KEEPING_WORDS:
+        said.pop()
+    return said[-1] if said else "row"
+
+
 def word_spans(lower: str) -> list[tuple[str, int, int]]:
     """The words of lower-cased text with their offsets."""
     return [(m.group(0), m.start(), m.end()) for m in WORD.finditer(lower)]

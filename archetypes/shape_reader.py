@@ -1331,7 +1331,8 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
             else:
                 spec.fact = Fact(table=table, measures=[], row_count=profile.tables[table].row_count)
             spec.measure = _in_unit(intent, name, table, out) or \
-                Measure(slug(" ".join(words(name))), f"{' '.join(words(name))}", "sum", table, (name,))
+                Measure(slug(" ".join(words(name))), f"{' '.join(words(name))}", "sum", table, (name,),
+                        money=_priced_in_currency(profile, spec.fact, name))
             denominator = _table_named(profile, per.group(1), intent) if per is not None and \
                 per.group(0).startswith("per") else None
             if per is not None and denominator is not None and denominator != table and table in profile.facts and \
@@ -1350,7 +1351,7 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
             out.consumed |= {"average"}
             out.read.extend(_span(intent, s, e) for w, s, e in intent.tokens if w in _LENGTH_WORDS)
             _group_by_mention(intent, spec, profile=profile)
-            out.replaces |= {"ranking_metric", "unit"}
+            out.replaces |= {"ranking_metric"} | (set() if spec.measure.money else {"unit"})
             rate = _averaged_rate(profile, table, name, average.span) or _price_charged(profile, table, name,
                                                                                          average.span)
             if rate is not None:
@@ -1415,6 +1416,15 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
 
 
 _RATE_WORDS = frozenset({"discount", "rate", "pct", "percent", "percentage", "tax", "commission"})
+_PRICE_WORDS = frozenset({"price", "rate", "cost", "amount", "fee", "charge", "fare", "total", "value", "salary", "wage",
+                          "paid", "payment", "revenue", "spend"})
+
+
+def _priced_in_currency(profile: SchemaProfile, fact: Fact, column: str) -> bool:
+    """'average nightly rate' of rows that each carry their currency: an amount of money, in several units (an
+    average over EUR, GBP and USD rows answers nothing), so the currency readings apply."""
+    return bool(set(words(column)) & _PRICE_WORDS) and not set(words(column)) & {"discount", "pct", "percent"} and \
+        (found := profile.currency_for(fact)) is not None and len(found[0].codes) > 1
 
 
 def _averaged_rate(profile: SchemaProfile, table: str, column: str, span: Span) -> Detection | None:

@@ -41,9 +41,12 @@ def detect(ctx: Context) -> Detection | None:
     if span is None:
         return None
     fact = base.fact or profile.primary_fact()
-    if fact is None or not any(m.money for f in profile.fact_list() for m in f.measures):
+    asked_money = base.measure is not None and base.measure.money and base.fact is not None and \
+        base.measure.table == base.fact.table  # an amount the question named ('average nightly rate')
+    if fact is None or not asked_money and not any(m.money for f in profile.fact_list() for m in f.measures):
         return None
-    if base.fact is not None and not any(m.money for m in base.fact.measures):
+    if base.fact is not None and not any(m.money for m in base.fact.measures) and not asked_money:
+        # (an amount the question named on rows that are no money fact, 'average nightly rate', keeps its rows)
         money_fact = next((f for f in profile.fact_list() if any(m.money for m in f.measures)
                            and (intent.group is None or profile.path(f.table, intent.group.entity.table) is not None)),
                           None)

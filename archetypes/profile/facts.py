@@ -9,7 +9,7 @@ from __future__ import annotations
 from adapters.column_types import has_zone, is_date_only
 from adapters.schema import ColumnInfo, TableInfo
 from archetypes import lexicon
-from archetypes.naming import phrase, plural, singular, slug, words
+from archetypes.naming import phrase, plural, row_noun, singular, slug, words
 from archetypes.profile.keys import is_key
 from archetypes.profile.model import Edge, Fact, Measure, TimeColumn
 
@@ -142,8 +142,7 @@ def _measures(table: TableInfo, fact: Fact, facts: dict[str, Fact], edges: dict[
             found.append(Measure(slug(noun), f"Distinct {noun} (count of distinct {phrase(edge.columns[0])})",
                                  "count_distinct", table.name, edge.columns, words=(noun,)))
     if fact.time_path == () or not edges[table.name]:
-        noun_words = phrase(table.name).split()
-        noun = plural(noun_words[-1]) if noun_words else "rows"
+        noun = plural(singular(row_noun(table.name))) if phrase(table.name) else "rows"
         key = tuple(table.primary_key[:1])
         found.append(Measure(slug(noun), f"Number of {noun}", "count", table.name, key, words=(noun,)))
     return found

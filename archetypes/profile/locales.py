@@ -52,8 +52,12 @@ def rate_table(tables: dict[str, TableInfo], money: list[CurrencyColumn]) -> Rat
         dates = time_columns(table)
         rates = [c for c in table.columns if c.family == "numeric" and not is_key(table, c)
                  and (set(words(c.name)) & {"rate", "per", "fx", "usd", "eur", "multiplier", "factor"})]
+        # a table of events that carry a price per something ('bookings' with a nightly_rate in each currency)
+        # is no rate table: it points at other rows and holds more than a currency, a day and a rate
+        events = any(not set(words(fk.ref_table)) & {"currency", "currencies"} for fk in table.foreign_keys) or \
+            len(table.columns) > 6
         if dates and rates and (set(words(table.name)) & {"rate", "rates", "exchange", "fx", "conversion"}
-                                or set(words(rates[0].name)) & {"rate", "per"}):
+                                or set(words(rates[0].name)) & {"rate", "per"} and not events):
             rate = rates[0]
             target = next((w.upper() for w in words(rate.name) if w.upper() in _KNOWN_CODES), "USD")
             date_column = dates[0]

@@ -3,7 +3,8 @@ invoices' money per sex, clear ('customers by country' on Chinook too); 'how did
 compared the invoices' money of visits nobody came to (0 against 0); 'average dose of metformin' divided the
 doses by the visits (a dose per visit). A warehouse: dispatches were dated by their delivery, empty for every
 dispatch lost or in transit, so 'how many dispatches were lost last year' was 0, and the delivery time ran from
-the promised date; 'delivered on time' counted the delivered ones, 'on time' unread and unsaid."""
+the promised date; 'delivered on time' counted the delivered ones, 'on time' unread and unsaid; 'returns' were
+the dispatches whose status is 'returned', never the rows of the returns log (its count was called 'logs')."""
 from __future__ import annotations
 
 import datetime as dt
@@ -59,13 +60,19 @@ def _warehouse(url: str) -> None:
             days = 2 if i % 2 else 6                          # Swift (odd) takes 2 days, Slow 6
             rows.append({"i": i, "c": 1 if i % 2 else 2, "s": shipped, "p": (shipped + dt.timedelta(days=3)).date(),
                          "d": None if lost else shipped + dt.timedelta(days=days), "st": "lost" if lost else
-                         "delivered", "f": 10})
+                         "returned" if i == 5 else "delivered", "f": 10})
         rows.append({"i": 13, "c": 1, "s": dt.datetime(2025, 1, 5, 8), "p": dt.date(2025, 1, 8),
                      "d": dt.datetime(2025, 1, 7, 8), "st": "delivered", "f": 10})
         # delivered in the afternoon of the day it was promised by: on time
         rows.append({"i": 14, "c": 2, "s": dt.datetime(2025, 2, 5, 8), "p": dt.date(2025, 2, 8),
                      "d": dt.datetime(2025, 2, 8, 15), "st": "delivered", "f": 10})
         conn.execute(sa.text("INSERT INTO dispatches VALUES (:i, :c, :s, :p, :d, :st, :f)"), rows)
+        # three returns logged (one dispatch's status says 'returned', another question)
+        conn.exec_driver_sql("CREATE TABLE returns_log (id INTEGER PRIMARY KEY, dispatch_id INTEGER NOT NULL "
+                             "REFERENCES dispatches(id), returned_on DATE NOT NULL, reason VARCHAR(20) NOT NULL)")
+        conn.execute(sa.text("INSERT INTO returns_log VALUES (:i, :d, :r, :why)"),
+                     [{"i": i, "d": i, "r": dt.date(2024, i + 1, 20), "why": "late" if i == 3 else "damaged"}
+                      for i in (1, 2, 3)])
     engine.dispose()
 
 
@@ -100,5 +107,52 @@ def test_a_warehouses_dispatches_are_dated_by_their_shipping(tmp_path) -> None:
     # a moment of the day promised is on time ('delivered on time': the deed's word is not the status filter alone)
     on_time = _readings(connected, "how many dispatches were delivered on time in 2025")
     assert on_time and all(rows[0][0] == 2 for rows in on_time), on_time
+    # 'returns' are the rows of the returns log, not the dispatches whose status is 'returned'
+    returns = _readings(connected, "how many returns were there in 2024")
+    assert returns and all(rows[0][0] == 3 for rows in returns), returns
+    reasons = _readings(connected, "what is the most common return reason")
+    assert reasons and all(rows[0][0] == "damaged" for rows in reasons), reasons
     fastest = _readings(connected, "which carrier is the fastest to deliver")
     assert fastest and all(rows[0][0] == "Swift" and abs(float(rows[0][1]) - 2) < 0.005 for rows in fastest), fastest
+
+
+# nights at each rate, in each currency: (check-in day, rate, currency, status)
+STAYS = [(dt.date(2024, 3, 1), 100, "EUR", "checked_out"), (dt.date(2024, 3, 5), 120, "EUR", "cancelled"),
+         (dt.date(2024, 4, 2), 300, "GBP", "checked_out"), (dt.date(2025, 1, 9), 280, "USD", "checked_out"),
+         (dt.date(2025, 2, 1), 90, "EUR", "cancelled")]
+
+
+def _hotel(url: str) -> None:
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("CREATE TABLE guests (guest_id INTEGER PRIMARY KEY, full_name VARCHAR(30) NOT NULL)")
+        conn.exec_driver_sql("CREATE TABLE bookings (booking_id INTEGER PRIMARY KEY, guest_id INTEGER NOT NULL "
+                             "REFERENCES guests(guest_id), booked_at DATETIME NOT NULL, check_in DATE NOT NULL, "
+                             "check_out DATE NOT NULL, status VARCHAR(20) NOT NULL, channel VARCHAR(10) NOT NULL, "
+                             "nightly_rate DECIMAL(10,2) NOT NULL, currency CHAR(3) NOT NULL)")
+        conn.execute(sa.text("INSERT INTO guests VALUES (:i, :n)"), [{"i": 1, "n": "Ana"}, {"i": 2, "n": "Ben"}])
+        conn.execute(sa.text("INSERT INTO bookings VALUES (:i, :g, :b, :ci, :co, :s, 'direct', :r, :c)"),
+                     [{"i": i, "g": 1 + i % 2, "b": dt.datetime.combine(day, dt.time(9)) - dt.timedelta(days=20),
+                       "ci": day, "co": day + dt.timedelta(days=2), "s": status, "r": rate, "c": code}
+                      for i, (day, rate, code, status) in enumerate(STAYS, start=1)])
+    engine.dispose()
+
+
+def test_a_hotels_bookings_are_events_not_exchange_rates(tmp_path) -> None:
+    """Bookings carry a currency, a date and a 'nightly_rate': they were taken for the exchange-rate table, so no
+    value or date of theirs was ever read ('how many bookings have status cancelled' counted all of them), and an
+    average nightly rate added euros to pounds and dollars, clear."""
+    url = f"sqlite:///{tmp_path / 'hotel.sqlite'}"
+    _hotel(url)
+    connected = connect(url)
+    assert connected.profile.rate_table is None
+    cancelled = _readings(connected, "how many bookings have status cancelled")
+    assert cancelled and all(rows[0][0] == 2 for rows in cancelled), cancelled
+    # made (booked) in 2024: the stay of 9 January 2025 was booked on 20 December 2024
+    in_2024 = _readings(connected, "how many bookings were made in 2024")
+    assert in_2024 and all(rows[0][0] == 4 for rows in in_2024), in_2024
+    analysis = connected.analyse("what is the average nightly rate")
+    said = [i.explanation for i in analysis.interpretations]
+    assert said and all("only amounts in" in text or "per currency" in text for text in said), said
+    euros = _readings(connected, "what is the average nightly rate in eur")
+    assert euros and any(abs(float(rows[0][0]) - 310 / 3) < 0.005 for rows in euros), euros
