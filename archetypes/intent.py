@@ -114,6 +114,8 @@ RE_PROPER = re.compile(r"[\"“]([^\"”]{2,60})[\"”]|(?<!\w)'([^']{2,60})'(?=
 RE_ALL_MATCHES = re.compile(r"\b(?:contain(?:s|ing)?|like|matching|match(?:es)?|starting with|starts with|"
                             r"beginning with|begins with|includ(?:e|es|ing)|with .{0,12}in (?:the|their|its) name)\s+$")
 RE_KEY_REF = re.compile(r"^\s*(?:#|no\.?\s*|number\s+|id\s+)?(\d{1,9})\b")
+RE_MOST_OF = re.compile(r"^\s*(?:which|what|where)\b.*\b(?:do|does|did)\s+most\s+(?:of\s+)?(?:our|the|all|all\s+the)?\s*"
+                        r"([a-z]+)\s+(?:come|live|shop|stay|work|sit|belong|buy|order)")
 RE_ROWS_BY = re.compile(r"^\s*(?:(?:show|give|get)\s+(?:me\s+)?)?(?:(?:the|our|all|all\s+the)\s+)?([a-z]+)\s+"
                         r"(?:by|per|grouped\s+by|broken\s+down\s+by|split\s+by|for\s+each)\s+[a-z]")
 RE_NOUN_COUNT = re.compile(r"\b([a-z]+)\s+(?:count|counts|tally)\b")
@@ -423,6 +425,7 @@ def read(question: str, profile: SchemaProfile, as_of: dt.date | None) -> Intent
     _how_many(intent, vocab)
     _group(intent, vocab)
     _rows_by(intent, vocab)
+    _rows_most(intent, vocab)
     _partition(intent)
     _absent_subject(intent, vocab)
     _key_refs(intent, profile)
@@ -850,6 +853,18 @@ def _noun_count(intent: Intent, vocab: Vocabulary) -> None:
         if table is not None:
             intent.how_many = (table, Span(m.start(1), m.end(1), intent.question[m.start(1):m.end(1)]))
             return
+
+
+def _rows_most(intent: Intent, vocab: Vocabulary) -> None:
+    """'which country do most of our guests come from': the guests counted per country (no figure is named; the
+    money of other rows per country answers another question)."""
+    m = RE_MOST_OF.search(intent.lower)
+    if m is None or intent.how_many is not None or intent.group is None or intent.explicit_measure or \
+            intent.money is not None or m.group(1) in lexicon.FACT_WORDS or m.group(1) in lexicon.MONEY_WORDS:
+        return
+    table = vocab.tables.get((singular(m.group(1)),))
+    if table is not None:
+        intent.how_many = (table, Span(m.start(1), m.end(1), intent.question[m.start(1):m.end(1)]))
 
 
 def _rows_by(intent: Intent, vocab: Vocabulary) -> None:
