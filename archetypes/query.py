@@ -962,7 +962,7 @@ def _range(expr: exp.Expr, start: dt.date, end: dt.date, zone: str, column: Time
     high = calendar.utc_instant(end, None if column.date_only else zone)
     compared = period_key.scan(expr.copy()) if _wide(low, high, column) else expr
     return exp.and_(exp.GTE(this=compared.copy(), expression=time_literal(low, column)),
-                    exp.LT(this=compared.copy(), expression=time_literal(high, column)))
+                    exp.LT(this=compared.copy(), expression=time_literal(high, column)), copy=False)
 
 
 def _wide(low: dt.datetime, high: dt.datetime, column: TimeColumn) -> bool:
@@ -976,7 +976,7 @@ def _wide(low: dt.datetime, high: dt.datetime, column: TimeColumn) -> bool:
 def _local_range(expr: exp.Expr, zone_expr: exp.Expr, zones: list[str], start: dt.date,
                  end: dt.date, column: TimeColumn) -> exp.Expr:
     parts = [exp.Paren(this=exp.and_(exp.EQ(this=zone_expr.copy(), expression=literal(z)),
-                                     _range(expr, start, end, z, column))) for z in zones]
+                                     _range(expr, start, end, z, column), copy=False)) for z in zones]
     return exp.Paren(this=exp.or_(*parts)) if len(parts) > 1 else parts[0]
 
 
@@ -1024,8 +1024,10 @@ def _periods_query(source: _From, where: list[exp.Expr], value: exp.Expr, measur
     """A series: each row's period index computed from the UTC boundaries (``period_key``), rows grouped by
     it, then a calendar of one row per label joined on equality so empty periods show (with 0)."""
     labels = calendar.label_indexes(periods)
-    rows = [exp.select(exp.alias_(literal(label), "period", quoted=True),
-                       exp.alias_(exp.Literal.number(index), "period_index", quoted=True))
+    # the nodes `exp.select(exp.alias_(...), ...)` makes, made directly: the builders parse, copy and walk
+    # each row's nodes, half of building an all-time monthly series (114 rows)
+    rows = [exp.Select(expressions=[exp.Alias(this=literal(label), alias=ident("period")),
+                                    exp.Alias(this=exp.Literal.number(index), alias=ident("period_index"))])
             for label, index in labels.items()]
     union: exp.Query = rows[0]
     for row in rows[1:]:
@@ -1081,11 +1083,13 @@ def _periods_query(source: _From, where: list[exp.Expr], value: exp.Expr, measur
     # an empty period adds nothing, but has no average and no ratio: empty, not 0
     metric = col(metric_name, "s") if spec.agg or spec.per_table else \
         exp.Coalesce(this=col(metric_name, "s"), expressions=[exp.Literal.number(0)])
-    return (exp.select(*outputs, exp.alias_(metric, metric_name, quoted=True))
-            .from_(table_ref("periods", "p"), copy=False)
-            .join(exp.Subquery(this=totals, alias=exp.TableAlias(this=ident("s"))),
-                  on=exp.EQ(this=col("period" if native is not None else "period_index", "s"),
-                            expression=col("period" if native is not None else "period_index", "p")), join_type="left",
-                  copy=False)
+    series = exp.select(*outputs, exp.alias_(metric, metric_name, quoted=True)).from_(table_ref("periods", "p"),
+                                                                                     copy=False)
+    # the node `.join(..., join_type="left")` makes, made directly: that builder parses "FROM _ left JOIN _" for
+    # its side on every call
+    series.append("joins", exp.Join(this=exp.Subquery(this=totals, alias=exp.TableAlias(this=ident("s"))), side="LEFT",
+                                    on=exp.EQ(this=col("period" if native is not None else "period_index", "s"),
+                                              expression=col("period" if native is not None else "period_index", "p"))))
+    return (series
             .order_by(col("period_index", "p"), *[col(name, "s") for name in carried[1:]], copy=False)
             .with_(ident("periods"), as_=union, copy=False))
