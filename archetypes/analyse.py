@@ -25,7 +25,7 @@ from archetypes.model import Analysis, Detection, Interpretation, ReadAsSpan, Re
 from archetypes.naming import phrase, plural, same_root, singular, slug, words
 from archetypes.profile import Entity, Fact, Lookup, Measure, SchemaProfile
 from archetypes.profile.model import TimeColumn
-from archetypes.query import MAX_CALENDAR_ROWS, RANKING_LIMIT, EntityFilter, QuerySpec, build
+from archetypes.query import MAX_CALENDAR_ROWS, RANKING_LIMIT, EntityFilter, QuerySpec, build, reading_key
 from archetypes.registry import ARCHETYPES, ORDER
 from archetypes.shape_reader import ShapeRead, read_shape
 from archetypes.status_words import open_or_unfinished, state_or_date, undated_state
@@ -220,7 +220,7 @@ def _build_covering(candidates: list[_Candidate], cap: int, profile: SchemaProfi
             covered |= values
     order += [i for i in range(len(candidates)) if i not in set(order)]
     built: list[tuple[list[tuple[str, Reading]], QuerySpec, exp.Query, list[str]]] = []
-    sql_seen: set[str] = set()
+    sql_seen: set[tuple[str, tuple[object, ...]]] = set()
     for index in order:
         if len(built) >= cap:
             break
@@ -234,7 +234,7 @@ def _build_covering(candidates: list[_Candidate], cap: int, profile: SchemaProfi
             spec.notes.append(money)
         if query is None:
             continue
-        key = query.sql()
+        key = reading_key(query)  # the statement as written, cheaper (a series' calendar keyed by its rows)
         if key in sql_seen:
             continue
         sql_seen.add(key)

@@ -230,6 +230,32 @@ def _typed_literal(value: str) -> exp.Expr:
 
 # -- rendering ---------------------------------------------------------------------------------
 
+_CALENDAR = "checker_calendar"  # the meta key marking a series' calendar rows (`_periods_query`)
+_STAND_IN = "checker_calendar_rows"
+
+
+def reading_key(query: exp.Query) -> tuple[str, tuple[object, ...]]:
+    """What tells two readings apart: equal keys exactly when sqlglot writes the two statements alike
+    (`query.sql()`), written cheaper. A series' calendar (`_periods_query`: one row of two literals per period,
+    114 for an all-time monthly series) is most of the statement's nodes, and of the time to copy and write
+    it; its text follows from its literals alone, in order, so the rest of the statement is written with a
+    stand-in in its place (put back before returning) and the calendar is keyed by its literals. Any other
+    statement is keyed by its whole text."""
+    with_ = query.args.get("with_")
+    cte = next((c for c in with_.expressions if c.this.meta_get(_CALENDAR)), None) if with_ is not None else None
+    if cte is None:
+        return query.sql(), ()
+    rows = cte.this
+    cte.set("this", exp.select(exp.Literal.string(_STAND_IN)))
+    try:
+        text = query.sql()
+    finally:
+        cte.set("this", rows)
+    if text.count(_STAND_IN) != 1:  # the stand-in's text also said elsewhere: where the rows go is unknown
+        return query.sql(), ()
+    return text, tuple((node.this, node.is_string) for node in rows.find_all(exp.Literal))
+
+
 def render(query: exp.Query, dialect: str) -> str:
     """The statement text for one engine. SQLite compares timestamps stored as text, so its time
     literals stay plain strings (a CAST there would turn '2025-01-01 00:00:00' into 2025).
@@ -1032,6 +1058,7 @@ def _periods_query(source: _From, where: list[exp.Expr], value: exp.Expr, measur
     union: exp.Query = rows[0]
     for row in rows[1:]:
         union = exp.Union(this=union, expression=row, distinct=False)  # left-deep, no copies
+    union.meta[_CALENDAR] = True  # `reading_key` keys it by its literals
 
     native = _native_grain(spec.grain, periods, zone, zone_expr, column)
     if native is not None:
