@@ -6,6 +6,7 @@ import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import TypeVar
 
 from sqlglot import exp
 
@@ -25,7 +26,7 @@ from archetypes.model import Analysis, Detection, Interpretation, ReadAsSpan, Re
 from archetypes.naming import phrase, plural, same_root, singular, slug, words
 from archetypes.profile import Entity, Fact, Lookup, Measure, SchemaProfile
 from archetypes.profile.model import TimeColumn
-from archetypes.query import MAX_CALENDAR_ROWS, RANKING_LIMIT, EntityFilter, QuerySpec, build
+from archetypes.query import MAX_CALENDAR_ROWS, RANKING_LIMIT, EntityFilter, QuerySpec, build, reading_key
 from archetypes.registry import ARCHETYPES, ORDER
 from archetypes.shape_reader import ShapeRead, read_shape
 from archetypes.status_words import open_or_unfinished, state_or_date, undated_state
@@ -33,6 +34,7 @@ from archetypes.unit import mixed_note
 from archetypes.values import ValueRef
 
 DEFAULT_CAP = 8
+_E = TypeVar("_E", bound=exp.Expr)
 FREE_TEXT_ANSWERS = frozenset({"entity"})
 SURVIVES_INSUFFICIENT = frozenset({"insufficient_info", "custom_visualization"})  # a typed value is embedded as a literal ("Other")
 
@@ -219,7 +221,7 @@ def _build_covering(candidates: list[_Candidate], cap: int, profile: SchemaProfi
             covered |= values
     order += [i for i in range(len(candidates)) if i not in set(order)]
     built: list[tuple[list[tuple[str, Reading]], QuerySpec, exp.Query, list[str]]] = []
-    sql_seen: set[str] = set()
+    sql_seen: set[tuple[str, tuple[object, ...]]] = set()
     for index in order:
         if len(built) >= cap:
             break
@@ -233,7 +235,7 @@ def _build_covering(candidates: list[_Candidate], cap: int, profile: SchemaProfi
             spec.notes.append(money)
         if query is None:
             continue
-        key = query.sql()
+        key = reading_key(query)  # the statement as written, cheaper (a series' calendar keyed by its rows)
         if key in sql_seen:
             continue
         sql_seen.add(key)
@@ -251,13 +253,16 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
 
     if not analysis.interpretations:
         return []
+    # each reading's nodes listed once, in the order `find_all` walks them: a dozen questions are asked of
+    # every tree below, and a series' calendar is hundreds of nodes (a walk each was a fifth of the analysis)
+    trees = [_Walked(i.query) for i in analysis.interpretations]
     used: set[str] = set()
-    for interpretation in analysis.interpretations:
-        for node in interpretation.query.find_all(exp.Table, exp.Column):
+    for tree in trees:
+        for node in tree.find_all(exp.Table, exp.Column):
             used.update(singular(w) for w in words(node.name))
     if ctx.intent.window_span is not None and ctx.intent.window is not None and not any(
-            _DATE_LITERAL.match(str(node.this)) for i in analysis.interpretations
-            for node in i.query.find_all(exp.Literal) if node.is_string):
+            _DATE_LITERAL.match(str(node.this)) for tree in trees
+            for node in tree.find_all(exp.Literal) if node.is_string):
         # a window no reading applies: the rows counted carry no date the window could bound
         out_window = [(ctx.intent.window_span, "no date of the rows read bounds this window")]
     else:
@@ -268,29 +273,29 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
                    for ident in [name] + [c.name for c in table.columns] for w in words(ident)}
     out: list[tuple[Span, str]] = list(out_window)
     ranked = ctx.intent.superlative or (ctx.intent.ranking if ctx.intent.group is not None else None)
-    if ranked is not None and not any(_ranks(i.query) for i in analysis.interpretations):
+    if ranked is not None and not any(_ranks(tree) for tree in trees):
         # 'which five albums earned the least' summed everything: the superlative was read, nothing ranks
         out.append((ranked, "no reading ranks anything by it"))
     asked = _WHICH_ROWS.match(ctx.intent.lower)
     head = next((t for t in ctx.intent.targets if asked is not None and t.span.start == asked.start(1) and
                  not t.entity.column_only), None)
-    if head is not None and asked is not None and all(i.query.find(exp.Group, exp.Order, exp.Window) is None
-                                                      for i in analysis.interpretations):
+    if head is not None and asked is not None and all(tree.find(exp.Group, exp.Order, exp.Window) is None
+                                                      for tree in trees):
         # 'which of our shops take dollars' summed all revenue: rows were asked for, one figure answers
         out.append((Span(asked.start(), head.span.end, ctx.question[asked.start():head.span.end]),
                     f"asks which {plural(head.entity.noun)}, while every reading gives one figure"))
     figures = _FIGURES_ASKED.search(ctx.intent.lower)
     figure_said = bool(ctx.intent.measures or ctx.intent.money or ctx.intent.how_many)
-    if figures is not None and (not figure_said or all(i.query.find(exp.AggFunc) is None for i in analysis.interpretations)):
+    if figures is not None and (not figure_said or all(tree.find(exp.AggFunc) is None for tree in trees)):
         # 'show me the electric bike numbers' listed the bikes, or summed whatever money they hold: figures were
         # asked for without saying which
         out.append((Span(figures.start(1), figures.end(1), ctx.question[figures.start(1):figures.end(1)]),
                     "asks for figures without saying which" if not figure_said else
                     "asks for figures, while every reading lists rows"))
     for grouped in _breakdowns(ctx.intent):
-        if not _grouped_by(analysis, grouped.entity, ctx.profile):
+        if not _grouped_by(trees, grouped.entity, ctx.profile):
             out.append((grouped.span, f"asked by {grouped.entity.noun}, which no reading groups by"))
-    read_tables = {t.name for i in analysis.interpretations for t in i.query.find_all(exp.Table)}
+    read_tables = {t.name for tree in trees for t in tree.find_all(exp.Table)}
     values = ctx.extra.get("value_spans") or []
     for target in ctx.intent.targets:
         if any(v.start <= target.span.start and target.span.end <= v.end for v in values):
@@ -301,7 +306,7 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
                       if t in ctx.profile.tables)  # the lines read point at it: its units are counted
         if not (table_words | column_words) & used and not pointed:
             out.append((target.span, f"read as {target.entity.noun}, which no reading uses"))
-    summed = any(i.query.find(exp.Sum, exp.Avg, exp.Min, exp.Max) is not None for i in analysis.interpretations)
+    summed = any(tree.find(exp.Sum, exp.Avg, exp.Min, exp.Max) is not None for tree in trees)
     for measure, span in ctx.intent.measures:
         # 'the highest repair cost' ranked by the number of repairs: a figure named while every reading counts
         currency = ctx.intent.currency
@@ -333,13 +338,13 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
                         f"names the {plural(phrase(named[0]))}, which no reading reads"))
             break
     duration = _DURATION_ASKED.search(ctx.intent.lower)
-    if duration is not None and not any(computes_duration(i.query) for i in analysis.interpretations):
+    if duration is not None and not any(computes_duration(tree.query) for tree in trees):
         # 'avg days to complete a course' divided courses by courses: a time between two dates no reading takes
         out.append((Span(duration.start(), duration.end(), ctx.question[duration.start():duration.end()]),
                     "a time between two dates, which no reading computes"))
     days = _DAYS_COUNTED.search(ctx.intent.lower)
     if days is not None and not any(s.start <= days.start(1) < s.end for s in measured) and \
-            not any(computes_duration(i.query) for i in analysis.interpretations):
+            not any(computes_duration(tree.query) for tree in trees):
         # 'how many sick days': the days each row spans, added up, while the readings count the rows
         out.append((Span(days.start(1), days.end(1), ctx.question[days.start(1):days.end(1)]),
                     "a number of days the rows span, which no reading adds up"))
@@ -408,14 +413,30 @@ def _breakdowns(intent: Intent) -> list[Target]:
             and not any(s.start <= t.span.start < s.end for s in measured)]
 
 
-def _ranks(query: exp.Query) -> bool:
+class _Walked:
+    """A reading's statement with its nodes listed once, in `find_all`'s order (breadth first), so that asking
+    it for several kinds of node walks it once."""
+
+    def __init__(self, query: exp.Query) -> None:
+        self.query = query
+        self.nodes = list(query.walk())
+
+    def find_all(self, *types: type[_E]) -> list[_E]:
+        return [node for node in self.nodes if isinstance(node, types)]
+
+    def find(self, *types: type[_E]) -> _E | None:
+        return next((node for node in self.nodes if isinstance(node, types)), None)
+
+
+def _ranks(tree: _Walked) -> bool:
     """The statement sorts rows by a figure: a LIMIT, a RANK() window, or an ORDER BY whose first key is an
     aggregate (or the alias of one)."""
-    if query.find(exp.Limit) is not None or query.find(exp.Window) is not None:
+    query = tree.query
+    if tree.find(exp.Limit) is not None or tree.find(exp.Window) is not None:
         return True
     if isinstance(query, exp.Select) and any(isinstance(e.unalias(), (exp.Max, exp.Min)) for e in query.expressions):
         return True  # 'the highest rate in 2024': the extreme itself, one figure
-    for select in query.find_all(exp.Select):
+    for select in tree.find_all(exp.Select):
         order = select.args.get("order")
         if order is None or not order.expressions:
             continue
@@ -428,17 +449,17 @@ def _ranks(query: exp.Query) -> bool:
     return False
 
 
-def _grouped_by(analysis: Analysis, entity, profile: SchemaProfile) -> bool:
+def _grouped_by(trees: list[_Walked], entity, profile: SchemaProfile) -> bool:
     """Some reading groups (or partitions) its rows by a column of `entity`'s table."""
     from archetypes.naming import singular, words
 
     wanted = {singular(w) for w in words(entity.table)} | {singular(w) for c in entity.name_columns
                                                            for w in words(c)}
-    for interpretation in analysis.interpretations:
-        aliases = {t.alias_or_name: t.name for t in interpretation.query.find_all(exp.Table)}
+    for tree in trees:
+        aliases = {t.alias_or_name: t.name for t in tree.find_all(exp.Table)}
         # a series groups by the names an inner select gave its columns ('grp', 'grp_key'): look through them
-        named = {a.alias: a.this for a in interpretation.query.find_all(exp.Alias)}
-        for clause in interpretation.query.find_all(exp.Group, exp.Window):
+        named = {a.alias: a.this for a in tree.find_all(exp.Alias)}
+        for clause in tree.find_all(exp.Group, exp.Window):
             grouped = list(clause.find_all(exp.Column))
             grouped += [c for g in list(grouped) if g.name in named for c in named[g.name].find_all(exp.Column)]
             for column in grouped:

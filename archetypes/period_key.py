@@ -93,8 +93,10 @@ def index_when_covered(query: exp.Expr, alias: str, covered: set[str]) -> None:
     """Drop the ``scan`` markers (in place) when the rows of `alias` are read for `covered` columns only (the
     time column and the one-column key): the time column's index then holds all they need, no row is
     fetched, and reading the index is cheaper than reading the table."""
-    marks = [node for node in query.find_all(exp.Anonymous) if str(node.this).upper() == SCAN]
-    if marks and all(column.name in covered for column in query.find_all(exp.Column) if column.table == alias):
+    found = list(query.find_all(exp.Anonymous, exp.Column))  # one walk: a series' calendar is hundreds of nodes
+    marks = [node for node in found if isinstance(node, exp.Anonymous) and str(node.this).upper() == SCAN]
+    if marks and all(column.name in covered for column in found
+                     if isinstance(column, exp.Column) and column.table == alias):
         for node in marks:
             node.replace(node.expressions[0])
 

@@ -233,6 +233,32 @@ def _typed_literal(value: str) -> exp.Expr:
 
 # -- rendering ---------------------------------------------------------------------------------
 
+_CALENDAR = "checker_calendar"  # the meta key marking a series' calendar rows (`_periods_query`)
+_STAND_IN = "checker_calendar_rows"
+
+
+def reading_key(query: exp.Query) -> tuple[str, tuple[object, ...]]:
+    """What tells two readings apart: equal keys exactly when sqlglot writes the two statements alike
+    (`query.sql()`), written cheaper. A series' calendar (`_periods_query`: one row of two literals per period,
+    114 for an all-time monthly series) is most of the statement's nodes, and of the time to copy and write
+    it; its text follows from its literals alone, in order, so the rest of the statement is written with a
+    stand-in in its place (put back before returning) and the calendar is keyed by its literals. Any other
+    statement is keyed by its whole text."""
+    with_ = query.args.get("with_")
+    cte = next((c for c in with_.expressions if c.this.meta_get(_CALENDAR)), None) if with_ is not None else None
+    if cte is None:
+        return query.sql(), ()
+    rows = cte.this
+    cte.set("this", exp.select(exp.Literal.string(_STAND_IN)))
+    try:
+        text = query.sql()
+    finally:
+        cte.set("this", rows)
+    if text.count(_STAND_IN) != 1:  # the stand-in's text also said elsewhere: where the rows go is unknown
+        return query.sql(), ()
+    return text, tuple((node.this, node.is_string) for node in rows.find_all(exp.Literal))
+
+
 def render(query: exp.Query, dialect: str) -> str:
     """The statement text for one engine. SQLite compares timestamps stored as text, so its time
     literals stay plain strings (a CAST there would turn '2025-01-01 00:00:00' into 2025).
@@ -971,7 +997,7 @@ def _range(expr: exp.Expr, start: dt.date, end: dt.date, zone: str, column: Time
     high = calendar.utc_instant(end, None if column.date_only else zone)
     compared = period_key.scan(expr.copy()) if _wide(low, high, column) else expr
     return exp.and_(exp.GTE(this=compared.copy(), expression=time_literal(low, column)),
-                    exp.LT(this=compared.copy(), expression=time_literal(high, column)))
+                    exp.LT(this=compared.copy(), expression=time_literal(high, column)), copy=False)
 
 
 def _wide(low: dt.datetime, high: dt.datetime, column: TimeColumn) -> bool:
@@ -985,7 +1011,7 @@ def _wide(low: dt.datetime, high: dt.datetime, column: TimeColumn) -> bool:
 def _local_range(expr: exp.Expr, zone_expr: exp.Expr, zones: list[str], start: dt.date,
                  end: dt.date, column: TimeColumn) -> exp.Expr:
     parts = [exp.Paren(this=exp.and_(exp.EQ(this=zone_expr.copy(), expression=literal(z)),
-                                     _range(expr, start, end, z, column))) for z in zones]
+                                     _range(expr, start, end, z, column), copy=False)) for z in zones]
     return exp.Paren(this=exp.or_(*parts)) if len(parts) > 1 else parts[0]
 
 
@@ -1033,12 +1059,15 @@ def _periods_query(source: _From, where: list[exp.Expr], value: exp.Expr, measur
     """A series: each row's period index computed from the UTC boundaries (``period_key``), rows grouped by
     it, then a calendar of one row per label joined on equality so empty periods show (with 0)."""
     labels = calendar.label_indexes(periods)
-    rows = [exp.select(exp.alias_(literal(label), "period", quoted=True),
-                       exp.alias_(exp.Literal.number(index), "period_index", quoted=True))
+    # the nodes `exp.select(exp.alias_(...), ...)` makes, made directly: the builders parse, copy and walk
+    # each row's nodes, half of building an all-time monthly series (114 rows)
+    rows = [exp.Select(expressions=[exp.Alias(this=literal(label), alias=ident("period")),
+                                    exp.Alias(this=exp.Literal.number(index), alias=ident("period_index"))])
             for label, index in labels.items()]
     union: exp.Query = rows[0]
     for row in rows[1:]:
         union = exp.Union(this=union, expression=row, distinct=False)  # left-deep, no copies
+    union.meta[_CALENDAR] = True  # `reading_key` keys it by its literals
 
     native = _native_grain(spec.grain, periods, zone, zone_expr, column)
     if native is not None:
@@ -1090,11 +1119,13 @@ def _periods_query(source: _From, where: list[exp.Expr], value: exp.Expr, measur
     # an empty period adds nothing, but has no average and no ratio: empty, not 0
     metric = col(metric_name, "s") if spec.agg or spec.per_table else \
         exp.Coalesce(this=col(metric_name, "s"), expressions=[exp.Literal.number(0)])
-    return (exp.select(*outputs, exp.alias_(metric, metric_name, quoted=True))
-            .from_(table_ref("periods", "p"), copy=False)
-            .join(exp.Subquery(this=totals, alias=exp.TableAlias(this=ident("s"))),
-                  on=exp.EQ(this=col("period" if native is not None else "period_index", "s"),
-                            expression=col("period" if native is not None else "period_index", "p")), join_type="left",
-                  copy=False)
+    series = exp.select(*outputs, exp.alias_(metric, metric_name, quoted=True)).from_(table_ref("periods", "p"),
+                                                                                     copy=False)
+    # the node `.join(..., join_type="left")` makes, made directly: that builder parses "FROM _ left JOIN _" for
+    # its side on every call
+    series.append("joins", exp.Join(this=exp.Subquery(this=totals, alias=exp.TableAlias(this=ident("s"))), side="LEFT",
+                                    on=exp.EQ(this=col("period" if native is not None else "period_index", "s"),
+                                              expression=col("period" if native is not None else "period_index", "p"))))
+    return (series
             .order_by(col("period_index", "p"), *[col(name, "s") for name in carried[1:]], copy=False)
             .with_(ident("periods"), as_=union, copy=False))

@@ -17,13 +17,13 @@ from archetypes.query import (
     Measure,
     QuerySpec,
     TimeColumn,
-    _aggregate,
     _From,
     _local_range,
     _range,
     col,
     ident,
     literal,
+    measure_aggregate,
     table_ref,
     time_literal,
 )
@@ -167,7 +167,7 @@ def legacy_periods_query(source: _From, where: list[exp.Expression], value: exp.
     if currency_expr is not None:
         outputs.append(exp.alias_(col("currency", "s"), "currency", quoted=True))
         groups.append(col("currency", "s"))
-    metric = exp.alias_(_aggregate(measure, col("v", "s")), metric_name, quoted=True)
+    metric = exp.alias_(measure_aggregate(measure, col("v", "s")), metric_name, quoted=True)
     query = (exp.select(*outputs, metric)
              .from_(table_ref("periods", "p"))
              .join(exp.Subquery(this=inner, alias=exp.TableAlias(this=ident("s"))), on=on, join_type="left")
