@@ -405,8 +405,12 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
                   lexicon.is_state_column(words(f.entity.name_columns[0]))]
         spec.share_filters = states or spec.share_filters
     # 'which store has the highest refund rate', 'refund rate by store': one share per group, ranked
+    # (a part named on the group's own rows is every row of some groups: unless it is another column of that
+    # table, 'cancellation rate by channel': the status and the channel of the same bookings)
     per_group = intent.group is not None and spec.group is not None and \
-        not any(f.entity.table == spec.group.table for f in spec.share_filters)
+        not any(f.entity.table == spec.group.table and not (
+            f.entity.column_only and spec.group.column_only and f.entity.name_columns != spec.group.name_columns)
+            for f in spec.share_filters)
     if not per_group:
         spec.group, spec.limit = None, None
     elif intent.ranking is None and intent.superlative is None:

@@ -131,9 +131,10 @@ def _hotel(url: str) -> None:
                              "check_out DATE NOT NULL, status VARCHAR(20) NOT NULL, channel VARCHAR(10) NOT NULL, "
                              "nightly_rate DECIMAL(10,2) NOT NULL, currency CHAR(3) NOT NULL)")
         conn.execute(sa.text("INSERT INTO guests VALUES (:i, :n)"), [{"i": 1, "n": "Ana"}, {"i": 2, "n": "Ben"}])
-        conn.execute(sa.text("INSERT INTO bookings VALUES (:i, :g, :b, :ci, :co, :s, 'direct', :r, :c)"),
+        conn.execute(sa.text("INSERT INTO bookings VALUES (:i, :g, :b, :ci, :co, :s, :ch, :r, :c)"),
                      [{"i": i, "g": 1 + i % 2, "b": dt.datetime.combine(day, dt.time(9)) - dt.timedelta(days=20),
-                       "ci": day, "co": day + dt.timedelta(days=2), "s": status, "r": rate, "c": code}
+                       "ci": day, "co": day + dt.timedelta(days=2), "s": status, "r": rate, "c": code,
+                       "ch": "ota" if i % 2 else "direct"}
                       for i, (day, rate, code, status) in enumerate(STAYS, start=1)])
     engine.dispose()
 
@@ -151,6 +152,10 @@ def test_a_hotels_bookings_are_events_not_exchange_rates(tmp_path) -> None:
     # made (booked) in 2024: the stay of 9 January 2025 was booked on 20 December 2024
     in_2024 = _readings(connected, "how many bookings were made in 2024")
     assert in_2024 and all(rows[0][0] == 4 for rows in in_2024), in_2024
+    # the status and the channel are two columns of the same bookings: one rate per channel (1 of 2 direct bookings
+    # was cancelled, 1 of 3 through an agency)
+    rates = _readings(connected, "what is the cancellation rate by channel")
+    assert rates and all(rows[0][0] == "direct" and abs(float(rows[0][3]) - 0.5) < 0.005 for rows in rates), rates  # part, total, share
     analysis = connected.analyse("what is the average nightly rate")
     said = [i.explanation for i in analysis.interpretations]
     assert said and all("only amounts in" in text or "per currency" in text for text in said), said
