@@ -43,11 +43,21 @@ _VERB_FAST = re.compile(r"\b([a-z]+?)(?:es|s)?\s+(?:the\s+)?(?:fastest|quickest|
 # 'how long do subscriptions last', 'average subscription length': a row's life, from its start to its end
 _LASTS = re.compile(r"\bhow\s+long\s+(?:does|do|did|will)\s+(?:a|an|the|our|their)?\s*([a-z]+)\s+"
                     r"(?:usually\s+|typically\s+)?(?:last|lasts|stay|stays|run|survive|remain)\b")
-_LENGTH = re.compile(r"\b([a-z]+)\s+(?:length|lengths|lifetime|lifespan|duration|durations|tenure)\b")
+_LENGTH = re.compile(r"\b(?!(?:average|avg|mean|median|typical|total|the|a|an|of)\b)([a-z]+)\s+"
+                     r"(?:length|lengths|lifetime|lifespan|duration|durations|tenure)\b|"
+                     r"\b(?:length|lengths|duration|durations)\s+of\s+(?:a\s+|an\s+|the\s+|each\s+|their\s+)?([a-z]+)|"
+                     r"\b(?:average|avg|mean|median|typical)\s+(stay|stays)(?:\s+(?:length|lengths|duration))?\b|"
+                     r"\bhow\s+long\s+(?:do|does|did)\s+(?:[a-z]+\s+){0,3}?(stay|stays)\b|\b(nights?)\b")
+# 'nights sold', 'how many nights', 'total nights': the spans added up, not averaged
+_SPAN_WORDS = frozenset({"stay", "night"})
+_AVERAGED = re.compile(r"\b(?:average|avg|mean|median|typical|per)\b")
+_SUMMED = re.compile(r"\b(?:how many|total|sum of|number of)\s+(?:[a-z]+\s+)?nights?\b|\bnights?\s+"
+                     r"(?:sold|stayed|booked|spent)\b")
 _END_WORDS = frozenset("end ended ending ends finished closed cancelled canceled churned terminated stopped left "
                        "expired expires".split())
-_UNIT = re.compile(r"\b(hours?|minutes?|weeks?|days?)\b")
+_UNIT = re.compile(r"\b(hours?|minutes?|weeks?|days?|nights?)\b")
 _FACTORS = {"hour": 24, "minute": 1440, "week": 1 / 7, "day": 1}
+
 # the date a row begins with, when the question names only its end
 _START_WORDS = frozenset("created creation opened open ordered order placed submitted started start requested "
                          "booked registered raised reported logged received signup signed issued".split())
@@ -66,6 +76,7 @@ class DurationAsked:
     unit: str
     read: list[Span]
     ranked: bool = False    # 'which shipper is the fastest': rows of another table ranked by it
+    summed: bool = False    # 'nights sold': each row's span added up
 
 
 def _root(word: str) -> str:
@@ -147,20 +158,47 @@ def duration_asked(intent: Intent, profile: SchemaProfile, mentioned: tuple[str,
             ranked = _FASTEST.search(lower) is not None or _SLOWEST.search(lower) is not None
             return DurationAsked(table, start, end, said, read, ranked)
     for m in lives:
-        # the table the word names, from its start to the date it ended
-        named = next((t for t in tables if singular_root(m.group(1)) in {singular_root(w) for w in words(t)}), None)
-        if named is None:
-            continue
-        ends = [c for c in _temporal(profile, named) if set(words(c)) & _END_WORDS]
-        began = _start_of(profile, named, ends[0]) if len(ends) == 1 else None
-        if began is None:
-            continue
-        unit = _UNIT.search(lower)
-        read = [Span(m.start(), m.end(), intent.question[m.start():m.end()])]
-        if unit is not None:
-            read.append(Span(unit.start(), unit.end(), intent.question[unit.start():unit.end()]))
-        return DurationAsked(named, began, ends[0], unit.group(1).rstrip("s") if unit is not None else "day", read)
+        # the table the word names (or the rows asked about), from its start to the date it ended
+        word = next(g for g in m.groups() if g)
+        named = next((t for t in tables if singular_root(word) in {singular_root(w) for w in words(t)}), None)
+        # a word of a span of time itself ('stay', 'nights') is any table's span; another word must name the table
+        # ('subscription length' is no booking's stay)
+        anywhere = [t for t in tables if t != named] if singular_root(word) in _SPAN_WORDS else []
+        for table in ([named] if named is not None else []) + anywhere:
+            span = _pair(profile, table)
+            if span is None:
+                continue
+            unit = _UNIT.search(lower)
+            read = [Span(m.start(), m.end(), intent.question[m.start():m.end()])]
+            if unit is not None:
+                read.append(Span(unit.start(), unit.end(), intent.question[unit.start():unit.end()]))
+            said = unit.group(1).rstrip("s") if unit is not None else "day"
+            return DurationAsked(table, span[0], span[1], "day" if said == "night" else said, read,
+                                 summed=_SUMMED.search(lower) is not None and _AVERAGED.search(lower) is None)
     return None
+
+
+# two dates of a row that open and close one span of it: check-in and check-out, started and ended
+_PAIRS = (("in", "out"), ("start", "end"), ("started", "ended"), ("starts", "ends"), ("begin", "end"),
+          ("from", "to"), ("arrival", "departure"), ("arrive", "depart"), ("pickup", "dropoff"),
+          ("opened", "closed"), ("checkin", "checkout"))
+
+
+def _pair(profile: SchemaProfile, table: str) -> tuple[str, str] | None:
+    """The start and the end of the span one row covers: two date columns whose names differ by a start word
+    and its end word ('check_in', 'check_out'), or the row's start and the one date of an end ('ended_on')."""
+    dates = _temporal(profile, table)
+    for first in dates:
+        for second in dates:
+            a, b = words(first), words(second)
+            if len(a) != len(b) or a == b:
+                continue
+            differ = [(x, y) for x, y in zip(a, b) if x != y]
+            if len(differ) == 1 and differ[0] in _PAIRS:
+                return first, second
+    ends = [c for c in dates if set(words(c)) & _END_WORDS]
+    began = _start_of(profile, table, ends[0]) if len(ends) == 1 else None
+    return (began, ends[0]) if began is not None else None
 
 
 def singular_root(word: str) -> str:
@@ -185,7 +223,7 @@ def apply_duration(asked: DurationAsked, intent: Intent, profile: SchemaProfile,
         fact = Fact(table=asked.table, measures=[], row_count=info.row_count,
                     time=TimeColumn(asked.table, asked.start, date_only=bool(column and "date" == column.type.lower())))
     spec.fact, spec.measure, spec.count_table = fact, duration_measure(asked), None
-    spec.agg, spec.per_table, spec.per_all, spec.weight = "avg", None, False, None
+    spec.agg, spec.per_table, spec.per_all, spec.weight = None if asked.summed else "avg", None, False, None
     lower = intent.lower
     if _FASTEST.search(lower):
         spec.ascending = True

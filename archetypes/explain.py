@@ -41,6 +41,8 @@ def measure_text(measure: Measure, agg: str | None = None, weight: Measure | Non
         if measure.kind == "expression":  # a column converted ('milliseconds in minutes')
             return f"{word} {measure.label}"
         return f"{word} {' × '.join(columns)}"
+    if measure.kind == "expression" and agg is None and measure.expression:
+        return f"Sum of {measure.label}"  # 'nights sold': each row's days added up
     if measure.kind == "product" and len(columns) == 2:
         return f"Sum of {columns[0]} × {columns[1]}"
     if measure.kind == "product" and len(columns) == 3:

@@ -24,8 +24,14 @@ def detect(ctx: Context) -> Detection | None:
     names = [span for span, _ in ctx.extra.get("names") or []]
     if unknown is not None and any(v.start <= unknown.start < v.end for v in values + names):
         unknown = None  # the word names a data value ('refund' -> a status 'refunded', 'airpods' a product)
+    shape = ctx.grounding.shape if ctx.grounding is not None else None
+    if unknown is not None and shape is not None and any(s.start <= unknown.start < s.end for s in shape.read):
+        unknown = None  # a word the shape read ('length of stay': the span from check-in to check-out)
     if ctx.base.shape != "aggregate" and ctx.base.fact is not None and unknown is None:
         return None  # a shape was read (a busiest weekday, a best month): it runs on the main fact
+    if ctx.base.measure is not None and ctx.base.measure.kind == "expression" and ctx.base.fact is not None and \
+            unknown is None:
+        return None  # a figure of the rows' own columns was read (the days between two of their dates)
     if ctx.base.per_table is not None and ctx.base.fact is not None and unknown is None:
         return None  # a ratio was read ('aov in 1997'): money per order
     if values and intent.schema_hits == 0 and unknown is None:

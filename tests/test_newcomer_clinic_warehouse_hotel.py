@@ -133,7 +133,7 @@ def _hotel(url: str) -> None:
         conn.execute(sa.text("INSERT INTO guests VALUES (:i, :n)"), [{"i": 1, "n": "Ana"}, {"i": 2, "n": "Ben"}])
         conn.execute(sa.text("INSERT INTO bookings VALUES (:i, :g, :b, :ci, :co, :s, :ch, :r, :c)"),
                      [{"i": i, "g": 1 + i % 2, "b": dt.datetime.combine(day, dt.time(9)) - dt.timedelta(days=20),
-                       "ci": day, "co": day + dt.timedelta(days=2), "s": status, "r": rate, "c": code,
+                       "ci": day, "co": day + dt.timedelta(days=i), "s": status, "r": rate, "c": code,
                        "ch": "ota" if i % 2 else "direct"}
                       for i, (day, rate, code, status) in enumerate(STAYS, start=1)])
     engine.dispose()
@@ -156,6 +156,13 @@ def test_a_hotels_bookings_are_events_not_exchange_rates(tmp_path) -> None:
     # was cancelled, 1 of 3 through an agency)
     rates = _readings(connected, "what is the cancellation rate by channel")
     assert rates and all(rows[0][0] == "direct" and abs(float(rows[0][3]) - 0.5) < 0.005 for rows in rates), rates  # part, total, share
+    # a stay runs from check-in to check-out (booking i stays i nights): its length averaged, its nights added up
+    stays = _readings(connected, "what is the average length of stay")
+    assert stays and any(abs(float(rows[0][0]) - 3) < 0.005 for rows in stays), stays
+    nights = _readings(connected, "how many nights were sold in 2024")
+    assert nights and any(float(rows[0][0]) == 10 for rows in nights), nights
+    # no table is a subscription: not a booking's stay
+    assert not connected.analyse("average subscription length").understood.complete
     analysis = connected.analyse("what is the average nightly rate")
     said = [i.explanation for i in analysis.interpretations]
     assert said and all("only amounts in" in text or "per currency" in text for text in said), said
