@@ -100,7 +100,7 @@ def read_shape(intent: Intent, ops: list[OperatorMention], profile: SchemaProfil
     if words_used & _ASCENDING:
         spec.ascending = True
     if _top_per_group(intent, spec, profile, out) or _exchange_rate(intent, profile, spec, out) or \
-            _duration(intent, profile, spec, out):
+            _duration(intent, profile, spec, out) or _best_rated(intent, profile, spec, out):
         return out
     _fiscal_unknown(intent, profile, out)
     _counted_state(intent, profile, spec)
@@ -249,6 +249,34 @@ def _duration(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: Shap
     out.consumed |= {"average", "ranking", "attribute", "distribution"}
     out.replaces |= {"ranking_metric", "unit", "aggregation_level"}
     return True
+
+
+_BEST_RATED = re.compile(r"\b(best|top|highest|most highly|worst|lowest|poorest)[- ]rated\b|\brated\s+(best|highest|worst|"
+                    r"lowest)\b")
+
+
+def _best_rated(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: ShapeRead) -> bool:
+    """'which hotel is the best rated', 'our worst-rated trainers': the rows named, ranked by the average of a
+    rating column of the rows that rate them (a rating is averaged, never added up, and no money is meant)."""
+    m = _BEST_RATED.search(intent.lower)
+    if m is None:
+        return False
+    for target in intent.targets:
+        for name, info in profile.tables.items():
+            column = next((c.name for c in info.columns if c.family == "numeric" and
+                           set(words(c.name)) & lexicon.RATING_WORDS), None)
+            if column is None or name == target.entity.table or profile.path(name, target.entity.table) is None:
+                continue
+            spec.fact = profile.facts.get(name) or Fact(table=name, measures=[], row_count=info.row_count)
+            spec.measure = Measure(slug(column), phrase(column), "sum", name, (column,))
+            spec.agg, spec.per_table, spec.count_table, spec.weight = "avg", None, None, None
+            spec.group, spec.limit = target.entity, intent.top_n or RANKING_LIMIT
+            spec.ascending = (m.group(1) or m.group(2)) in ("worst", "lowest", "poorest")
+            out.read.append(_span(intent, m.start(), m.end()))
+            out.consumed |= {"ranking", "average", "attribute"}
+            out.replaces |= {"ranking_metric", "unit"}
+            return True
+    return False
 
 
 def _span(intent: Intent, start: int, end: int) -> Span:

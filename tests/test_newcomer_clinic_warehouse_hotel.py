@@ -126,16 +126,26 @@ def _hotel(url: str) -> None:
     engine = sa.create_engine(url)
     with engine.begin() as conn:
         conn.exec_driver_sql("CREATE TABLE guests (guest_id INTEGER PRIMARY KEY, full_name VARCHAR(30) NOT NULL)")
+        conn.exec_driver_sql("CREATE TABLE hotels (hotel_id INTEGER PRIMARY KEY, hotel_name VARCHAR(30) NOT NULL)")
         conn.exec_driver_sql("CREATE TABLE bookings (booking_id INTEGER PRIMARY KEY, guest_id INTEGER NOT NULL "
-                             "REFERENCES guests(guest_id), booked_at DATETIME NOT NULL, check_in DATE NOT NULL, "
+                             "REFERENCES guests(guest_id), hotel_id INTEGER NOT NULL REFERENCES hotels(hotel_id), "
+                             "booked_at DATETIME NOT NULL, check_in DATE NOT NULL, "
                              "check_out DATE NOT NULL, status VARCHAR(20) NOT NULL, channel VARCHAR(10) NOT NULL, "
                              "nightly_rate DECIMAL(10,2) NOT NULL, currency CHAR(3) NOT NULL)")
         conn.execute(sa.text("INSERT INTO guests VALUES (:i, :n)"), [{"i": 1, "n": "Ana"}, {"i": 2, "n": "Ben"}])
-        conn.execute(sa.text("INSERT INTO bookings VALUES (:i, :g, :b, :ci, :co, :s, :ch, :r, :c)"),
-                     [{"i": i, "g": 1 + i % 2, "b": dt.datetime.combine(day, dt.time(9)) - dt.timedelta(days=20),
+        conn.execute(sa.text("INSERT INTO hotels VALUES (:i, :n)"), [{"i": 1, "n": "Small"}, {"i": 2, "n": "Big"}])
+        conn.execute(sa.text("INSERT INTO bookings VALUES (:i, :g, :h, :b, :ci, :co, :s, :ch, :r, :c)"),
+                     [{"i": i, "g": 1 + i % 2, "h": 1 if i == 1 else 2,
+                       "b": dt.datetime.combine(day, dt.time(9)) - dt.timedelta(days=20),
                        "ci": day, "co": day + dt.timedelta(days=i), "s": status, "r": rate, "c": code,
                        "ch": "ota" if i % 2 else "direct"}
                       for i, (day, rate, code, status) in enumerate(STAYS, start=1)])
+        # the small hotel's two reviews score 9; the big one's four, 6 and 7: more points, a lower average
+        conn.exec_driver_sql("CREATE TABLE reviews (review_id INTEGER PRIMARY KEY, booking_id INTEGER NOT NULL "
+                             "REFERENCES bookings(booking_id), score INTEGER NOT NULL, written_at DATETIME NOT NULL)")
+        conn.execute(sa.text("INSERT INTO reviews VALUES (:i, :b, :s, :w)"),
+                     [{"i": i, "b": b, "s": score, "w": dt.datetime(2025, 3, i)}
+                      for i, (b, score) in enumerate([(1, 9), (1, 9), (3, 6), (3, 7), (4, 6), (4, 7)], start=1)])
     engine.dispose()
 
 
@@ -163,6 +173,9 @@ def test_a_hotels_bookings_are_events_not_exchange_rates(tmp_path) -> None:
     assert nights and any(float(rows[0][0]) == 10 for rows in nights), nights
     # no table is a subscription: not a booking's stay
     assert not connected.analyse("average subscription length").understood.complete
+    # 'best rated': the average score of the reviews, not their sum nor any money
+    rated = _readings(connected, "which hotel is the best rated")
+    assert rated and all(rows[0][0] == "Small" and float(rows[0][1]) == 9 for rows in rated), rated
     analysis = connected.analyse("what is the average nightly rate")
     said = [i.explanation for i in analysis.interpretations]
     assert said and all("only amounts in" in text or "per currency" in text for text in said), said
