@@ -176,10 +176,17 @@ def _candidates(ctx: Context, axes: list[tuple[Detection, list[Reading]]], total
         return shown[key]
 
     limit = 20_000 if total <= 20_000 else 64
+    dated: dict[str, Fact] = {}  # a fact a reading switched to, dated as the question says (once per table)
     for combo in itertools.islice(itertools.product(*[readings for _, readings in axes]), limit):
         spec = _applied(ctx.base, combo)
         if spec.invalid:
             continue
+        if spec.window is not None and spec.fact is not None and spec.fact.time is not None and \
+                ctx.base.fact is not None and spec.fact.table != ctx.base.fact.table:
+            # 'which month had the most cancellations', counted: the subscriptions by the day they ended
+            if spec.fact.table not in dated:
+                dated[spec.fact.table] = _dated_as_said(ctx.intent, ctx.profile, spec.fact)
+            spec.fact = dated[spec.fact.table]
         key = text(combo, spec)
         if key in seen:
             continue
@@ -1195,7 +1202,7 @@ def _dated_as_said(intent: Intent, profile: SchemaProfile, fact: Fact) -> Fact:
     others = [c for c in time_columns(table) if c.name != fact.time.column]
     said = {w for w, _, _ in intent.tokens}
     named = [c for c in others if _date_words(intent, c.name)]
-    if not named and said & lexicon.CLOSING_WORDS:
+    if not named and said & (lexicon.CLOSING_WORDS | lexicon.CLOSING_NOUNS):
         named = [c for c in others if set(words(c.name)) & lexicon.CLOSING_WORDS]
     if len(named) != 1 or _date_words(intent, fact.time.column):
         return fact

@@ -75,6 +75,9 @@ STATE_COLUMN_WORDS = frozenset({"status", "state"})
 # a state a row's closing date is for ('tickets closed in june' are dated by resolved_at)
 CLOSING_WORDS = frozenset({"closed", "solved", "resolved", "completed", "finished", "fulfilled", "done", "shipped",
                            "delivered", "cancelled", "canceled", "refunded", "ended", "terminated", "churned"})
+# nouns of the deed a closing state records ('cancellations in 2024': dated by the day they ended)
+CLOSING_NOUNS = frozenset({"cancellation", "cancellations", "cancels", "churn", "churns", "closure", "closures",
+                           "completions", "deliveries", "refunds", "terminations", "resolutions"})
 # states of a row that never went through: it is void, not a row of another kind that counts
 NEVER_HAPPENED = frozenset({"cancelled", "canceled", "void", "voided", "rejected", "declined", "failed", "abandoned"})
 
