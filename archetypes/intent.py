@@ -401,6 +401,8 @@ def catalogue(profile: SchemaProfile) -> Entity | None:
 # -- reading a question -------------------------------------------------------------------------
 
 # 'acme corp's email': the possessive is not part of the name or the noun; contractions keep theirs
+_ARROW = re.compile(r"(?<=\s)(?:->|=>)(?=\s)")
+_SHORTHAND_WITH = re.compile(r"\bw/(?=\s)")
 _POSSESSIVE = re.compile(r"(?<=[a-z])(?<!\bwhat)(?<!\bwho)(?<!\bit)(?<!\bthat)(?<!\bthere)(?<!\bhere)(?<!\blet)"
                          r"(?<!\bhow)(?<!\bwhere)(?<!\bwhen)(?<!\bhe)(?<!\bshe)'s\b")
 
@@ -408,6 +410,7 @@ _POSSESSIVE = re.compile(r"(?<=[a-z])(?<!\bwhat)(?<!\bwho)(?<!\bit)(?<!\bthat)(?
 def read(question: str, profile: SchemaProfile, as_of: dt.date | None) -> Intent:
     text = question  # at most adapters.safety.MAX_QUESTION_BYTES: every word is read
     lower = _POSSESSIVE.sub("  ", text.lower().replace("’", "'"))  # same length: spans still hold
+    lower = _SHORTHAND_WITH.sub("vs", _ARROW.sub("to", lower))  # '2024 -> 2025', 'compared w/ may': same length
     tokens = word_spans(lower)
     intent = Intent(question=text, lower=lower, tokens=tokens)
     vocab = vocabulary(profile)

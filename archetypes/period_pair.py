@@ -31,15 +31,23 @@ def _period(tag: str) -> str:
     return (rf"(?P<{tag}>(?:the\s+)?(?:(?P<{tag}m>{month})(?:\s*[-–]\s*(?P<{tag}m2>{month}))?"
             rf"|q(?P<{tag}q>[1-4])|(?P<{tag}qo>first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter"
             rf"|h(?P<{tag}h>[12])|(?P<{tag}ho>first|second|1st|2nd)\s+half)(?:'s)?"
-            rf"(?:,?\s+(?:of\s+)?(?P<{tag}y>(?:19|20)\d{{2}}))?)\b")
+            rf"(?:,?\s+(?:of\s+)?'?(?P<{tag}y>(?:19|20)\d{{2}}|\d{{2}}))?)\b")
 
 
 _A, _B = _period("a"), _period("b")
 _SPAN = re.compile(r"\b(?:from|between)\s+" + _A + r"\s+(?P<link>to|and)\s+" + _B)
+# 'h1 2024 to h1 2025', '2024 -> 2025' (the arrow is read as 'to'): a span with no 'from', each period with its year
+_BARE_SPAN = re.compile(r"\b" + _A + r"\s+(?P<link>to)\s+" + _B)
 _COMPARISON = re.compile(
     r"\b" + _A + r"(?:\s+[a-z'$]+){0,4}?\s+(?P<link>(?:(?:is|was|were|are)\s+)?(?:(?:better|worse|higher|lower|bigger|"
     r"smaller|stronger|weaker|greater|more|less|fewer)\s+than|(?:up|down)\s+(?:on|from|against)|than|"
-    r"compared?\s+(?:to|with|against)|compares\s+(?:to|with)|against|versus|vs\.?))\s+(?:(?:in|the)\s+)*" + _B)
+    r"compared?\s+(?:to|with|against)|compares\s+(?:to|with)|against|versus|vs\.?|over))\s+(?:(?:in|the)\s+)*" + _B)
+
+
+def _full_year(said: str) -> int:
+    """'98' is 1998, '24' is 2024: a two-digit year in the century that puts it nearest today's data."""
+    year = int(said)
+    return year if year >= 100 else (1900 + year if year >= 70 else 2000 + year)
 
 
 @dataclass(frozen=True)
@@ -60,11 +68,11 @@ class _Named:
 
 def find_pair(lower: str, as_of: dt.date) -> PeriodPair | None:
     """The two periods `lower` (the question in lower case) compares, before first, or None."""
-    for pattern, ordered in ((_SPAN, True), (_COMPARISON, False)):
+    for pattern, ordered in ((_SPAN, True), (_COMPARISON, False), (_BARE_SPAN, True)):
         if (m := pattern.search(lower)) is None:
             continue
         a, b = _named(m, "a"), _named(m, "b")
-        if a is None or b is None:
+        if a is None or b is None or pattern is _BARE_SPAN and (a.year is None or b.year is None):
             continue
         first, second = _resolve_span(a, b, as_of) if ordered else _resolve_comparison(a, b, as_of)
         before, after = (first, second) if ordered else (second, first)
@@ -79,7 +87,7 @@ def _month(word: str) -> int:
 
 
 def _named(m: re.Match, tag: str) -> _Named | None:
-    year = int(m.group(f"{tag}y")) if m.group(f"{tag}y") else None
+    year = _full_year(m.group(f"{tag}y")) if m.group(f"{tag}y") else None
     if m.group(f"{tag}m"):
         first = _month(m.group(f"{tag}m"))
         last = _month(m.group(f"{tag}m2")) if m.group(f"{tag}m2") else first
