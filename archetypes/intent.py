@@ -902,6 +902,8 @@ def _group(intent: Intent, vocab: Vocabulary) -> None:
         return
     for m in RE_GROUP.finditer(lower):
         target = next((t for t in intent.targets if t.span.start == m.start(1)), None) or _owned_column(intent, m)
+        if target is not None and m.group(0).startswith("per") and _which_ranked(intent) not in (None, target):
+            continue  # 'which store has the highest revenue per customer': the stores, each one's revenue per customer
         if target is not None:
             intent.group = target
             _second_breakdown(intent, target)
@@ -921,6 +923,14 @@ def _group(intent: Intent, vocab: Vocabulary) -> None:
             count = which.group(1)
             intent.top_n = int(count) if count.isdigit() else _COUNT_WORDS[count]
             intent.top_span = Span(which.start(1), which.end(1), intent.question[which.start(1):which.end(1)])
+
+
+def _which_ranked(intent: Intent) -> Target | None:
+    """The rows a 'which X has the highest ...' question ranks (X), or None."""
+    which = _WHICH_HAS.match(intent.lower)
+    if intent.superlative is None or which is None or which.end() != intent.superlative.start:
+        return None
+    return next((t for t in intent.targets if t.span.start == which.start(2)), None)
 
 
 # 'top 3 albums per genre', 'best selling track in each genre', 'top 2 sellers within each store': the

@@ -1396,7 +1396,9 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
             # 'how many tracks per album': each album's count, or the average count per album
             how_many_per = average is None and re.match(r"^\s*how many\b", lower) is not None
             ratio = average is not None or _BY.search(lower) is not None or bool(spec.sides) or (
-                _ASKS_FIGURE.search(lower) is not None and not how_many_per)  # 'visits per client, a vs b'
+                _ASKS_FIGURE.search(lower) is not None and not how_many_per) or (  # 'visits per client, a vs b'
+                spec.group is not None and _apart(spec.group, denominator) and intent.superlative is not None)
+            # ('which store has the highest revenue per customer': the stores ranked by their revenue per customer)
             totals = re.search(r"\b(?:total|totals|sum of|overall)\b", lower[:per.start()]) is not None
             if not ratio and (not _BARE.match(lower) or totals) and not how_many_per:
                 return  # 'units sold per product', 'total units per category': one figure per row (grouped)
@@ -1674,11 +1676,19 @@ def _ratio_per(intent: Intent, per: re.Match, profile: SchemaProfile, spec: Quer
     spec.per_table, spec.agg = denominator, None
     out.consumed |= {"average"}
     out.read.append(_span(intent, per.start(), per.end()))
+    ranked, limit = spec.group, spec.limit
     _group_by_mention(intent, spec, skip=denominator, profile=profile)
+    if spec.group is None and ranked is not None and intent.superlative is not None and _apart(ranked, denominator):
+        spec.group, spec.limit = ranked, limit  # 'which store has the highest revenue per customer': the stores
     out.replaces.add("ranking_metric")
     if spec.group is None and (denominator in profile.entities or profile.tables[denominator].primary_key) and \
             _header_of(profile, spec.fact) != denominator:
         out.detections.append(_per_whom(intent, per, denominator))
+
+
+def _apart(group: Entity, table: str) -> bool:
+    """The group is not the rows of `table` themselves (a column of them, like their country, is)."""
+    return group.table != table or group.column_only
 
 
 def _per_whom(intent: Intent, per: re.Match, table: str) -> Detection:

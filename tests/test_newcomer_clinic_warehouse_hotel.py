@@ -181,3 +181,22 @@ def test_a_hotels_bookings_are_events_not_exchange_rates(tmp_path) -> None:
     assert said and all("only amounts in" in text or "per currency" in text for text in said), said
     euros = _readings(connected, "what is the average nightly rate in eur")
     assert euros and any(abs(float(rows[0][0]) - 310 / 3) < 0.005 for rows in euros), euros
+
+
+def test_a_gyms_class_bookings_are_one_table_not_classes_then_bookings(tmp_path) -> None:
+    """'what percentage of class bookings were attended' read 'class' and 'bookings' as two figures and gave the
+    share of classes with an attended booking (99.5%, clear) instead of the share of the bookings."""
+    url = f"sqlite:///{tmp_path / 'gym.sqlite'}"
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("CREATE TABLE classes (class_id INTEGER PRIMARY KEY, class_type VARCHAR(10) NOT NULL)")
+        conn.exec_driver_sql("CREATE TABLE class_bookings (booking_id INTEGER PRIMARY KEY, class_id INTEGER NOT NULL "
+                             "REFERENCES classes(class_id), booked_at DATETIME NOT NULL, status VARCHAR(10) NOT NULL)")
+        conn.execute(sa.text("INSERT INTO classes VALUES (:i, 'yoga')"), [{"i": 1}, {"i": 2}])
+        # every class has an attended booking; 2 of the 5 bookings were no-shows
+        conn.execute(sa.text("INSERT INTO class_bookings VALUES (:i, :c, :b, :s)"),
+                     [{"i": i, "c": 1 + i % 2, "b": dt.datetime(2025, 1, i, 9), "s": "no_show" if i > 3 else
+                       "attended"} for i in range(1, 6)])
+    engine.dispose()
+    shares = _readings(connect(url), "what percentage of class bookings were attended")
+    assert shares and all(list(rows[0][:2]) == [3, 5] for rows in shares), shares  # part, total

@@ -144,5 +144,9 @@ def _measures(table: TableInfo, fact: Fact, facts: dict[str, Fact], edges: dict[
     if fact.time_path == () or not edges[table.name]:
         noun = plural(singular(row_noun(table.name))) if phrase(table.name) else "rows"
         key = tuple(table.primary_key[:1])
-        found.append(Measure(slug(noun), f"Number of {noun}", "count", table.name, key, words=(noun,)))
+        said = phrase(table.name).split()
+        # 'class bookings' names the table's rows as a whole, not the classes and then the bookings
+        whole = " ".join(said[:-1] + [plural(singular(said[-1]))]) if len(said) > 1 and plural(singular(said[-1])) == noun else None
+        found.append(Measure(slug(noun), f"Number of {noun}", "count", table.name, key,
+                             words=(noun, whole) if whole else (noun,)))
     return found
