@@ -181,8 +181,8 @@ def _candidates(ctx: Context, axes: list[tuple[Detection, list[Reading]]], total
         spec = _applied(ctx.base, combo)
         if spec.invalid:
             continue
-        if spec.window is not None and spec.fact is not None and spec.fact.time is not None and \
-                ctx.base.fact is not None and spec.fact.table != ctx.base.fact.table:
+        if (spec.window is not None or spec.change is not None) and spec.fact is not None and \
+                spec.fact.time is not None and ctx.base.fact is not None and spec.fact.table != ctx.base.fact.table:
             # 'which month had the most cancellations', counted: the subscriptions by the day they ended
             if spec.fact.table not in dated:
                 dated[spec.fact.table] = _dated_as_said(ctx.intent, ctx.profile, spec.fact)
@@ -587,7 +587,7 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
     grounded.shape = read_shape(intent, grounded.operators, profile, base, anchor or dt.date.today(),
                                 pending_values=bool(grounded.ambiguous), value_spans=ctx.extra["value_spans"],
                                 pending_owner=_pending_owner(ctx), flag_spans=grounded.flags)
-    if base.window is not None and base.fact is not None and base.fact.time is not None:
+    if (base.window is not None or base.change is not None) and base.fact is not None and base.fact.time is not None:
         base.fact = _dated_as_said(intent, profile, base.fact)  # 'tickets closed in june': by the closing date
     if base.window is not None and base.fact is not None and base.fact.time is not None:
         # 'joined in 2024', 'trips that started in march': the words naming the date bounded are read

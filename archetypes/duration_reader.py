@@ -55,8 +55,8 @@ _SUMMED = re.compile(r"\b(?:how many|total|sum of|number of)\s+(?:[a-z]+\s+)?nig
                      r"(?:sold|stayed|booked|spent)\b")
 _END_WORDS = frozenset("end ended ending ends finished closed cancelled canceled churned terminated stopped left "
                        "expired expires".split())
-_UNIT = re.compile(r"\b(hours?|minutes?|weeks?|days?|nights?)\b")
-_FACTORS = {"hour": 24, "minute": 1440, "week": 1 / 7, "day": 1}
+_UNIT = re.compile(r"\b(hours?|minutes?|weeks?|days?|nights?|months?)\b")
+_FACTORS = {"hour": 24, "minute": 1440, "week": 1 / 7, "day": 1, "month": 12 / 365.25}
 
 # the date a row begins with, when the question names only its end
 _START_WORDS = frozenset("created creation opened open ordered order placed submitted started start requested "
@@ -208,7 +208,8 @@ def singular_root(word: str) -> str:
 def duration_measure(asked: DurationAsked) -> Measure:
     factor = _FACTORS[asked.unit]
     days = f'{DAYS_BETWEEN}("{asked.start}", "{asked.end}")'
-    scaled = days if factor == 1 else f"{days} * {factor}" if factor > 1 else f"{days} / 7.0"
+    scaled = days if factor == 1 else f"{days} * {factor}" if factor > 1 else \
+        f"{days} / 7.0" if asked.unit == "week" else f"{days} * 12.0 / 365.25"  # a month: a twelfth of a year
     units = f"{asked.unit}s"
     return Measure(slug(f"{units} to {phrase(asked.end)}"), f"{units} from {phrase(asked.start)} to "
                    f"{phrase(asked.end)} (rows with both)", "expression", asked.table, (asked.start, asked.end), expression=scaled)

@@ -87,6 +87,8 @@ def detect(ctx: Context) -> Detection | None:
         if scope.kind in ("status", "status_void") and root is not None and root != scope.table and \
                 _rows_of_the_state(root, scope, profile):
             continue  # refunds point at refunded payments: 'only succeeded payments' would keep no refund
+        if scope.kind in ("validity", "left") and _ended_rows_asked(base, scope):
+            continue  # 'memberships cancelled this year': rows that ended, dated by their end: never current ones
         if scope.kind in ("validity", "left") and (_CURRENT.search(ctx.intent.lower) or
                                                    _HISTORY.search(ctx.intent.lower) or _FORMER.search(ctx.intent.lower)):
             _resolve_validity(ctx, scope)
@@ -99,6 +101,18 @@ def detect(ctx: Context) -> Detection | None:
         tables = _reachable(profile, [base.group.table])  # 'the longest song': a kind of the rows ranked
     kind = _kind_scope(ctx, tables, named, distance)
     return _kind_detection(ctx, *kind) if kind is not None else None
+
+
+def _ended_rows_asked(base: QuerySpec, scope: Scope) -> bool:
+    """The rows asked about are dated by the scope's own end column, or filtered on a closing state: the ones
+    that ended (current ones, whose end is empty or ahead, are none of them)."""
+    from archetypes import lexicon
+
+    dated = base.fact is not None and base.fact.time is not None and base.fact.time.table == scope.table and \
+        base.fact.time.column == scope.column
+    closing = any(f.entity.table == scope.table and not f.negate and {v.lower() for v in f.values} &
+                  (lexicon.CLOSING_WORDS | lexicon.NEVER_HAPPENED) for f in base.filters)
+    return dated or closing
 
 
 def _kind_scope(ctx: Context, tables: set[str], named: set[str],

@@ -817,6 +817,20 @@ def _busiest_of(intent: Intent, profile: SchemaProfile, spec: QuerySpec, asked: 
     spec.ascending = asked.group(2) in ("quietest", "slowest")
     out.consumed |= {"distribution", "ranking"}
     out.read.append(_span(intent, asked.start(2), asked.end(2)))
+    if not intent.explicit_measure:
+        # busy with which events: each kind of dated row that reaches the rows ranked (check-ins, bookings,
+        # payments), the most likely first
+        others = [(f, m) for f in profile.fact_list() for m in f.measures if m.kind == "count" and f.time is not None
+                  and f.time_path == () and f.table not in profile.entities and f.table != events[0].table and
+                  profile.path(f.table, owner.entity.table) is not None]
+        if others:
+            from archetypes.ranking_metric import ARCHETYPE
+
+            options = [events] + others[:3]
+            readings = [Reading(m.value, m.label, _set_measure(f, m)) for f, m in options]
+            out.detections.append(ARCHETYPE.detection(_span(intent, asked.start(2), asked.end(2)), readings,
+                                                      question="Busy with which events?"))
+            out.replaces.add("ranking_metric")
     return True
 
 
@@ -824,6 +838,8 @@ def _event_count(profile: SchemaProfile) -> tuple[Fact, Measure] | None:
     """The count of the events a 'busiest' question counts: the rows of a fact with its own timestamp."""
     counts = [(f, m) for f in profile.fact_list() for m in f.measures if m.kind == "count" and f.time is not None]
     own = [(f, m) for f, m in counts if f.time_path == ()] or counts
+    # rows of people or things named (members, with the day they joined) are not the events a place is busy with
+    own = [(f, m) for f, m in own if f.table not in profile.entities] or own
     primary = profile.primary_fact()
     if primary is None or not own:
         return own[0] if own else None

@@ -200,3 +200,44 @@ def test_a_gyms_class_bookings_are_one_table_not_classes_then_bookings(tmp_path)
     engine.dispose()
     shares = _readings(connect(url), "what percentage of class bookings were attended")
     assert shares and all(list(rows[0][:2]) == [3, 5] for rows in shares), shares  # part, total
+
+
+def test_a_gyms_busiest_gym_and_its_cancelled_memberships(tmp_path) -> None:
+    """'which gym is the busiest' counted the members by their home gym (members are people, not what keeps a gym
+    busy); 'memberships cancelled in 2025' were dated by the day they began, and a reading kept only the current
+    ones (none of the cancelled); 'in months' was dropped from a length in days."""
+    url = f"sqlite:///{tmp_path / 'gym2.sqlite'}"
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("CREATE TABLE gyms (gym_id INTEGER PRIMARY KEY, gym_name VARCHAR(20) NOT NULL)")
+        conn.exec_driver_sql("CREATE TABLE members (member_id INTEGER PRIMARY KEY, full_name VARCHAR(20) NOT NULL, "
+                             "gym_id INTEGER NOT NULL REFERENCES gyms(gym_id), joined_on DATE NOT NULL)")
+        conn.exec_driver_sql("CREATE TABLE checkins (checkin_id INTEGER PRIMARY KEY, member_id INTEGER NOT NULL "
+                             "REFERENCES members(member_id), gym_id INTEGER NOT NULL REFERENCES gyms(gym_id), "
+                             "checked_in_at DATETIME NOT NULL)")
+        conn.exec_driver_sql("CREATE TABLE memberships (membership_id INTEGER PRIMARY KEY, member_id INTEGER NOT NULL "
+                             "REFERENCES members(member_id), started_on DATE NOT NULL, ended_on DATE, "
+                             "status VARCHAR(10) NOT NULL)")
+        conn.execute(sa.text("INSERT INTO gyms VALUES (:i, :n)"), [{"i": 1, "n": "Homes"}, {"i": 2, "n": "Traffic"}])
+        # three members call the first gym home; the second gym gets five of the seven check-ins
+        conn.execute(sa.text("INSERT INTO members VALUES (:i, :n, :g, :j)"),
+                     [{"i": i, "n": f"M{i}", "g": 1 if i < 4 else 2, "j": dt.date(2023, i, 1)} for i in range(1, 5)])
+        conn.execute(sa.text("INSERT INTO checkins VALUES (:i, :m, :g, :t)"),
+                     [{"i": i, "m": 1 + i % 4, "g": 2 if i <= 5 else 1, "t": dt.datetime(2025, 2, i, 18)}
+                      for i in range(1, 8)])
+        # two cancelled in 2025 (begun in 2023), one in 2024 (begun then), one still running
+        conn.execute(sa.text("INSERT INTO memberships VALUES (:i, :m, :s, :e, :st)"), [
+            {"i": 1, "m": 1, "s": dt.date(2023, 1, 1), "e": dt.date(2025, 1, 1), "st": "cancelled"},
+            {"i": 2, "m": 2, "s": dt.date(2023, 3, 1), "e": dt.date(2025, 3, 1), "st": "cancelled"},
+            {"i": 3, "m": 3, "s": dt.date(2024, 1, 1), "e": dt.date(2024, 7, 1), "st": "cancelled"},
+            {"i": 4, "m": 4, "s": dt.date(2024, 6, 1), "e": None, "st": "active"}])
+    engine.dispose()
+    connected = connect(url)
+    analysis = connected.analyse("which gym is the busiest")
+    winners = [(i.explanation, connected.run(i).rows[0][0]) for i in analysis.interpretations]
+    assert ("Number of checkins, per checkin's gym, highest first, top 10", "Traffic") in winners, winners
+    cancelled = _readings(connected, "how many memberships were cancelled in 2025")
+    assert cancelled and all(rows[0][0] == 2 for rows in cancelled), cancelled
+    months = _readings(connected, "what is the average membership length in months")
+    # 731, 731 and 182 days: 24, 24 and 6 months of 365.25 / 12 days (the running one has no length yet)
+    assert months and any(abs(float(rows[0][0]) - 18) < 0.1 for rows in months), months
