@@ -772,8 +772,12 @@ def _distribution(intent, ops, kinds, profile, spec, as_of, out) -> None:
         out.detections.append(ARCHETYPE.detection(_span(intent, asked.start(), asked.end()), readings,
                                                   question="Grouped by which part of the time?"))
         out.replaces.add("aggregation_level")
-    if spec.time_part == "month_key" and named is not None and intent.window is None and \
+    which_month = spec.time_part == "month" and named is not None and \
+        re.search(r"\b(?:which|what) month\b", named[1].group(0)) is not None and \
+        re.search(r"\bmonth of (?:the )?year\b|\bseason", lower) is None
+    if (spec.time_part == "month_key" or which_month) and named is not None and intent.window is None and \
             not re.search(r"\b(?:ever|all[- ]time|on record)\b", lower):
+        # ('which month had the highest revenue' over years of data: October 2025, or October of every year)
         from archetypes.aggregation_level import ARCHETYPE as LEVEL
 
         # 'our busiest month': one month of one year, or the month of the year that is busiest every year
