@@ -401,6 +401,18 @@ def catalogue(profile: SchemaProfile) -> Entity | None:
 # -- reading a question -------------------------------------------------------------------------
 
 # 'acme corp's email': the possessive is not part of the name or the noun; contractions keep theirs
+_HYPHENATED = re.compile(r"\b([a-z]+)-([a-z]+)\b")
+
+
+def _joined(m: re.Match[str], vocab: Vocabulary) -> str:
+    """'check-ins' for a table 'checkins': the word the schema spells as one, its hyphen moved to the end (the
+    same length, so every span still holds); other hyphenated words are left as they are."""
+    joined = m.group(1) + m.group(2)
+    if joined not in vocab.known and singular(joined) not in vocab.known or m.group(0) in vocab.known:
+        return m.group(0)
+    return joined + " "
+
+
 _ARROW = re.compile(r"(?<=\s)(?:->|=>)(?=\s)")
 _SHORTHAND_WITH = re.compile(r"\bw/(?=\s)")
 _POSSESSIVE = re.compile(r"(?<=[a-z])(?<!\bwhat)(?<!\bwho)(?<!\bit)(?<!\bthat)(?<!\bthere)(?<!\bhere)(?<!\blet)"
@@ -411,9 +423,10 @@ def read(question: str, profile: SchemaProfile, as_of: dt.date | None) -> Intent
     text = question  # at most adapters.safety.MAX_QUESTION_BYTES: every word is read
     lower = _POSSESSIVE.sub("  ", text.lower().replace("’", "'"))  # same length: spans still hold
     lower = _SHORTHAND_WITH.sub("vs", _ARROW.sub("to", lower))  # '2024 -> 2025', 'compared w/ may': same length
+    vocab = vocabulary(profile)
+    lower = _HYPHENATED.sub(lambda m: _joined(m, vocab), lower)
     tokens = word_spans(lower)
     intent = Intent(question=text, lower=lower, tokens=tokens)
-    vocab = vocabulary(profile)
     _schema_words(intent, vocab)
     _ranking(intent, vocab)
     _time(intent, as_of)
