@@ -925,7 +925,7 @@ def _group(intent: Intent, vocab: Vocabulary) -> None:
         before = [t for t in intent.targets if t.span.end <= intent.superlative.start]
         intent.group = before[0] if before else intent.targets[0]
         return
-    which = _WHICH_HAS.match(lower)
+    which = _which_has(intent)
     if intent.superlative is not None and (which is None or which.end() != intent.superlative.start):
         which = _WHICH_HAS_PAID.match(lower) or which  # 'which client has paid the most', 'brings in the most'
     if intent.superlative is not None and which is not None and which.end() == intent.superlative.start:
@@ -938,9 +938,17 @@ def _group(intent: Intent, vocab: Vocabulary) -> None:
             intent.top_span = Span(which.start(1), which.end(1), intent.question[which.start(1):which.end(1)])
 
 
+def _which_has(intent: Intent) -> re.Match[str] | None:
+    """'which X has' right before the superlative; X may be several words ('which class type has the highest')."""
+    which = _WHICH_HAS.match(intent.lower)
+    if intent.superlative is not None and (which is None or which.end() != intent.superlative.start):
+        return _WHICH_HAS_END.match(intent.lower[:intent.superlative.start]) or which
+    return which
+
+
 def _which_ranked(intent: Intent) -> Target | None:
     """The rows a 'which X has the highest ...' question ranks (X), or None."""
-    which = _WHICH_HAS.match(intent.lower)
+    which = _which_has(intent)
     if intent.superlative is None or which is None or which.end() != intent.superlative.start:
         return None
     return next((t for t in intent.targets if t.span.start == which.start(2)), None)
@@ -1003,6 +1011,7 @@ _COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7
                 "twenty": 20}
 _WHICH_HAS = re.compile(r"(?:which|what)\s+(?:(\d{1,3}|" + "|".join(_COUNT_WORDS) + r")\s+)?"
                         r"([a-z][a-z ]{0,30}?)\s+[a-z']+\s+")
+_WHICH_HAS_END = re.compile(_WHICH_HAS.pattern + "$")
 
 
 # the same with an auxiliary before the verb or a particle after it, up to the superlative

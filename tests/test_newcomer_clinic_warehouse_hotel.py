@@ -192,14 +192,18 @@ def test_a_gyms_class_bookings_are_one_table_not_classes_then_bookings(tmp_path)
         conn.exec_driver_sql("CREATE TABLE classes (class_id INTEGER PRIMARY KEY, class_type VARCHAR(10) NOT NULL)")
         conn.exec_driver_sql("CREATE TABLE class_bookings (booking_id INTEGER PRIMARY KEY, class_id INTEGER NOT NULL "
                              "REFERENCES classes(class_id), booked_at DATETIME NOT NULL, status VARCHAR(10) NOT NULL)")
-        conn.execute(sa.text("INSERT INTO classes VALUES (:i, 'yoga')"), [{"i": 1}, {"i": 2}])
+        conn.execute(sa.text("INSERT INTO classes VALUES (:i, :t)"), [{"i": 1, "t": "yoga"}, {"i": 2, "t": "spin"}])
         # every class has an attended booking; 2 of the 5 bookings were no-shows
         conn.execute(sa.text("INSERT INTO class_bookings VALUES (:i, :c, :b, :s)"),
                      [{"i": i, "c": 1 + i % 2, "b": dt.datetime(2025, 1, i, 9), "s": "no_show" if i > 3 else
                        "attended"} for i in range(1, 6)])
     engine.dispose()
-    shares = _readings(connect(url), "what percentage of class bookings were attended")
+    connected = connect(url)
+    shares = _readings(connected, "what percentage of class bookings were attended")
     assert shares and all(list(rows[0][:2]) == [3, 5] for rows in shares), shares  # part, total
+    # 'which class type has ...': a name of two words ranked (the grouping was dropped, the overall rate shown)
+    rates = _readings(connected, "which class type has the highest no-show rate")
+    assert rates and all(rows[0][0] == "yoga" and abs(float(rows[0][3]) - 0.5) < 0.005 for rows in rates), rates
 
 
 def test_a_gyms_busiest_gym_and_its_cancelled_memberships(tmp_path) -> None:
