@@ -98,6 +98,8 @@ RE_PART_OF_YEAR = re.compile(r"\b(?:q([1-4])|h([12])|(first|second|third|fourth)
                              r"\s+(?:of\s+|in\s+)?(this|current|last|previous|prior)\s+(?:year|yr)\b")
 RE_HALF = re.compile(r"\b(?:h([12])|(first|second|1st|2nd) half)(?:\s+(?:of\s+)?" + _YEAR_RE + r")?\b")
 RE_YEAR = re.compile(r"(?<![$€£¥\d,.])\b(?:fy\s?)?" + _YEAR_RE + r"\b(?![,.]\d)")  # '$2000' is money
+_COMPARED_WITH = re.compile(r"\b(?:(?:more|less|fewer|greater|higher|lower)\s+than|over|above|under|below|at least|"
+                            r"at most|exceeding|beyond)\s+\$?$")
 RE_ISO_DAY = re.compile(r"\b((?:19|20)\d{2})-(\d{2})-(\d{2})\b")
 # 'on march 6', 'for the 6th of march', and without a preposition when the year follows ('march 6 2025')
 RE_ON_DAY = re.compile(r"\b(?:on|for|during)\s+" + _MONTH_RE + r"\.?\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+" + _YEAR_RE + r")?\b"
@@ -738,7 +740,11 @@ def _concrete_window(lower: str, as_of: dt.date) -> tuple[calendar.Window, tuple
         if start > as_of:
             start = dt.date(as_of.year - 1, month, 1)
         return calendar.Window(start, calendar.add_months(start, 1), m.group(1)), m.span(1), False
-    if (m := RE_YEAR.search(lower)) is not None:
+    years = list(RE_YEAR.finditer(lower))
+    # 'spent more than 2000 in 2025': a number compared with is a threshold when another year is the window
+    kept = [m for m in years if not (len(years) > 1 and _COMPARED_WITH.search(lower[:m.start()]))] or years
+    if kept:
+        m = kept[0]
         year = int(m.group(1))
         return calendar.Window(dt.date(year, 1, 1), dt.date(year + 1, 1, 1), m.group(0)), m.span(), False
     return None
