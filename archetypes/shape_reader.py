@@ -95,6 +95,9 @@ def read_shape(intent: Intent, ops: list[OperatorMention], profile: SchemaProfil
     out.pending_values = pending_values
     out.pending_owner = pending_owner
     out.value_spans = list(value_spans or [])
+    window = intent.window_span
+    if window is not None:  # 'joined last year': 'last' is the window's word, not the latest row
+        ops = [m for m in ops if not (window.start <= m.span.start < window.end and m.category == "attribute")]
     kinds = {m.category for m in ops}
     words_used = {m.word for m in ops}
     if words_used & _ASCENDING:
@@ -938,6 +941,9 @@ def _verb_dated(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: Sh
     from archetypes.values import lemma
 
     verb, tenure = _VERB_FIRST.search(intent.lower), _TENURE.search(intent.lower)
+    window = intent.window_span
+    if verb is not None and window is not None and window.start < verb.end() and verb.start() < window.end:
+        verb = None  # 'joined last year': 'last' is the window's word, not the row that joined last
     said = tenure or verb
     target = _main_target(intent)
     if said is None or target is None or target.entity.column_only:
