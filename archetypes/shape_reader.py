@@ -954,7 +954,8 @@ def _verb_dated(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: Sh
         said_verb = verb.group(1) or verb.group(4)
         stem = lemma(said_verb)
         when = verb.group(2) or verb.group(3)
-        column = next((c for c in dates if stem in words(c) or stem.rstrip("e") in words(c)), None)
+        column = next((c for c in dates if stem in words(c) or stem.rstrip("e") in words(c) or
+                       any(w.startswith(stem) and len(w) - len(stem) <= 2 for w in words(c))), None)  # opened_on
         if column is None and _STARTED.fullmatch(said_verb):  # 'signed up first': the row's own start date
             column = next(iter(_attribute_columns(profile, entity.table, "recency")), None)
         direction = "min" if when in ("first", "earliest") else "max"

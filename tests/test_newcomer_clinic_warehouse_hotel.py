@@ -213,7 +213,8 @@ def test_a_gyms_busiest_gym_and_its_cancelled_memberships(tmp_path) -> None:
     url = f"sqlite:///{tmp_path / 'gym2.sqlite'}"
     engine = sa.create_engine(url)
     with engine.begin() as conn:
-        conn.exec_driver_sql("CREATE TABLE gyms (gym_id INTEGER PRIMARY KEY, gym_name VARCHAR(20) NOT NULL)")
+        conn.exec_driver_sql("CREATE TABLE gyms (gym_id INTEGER PRIMARY KEY, gym_name VARCHAR(20) NOT NULL, "
+                             "opened_on DATE NOT NULL)")
         conn.exec_driver_sql("CREATE TABLE members (member_id INTEGER PRIMARY KEY, full_name VARCHAR(20) NOT NULL, "
                              "gym_id INTEGER NOT NULL REFERENCES gyms(gym_id), joined_on DATE NOT NULL)")
         conn.exec_driver_sql("CREATE TABLE checkins (checkin_id INTEGER PRIMARY KEY, member_id INTEGER NOT NULL "
@@ -222,7 +223,8 @@ def test_a_gyms_busiest_gym_and_its_cancelled_memberships(tmp_path) -> None:
         conn.exec_driver_sql("CREATE TABLE memberships (membership_id INTEGER PRIMARY KEY, member_id INTEGER NOT NULL "
                              "REFERENCES members(member_id), started_on DATE NOT NULL, ended_on DATE, "
                              "status VARCHAR(10) NOT NULL)")
-        conn.execute(sa.text("INSERT INTO gyms VALUES (:i, :n)"), [{"i": 1, "n": "Homes"}, {"i": 2, "n": "Traffic"}])
+        conn.execute(sa.text("INSERT INTO gyms VALUES (:i, :n, :o)"), [{"i": 1, "n": "Homes", "o": dt.date(2020, 1, 1)},
+                                                                       {"i": 2, "n": "Traffic", "o": dt.date(2022, 5, 1)}])
         # three members call the first gym home; the second gym gets five of the seven check-ins
         conn.execute(sa.text("INSERT INTO members VALUES (:i, :n, :g, :j)"),
                      [{"i": i, "n": f"M{i}", "g": 1 if i < 4 else 2, "j": dt.date(2023, i, 1)} for i in range(1, 5)])
@@ -244,6 +246,9 @@ def test_a_gyms_busiest_gym_and_its_cancelled_memberships(tmp_path) -> None:
     hyphenated = connected.analyse("which gym has the most check-ins")
     assert hyphenated.understood.complete, hyphenated.understood
     assert {connected.run(i).rows[0][0] for i in hyphenated.interpretations} >= {"Traffic"}
+    # 'opened' names opened_on: the gym that opened last (it summed the payments of recent days)
+    opened = _readings(connected, "which gym opened most recently")
+    assert opened and all(rows[0][0] == "Traffic" for rows in opened), opened
     cancelled = _readings(connected, "how many memberships were cancelled in 2025")
     assert cancelled and all(rows[0][0] == 2 for rows in cancelled), cancelled
     months = _readings(connected, "what is the average membership length in months")
