@@ -1392,6 +1392,10 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
             spec.measure = _in_unit(intent, name, table, out) or \
                 Measure(slug(" ".join(words(name))), f"{' '.join(words(name))}", "sum", table, (name,),
                         money=_priced_in_currency(profile, spec.fact, name))
+            # 'average monthly fee': 'fee' is the column's word, not the payments of kind 'fee' (out of reach)
+            spec.filters = [f for f in spec.filters if not (
+                {v.lower() for v in f.values} & set(words(name)) and f.entity.table != table and
+                profile.path(table, f.entity.table) is None)]
             denominator = _table_named(profile, per.group(1), intent) if per is not None and \
                 per.group(0).startswith("per") else None
             if per is not None and denominator is not None and denominator != table and table in profile.facts and \

@@ -222,7 +222,13 @@ def test_a_gyms_busiest_gym_and_its_cancelled_memberships(tmp_path) -> None:
                              "checked_in_at DATETIME NOT NULL)")
         conn.exec_driver_sql("CREATE TABLE memberships (membership_id INTEGER PRIMARY KEY, member_id INTEGER NOT NULL "
                              "REFERENCES members(member_id), started_on DATE NOT NULL, ended_on DATE, "
-                             "status VARCHAR(10) NOT NULL)")
+                             "status VARCHAR(10) NOT NULL, monthly_fee NUMERIC(6,2) NOT NULL)")
+        # payments of a kind named 'fee': another table's word, out of the memberships' reach
+        conn.exec_driver_sql("CREATE TABLE payments (payment_id INTEGER PRIMARY KEY, gym_id INTEGER NOT NULL "
+                             "REFERENCES gyms(gym_id), paid_at DATETIME NOT NULL, amount NUMERIC(8,2) NOT NULL, "
+                             "kind VARCHAR(10) NOT NULL)")
+        conn.execute(sa.text("INSERT INTO payments VALUES (1, 1, '2025-01-05 10:00:00', 30, 'fee'), "
+                             "(2, 2, '2025-01-06 10:00:00', 12, 'merch')"))
         conn.execute(sa.text("INSERT INTO gyms VALUES (:i, :n, :o)"), [{"i": 1, "n": "Homes", "o": dt.date(2020, 1, 1)},
                                                                        {"i": 2, "n": "Traffic", "o": dt.date(2022, 5, 1)}])
         # three members call the first gym home; the second gym gets five of the seven check-ins
@@ -232,16 +238,16 @@ def test_a_gyms_busiest_gym_and_its_cancelled_memberships(tmp_path) -> None:
                      [{"i": i, "m": 1 + i % 4, "g": 2 if i <= 5 else 1, "t": dt.datetime(2025, 2, i, 18)}
                       for i in range(1, 8)])
         # two cancelled in 2025 (begun in 2023), one in 2024 (begun then), one still running
-        conn.execute(sa.text("INSERT INTO memberships VALUES (:i, :m, :s, :e, :st)"), [
-            {"i": 1, "m": 1, "s": dt.date(2023, 1, 1), "e": dt.date(2025, 1, 1), "st": "cancelled"},
-            {"i": 2, "m": 2, "s": dt.date(2023, 3, 1), "e": dt.date(2025, 3, 1), "st": "cancelled"},
-            {"i": 3, "m": 3, "s": dt.date(2024, 1, 1), "e": dt.date(2024, 7, 1), "st": "cancelled"},
-            {"i": 4, "m": 4, "s": dt.date(2024, 6, 1), "e": None, "st": "active"}])
+        conn.execute(sa.text("INSERT INTO memberships VALUES (:i, :m, :s, :e, :st, :f)"), [
+            {"i": 1, "m": 1, "s": dt.date(2023, 1, 1), "e": dt.date(2025, 1, 1), "st": "cancelled", "f": 30},
+            {"i": 2, "m": 2, "s": dt.date(2023, 3, 1), "e": dt.date(2025, 3, 1), "st": "cancelled", "f": 40},
+            {"i": 3, "m": 3, "s": dt.date(2024, 1, 1), "e": dt.date(2024, 7, 1), "st": "cancelled", "f": 50},
+            {"i": 4, "m": 4, "s": dt.date(2024, 6, 1), "e": None, "st": "active", "f": 60}])
     engine.dispose()
     connected = connect(url)
     analysis = connected.analyse("which gym is the busiest")
     winners = [(i.explanation, connected.run(i).rows[0][0]) for i in analysis.interpretations]
-    assert ("Number of checkins, per checkin's gym, highest first, top 10", "Traffic") in winners, winners
+    assert any(text.startswith("Number of checkins") and winner == "Traffic" for text, winner in winners), winners
     # 'check-ins' is the table 'checkins' (it was two unknown words, and the payments were ranked)
     hyphenated = connected.analyse("which gym has the most check-ins")
     assert hyphenated.understood.complete, hyphenated.understood
@@ -249,6 +255,8 @@ def test_a_gyms_busiest_gym_and_its_cancelled_memberships(tmp_path) -> None:
     # 'opened' names opened_on: the gym that opened last (it summed the payments of recent days)
     opened = _readings(connected, "which gym opened most recently")
     assert opened and all(rows[0][0] == "Traffic" for rows in opened), opened
+    fees = _readings(connected, "what is the average monthly fee")  # no reading at all: 'fee' was a payment kind
+    assert fees and any(float(rows[0][0]) == 45 for rows in fees), fees
     cancelled = _readings(connected, "how many memberships were cancelled in 2025")
     assert cancelled and all(rows[0][0] == 2 for rows in cancelled), cancelled
     months = _readings(connected, "what is the average membership length in months")
