@@ -868,7 +868,7 @@ def _how_many(intent: Intent, vocab: Vocabulary) -> None:
 
 def _noun_count(intent: Intent, vocab: Vocabulary) -> None:
     """'song count by genre', 'order count for march': the noun before 'count' is what is counted; 'patients by
-    sex', 'customers by country': the rows of the table the question opens with, counted per group (no figure is
+    sex', 'clients by country': the rows of the table the question opens with, counted per group (no figure is
     named, and a table's rows broken down are counted, not some other table's money summed)."""
     for m in RE_NOUN_COUNT.finditer(intent.lower):
         table = vocab.tables.get((singular(m.group(1)),))
@@ -890,7 +890,7 @@ def _rows_most(intent: Intent, vocab: Vocabulary) -> None:
 
 
 def _rows_by(intent: Intent, vocab: Vocabulary) -> None:
-    """'patients by sex', 'customers by country': the rows of the table the question opens with, counted per the
+    """'patients by sex', 'clients by country': the rows of the table the question opens with, counted per the
     group named (no figure is named: a table's rows broken down are counted, not some other table's money summed;
     'albums by led zeppelin' names no group, and is not this)."""
     m = RE_ROWS_BY.match(intent.lower)
@@ -922,7 +922,7 @@ def _group(intent: Intent, vocab: Vocabulary) -> None:
     for m in RE_GROUP.finditer(lower):
         target = next((t for t in intent.targets if t.span.start == m.start(1)), None) or _owned_column(intent, m)
         if target is not None and m.group(0).startswith("per") and _which_ranked(intent) not in (None, target):
-            continue  # 'which store has the highest revenue per customer': the stores, each one's revenue per customer
+            continue  # 'which shop has the highest revenue per client': the shops, each one's revenue per client
         if target is not None:
             intent.group = target
             _second_breakdown(intent, target)

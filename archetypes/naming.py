@@ -79,7 +79,7 @@ _TAIL_PREPOSITIONS = frozenset({"on", "by", "per", "of", "in", "at", "for"})
 
 
 def row_noun(table: str) -> str:
-    """The noun one row of `table` is ('returns_log': a return, 'stock_on_hand': stock, 'order_items': an item)."""
+    """The noun one row of `table` is ('returns_log': a return, 'stock_on_hand': stock, 'line_items': an item)."""
     said = phrase(table).split()
     cut = next((i for i, w in enumerate(said) if i > 0 and w in _TAIL_PREPOSITIONS), len(said))
     said = said[:cut]

@@ -1429,7 +1429,7 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
             ratio = average is not None or _BY.search(lower) is not None or bool(spec.sides) or (
                 _ASKS_FIGURE.search(lower) is not None and not how_many_per) or (  # 'visits per client, a vs b'
                 spec.group is not None and _apart(spec.group, denominator) and intent.superlative is not None)
-            # ('which store has the highest revenue per customer': the stores ranked by their revenue per customer)
+            # ('which shop has the highest revenue per client': the shops ranked by their revenue per client)
             totals = re.search(r"\b(?:total|totals|sum of|overall)\b", lower[:per.start()]) is not None
             if not ratio and (not _BARE.match(lower) or totals) and not how_many_per:
                 return  # 'units sold per product', 'total units per category': one figure per row (grouped)
@@ -1710,7 +1710,7 @@ def _ratio_per(intent: Intent, per: re.Match, profile: SchemaProfile, spec: Quer
     ranked, limit = spec.group, spec.limit
     _group_by_mention(intent, spec, skip=denominator, profile=profile)
     if spec.group is None and ranked is not None and intent.superlative is not None and _apart(ranked, denominator):
-        spec.group, spec.limit = ranked, limit  # 'which store has the highest revenue per customer': the stores
+        spec.group, spec.limit = ranked, limit  # 'which shop has the highest revenue per client': the shops
     out.replaces.add("ranking_metric")
     if spec.group is None and (denominator in profile.entities or profile.tables[denominator].primary_key) and \
             _header_of(profile, spec.fact) != denominator:

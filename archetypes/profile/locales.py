@@ -7,7 +7,7 @@ from zoneinfo import available_timezones
 
 from adapters.column_types import is_date_only
 from adapters.schema import ColumnInfo, TableInfo
-from archetypes.naming import words
+from archetypes.naming import singular, words
 from archetypes.profile.facts import time_columns
 from archetypes.profile.keys import is_key
 from archetypes.profile.model import CurrencyColumn, RateTable, ZoneColumn
@@ -54,7 +54,7 @@ def rate_table(tables: dict[str, TableInfo], money: list[CurrencyColumn]) -> Rat
                  and (set(words(c.name)) & {"rate", "per", "fx", "usd", "eur", "multiplier", "factor"})]
         # a table of events that carry a price per something ('bookings' with a nightly_rate in each currency)
         # is no rate table: it points at other rows and holds more than a currency, a day and a rate
-        events = any(not set(words(fk.ref_table)) & {"currency", "currencies"} for fk in table.foreign_keys) or \
+        events = any(not any(singular(w) == "currency" for w in words(fk.ref_table)) for fk in table.foreign_keys) or \
             len(table.columns) > 6
         if dates and rates and (set(words(table.name)) & {"rate", "rates", "exchange", "fx", "conversion"}
                                 or set(words(rates[0].name)) & {"rate", "per"} and not events):
