@@ -108,8 +108,8 @@ def _ended_rows_asked(base: QuerySpec, scope: Scope) -> bool:
     that ended (current ones, whose end is empty or ahead, are none of them)."""
     from archetypes import lexicon
 
-    dated = base.fact is not None and base.fact.time is not None and base.fact.time.table == scope.table and \
-        base.fact.time.column == scope.column
+    dated = (base.window is not None or base.change is not None) and base.fact is not None and \
+        base.fact.time is not None and base.fact.time.table == scope.table and base.fact.time.column == scope.column
     closing = any(f.entity.table == scope.table and not f.negate and {v.lower() for v in f.values} &
                   (lexicon.CLOSING_WORDS | lexicon.NEVER_HAPPENED) for f in base.filters)
     return dated or closing
