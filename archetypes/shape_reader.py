@@ -483,7 +483,12 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
 
 # a refund or a return presupposes the sale, a cancelled row (lexicon.NEVER_HAPPENED) never had it
 _UNDONE_AFTER = frozenset({"refunded", "returned", "partially refunded", "partially_refunded", "chargeback",
-                           "charged back", "charged_back", "disputed", "reversed", "exchanged"})
+                           "charged back", "charged_back", "disputed", "reversed", "exchanged",
+                           # an outcome instead of the deed: a visit nobody came to ('no-show rate')
+                           "no_show", "no-show", "no show", "noshow", "missed", "absent"})
+_MISSED = frozenset({"no_show", "no-show", "no show", "noshow", "missed", "absent"})
+# states of a row whose outcome is not known yet: neither done nor missed ('scheduled' visits ahead)
+_UNDECIDED = frozenset({"scheduled", "pending", "upcoming", "open", "booked", "planned"})
 
 
 def _state_whole(profile: SchemaProfile, spec: QuerySpec, share: OperatorMention, out: ShapeRead) -> bool:
@@ -498,7 +503,8 @@ def _state_whole(profile: SchemaProfile, spec: QuerySpec, share: OperatorMention
     column = next((c for c in profile.tables[part.entity.table].columns if c.name == part.entity.name_columns[0]),
                   None)
     asked = {str(v).lower() for v in part.values}
-    never = tuple(v for v in (column.samples if column is not None else ()) if v.lower() in lexicon.NEVER_HAPPENED)
+    never = tuple(v for v in (column.samples if column is not None else ()) if v.lower() in lexicon.NEVER_HAPPENED or
+                  v.lower() in _UNDECIDED and asked & _MISSED)
     if not never or not asked or not asked <= _UNDONE_AFTER:
         return False  # 'share completed': a cancelled row is one that did not complete, it stays in the whole
     rows = plural(phrase(part.entity.table))

@@ -36,6 +36,10 @@ def _clinic(url: str) -> None:
         no_shows = [dt.datetime(2024, 2, d, 9) for d in (1, 2, 3)] + [dt.datetime(2025, 2, d, 9) for d in range(1, 6)]
         conn.execute(sa.text("INSERT INTO visits VALUES (:i, :p, :t, 'no_show')"),
                      [{"i": 20 + i, "p": 1, "t": t} for i, t in enumerate(no_shows)])
+        # two cancelled and two still ahead: neither came nor failed to come
+        conn.execute(sa.text("INSERT INTO visits VALUES (:i, 2, :t, :s)"),
+                     [{"i": 40 + i, "t": dt.datetime(2025, 1, 10 + i, 9), "s": s}
+                      for i, s in enumerate(("cancelled", "cancelled", "scheduled", "scheduled"))])
         rows = [{"i": i + 1, "v": i + 1, "d": "metformin", "m": dose} for i, dose in enumerate(DOSES)]
         rows += [{"i": 10 + i, "v": 1 + i, "d": "ibuprofen", "m": 400} for i in range(3)]
         conn.execute(sa.text("INSERT INTO prescriptions VALUES (:i, :v, :d, :m)"), rows)
@@ -94,6 +98,9 @@ def test_a_clinics_rows_by_a_column_and_an_average_of_a_prescriptions_column(tmp
     assert counted and all(rows[0][0] == 5 for rows in counted), counted
     changed = _readings(connected, "how did the number of no-shows change from 2024 to 2025")
     assert changed and all(list(rows[0][:3]) == [3, 5, 2] for rows in changed), changed  # before, after, change
+    # a no-show rate of every visit, or of the visits that were due and not cancelled (8 of 20, or 8 of 16)
+    rates = _readings(connected, "what percentage of visits are no-shows")
+    assert sorted(float(rows[0][2]) for rows in rates) == [0.4, 0.5], rates
     averages = _readings(connected, "average dose of metformin")
     assert all(abs(float(rows[0][0]) - sum(DOSES) / len(DOSES)) < 0.005 for rows in averages), averages
 
