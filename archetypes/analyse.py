@@ -21,7 +21,7 @@ from archetypes.errors import UnknownAnswerError
 from archetypes.expand import apply_mappings
 from archetypes.explain import explain
 from archetypes.grounding import OperatorMention, ValueMention, account, operator_mentions, value_mentions
-from archetypes.intent import Intent, Span, Target, read
+from archetypes.intent import Intent, Span, Target, read, vocabulary
 from archetypes.model import Analysis, Detection, Interpretation, ReadAsSpan, Reading
 from archetypes.naming import phrase, plural, same_root, singular, slug, words
 from archetypes.profile import Entity, Fact, Lookup, Measure, SchemaProfile
@@ -1302,6 +1302,15 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
             found = profile.facts[said.table], said  # 'refund amount': the refunds' amount, not the payments'
         if found is not None and found[1].kind == "count_distinct" and not _PER_EVENT.search(_without_grain(intent)):
             found = _own_count(profile, found, group_table)
+        rows_said = next((m for m, _ in intent.measures if m.kind == "count" and m.value == wanted and
+                          m.table in profile.facts), None)
+        per = re.search(r"\bper\s+([a-z]+)", intent.lower)
+        per_table = vocabulary(profile).tables.get((singular(per.group(1)),)) if per is not None else None
+        if found is not None and found[1].kind == "count_distinct" and rows_said is not None and \
+                found[0].table != rows_said.table and per_table not in (None, rows_said.table) and \
+                profile.path(rows_said.table, per_table) is not None:
+            # 'visits per patient': the visits' own rows, not the distinct visits that have an invoice
+            found = profile.facts[rows_said.table], rows_said
         if found is None and wanted and spec.group is not None and spec.group.column_only and \
                 group_table in profile.facts:
             # 'which room hosts the most sessions': a column of the rows counted groups their own count

@@ -101,6 +101,9 @@ def test_a_clinics_rows_by_a_column_and_an_average_of_a_prescriptions_column(tmp
     # a no-show rate of every visit, or of the visits that were due and not cancelled (8 of 20, or 8 of 16)
     rates = _readings(connected, "what percentage of visits are no-shows")
     assert sorted(float(rows[0][2]) for rows in rates) == [0.4, 0.5], rates
+    # the visits' own rows per patient (20 over 6), not the 8 visits that have an invoice
+    per_patient = _readings(connected, "visits per patient")
+    assert per_patient and abs(float(per_patient[0][0][0]) - 20 / 6) < 0.005, per_patient
     averages = _readings(connected, "average dose of metformin")
     assert all(abs(float(rows[0][0]) - sum(DOSES) / len(DOSES)) < 0.005 for rows in averages), averages
 
