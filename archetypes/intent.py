@@ -415,6 +415,19 @@ def _joined(m: re.Match[str], vocab: Vocabulary) -> str:
     return joined + " "
 
 
+# 'never checked in', 'who logged in': a verb and its particle that name a table spelt as one word ('checkins')
+_PHRASAL = re.compile(r"\b([a-z]{3,}?)(?:ed|s|ing)?\s+(in|out|up|on)\b")
+
+
+def _phrasal_table(m: re.Match[str], vocab: Vocabulary) -> str:
+    """The table's word in place of the phrase, padded to the same length (every span still holds)."""
+    for stem in (m.group(1), m.group(1) + "e"):
+        joined = stem + m.group(2)
+        if (joined,) in vocab.tables or (singular(joined),) in vocab.tables:
+            return joined + " " * (len(m.group(0)) - len(joined))
+    return m.group(0)
+
+
 _ARROW = re.compile(r"(?<=\s)(?:->|=>)(?=\s)")
 _SHORTHAND_WITH = re.compile(r"\bw/(?=\s)")
 _POSSESSIVE = re.compile(r"(?<=[a-z])(?<!\bwhat)(?<!\bwho)(?<!\bit)(?<!\bthat)(?<!\bthere)(?<!\bhere)(?<!\blet)"
@@ -427,6 +440,7 @@ def read(question: str, profile: SchemaProfile, as_of: dt.date | None) -> Intent
     lower = _SHORTHAND_WITH.sub("vs", _ARROW.sub("to", lower))  # '2024 -> 2025', 'compared w/ may': same length
     vocab = vocabulary(profile)
     lower = _HYPHENATED.sub(lambda m: _joined(m, vocab), lower)
+    lower = _PHRASAL.sub(lambda m: _phrasal_table(m, vocab), lower)
     tokens = word_spans(lower)
     intent = Intent(question=text, lower=lower, tokens=tokens)
     _schema_words(intent, vocab)

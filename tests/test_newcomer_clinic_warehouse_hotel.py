@@ -262,6 +262,11 @@ def test_a_gyms_busiest_gym_and_its_cancelled_memberships(tmp_path) -> None:
     hyphenated = connected.analyse("which gym has the most check-ins")
     assert hyphenated.understood.complete, hyphenated.understood
     assert {connected.run(i).rows[0][0] for i in hyphenated.interpretations} >= {"Traffic"}
+    # 'checked in' names the checkins (every member has one here; it listed the members with no payments)
+    never = connected.analyse("which members never checked in")
+    assert never.understood.complete and all("no checkins" in i.explanation for i in never.interpretations), \
+        [i.explanation for i in never.interpretations]
+    assert all(connected.run(i).rows == [] for i in never.interpretations)
     # 'opened' names opened_on: the gym that opened last (it summed the payments of recent days)
     opened = _readings(connected, "which gym opened most recently")
     assert opened and all(rows[0][0] == "Traffic" for rows in opened), opened
