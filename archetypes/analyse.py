@@ -963,10 +963,20 @@ def _value_columns(ctx: Context, found: list[Detection]) -> list[Detection]:
     return out
 
 
+_ONE_ASKED = re.compile(r"^\s*(?:which|what|who)\b")
+
+
 def _top_n(intent: Intent, spec: QuerySpec) -> int:
-    """The N of 'top 3 composers' when the reading ranks that many rows: its answer is those rows."""
+    """The N of 'top 3 composers' when the reading ranks that many rows: its answer is those rows; 1 when the
+    question asks for one winner ('which shop has the most visits': the shop, whatever its count)."""
     asked = intent.top_n or 0
-    return asked if asked > 1 and spec.limit == asked and spec.partition is None else 0
+    if asked > 1 and spec.limit == asked and spec.partition is None:
+        return asked
+    one = intent.superlative is not None and intent.group is not None and not asked and \
+        _ONE_ASKED.match(intent.lower) is not None and singular(intent.group.span.text.lower()) == \
+        intent.group.span.text.lower()  # 'which shops have the most visits' asks for a list
+    return 1 if one and spec.limit and spec.group is not None and spec.partition is None and \
+        spec.shape == "aggregate" else 0
 
 
 # 'avg items per order', 'order size': a figure per event, read from the lines (shape_reader._average)

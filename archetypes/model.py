@@ -110,7 +110,7 @@ class Interpretation:
     explanation: str = ""          # one plain-English sentence: what the SQL computes
     lists: bool = False            # a list of rows: no rows is the answer 'none', not a failure
     side_by_side: int = 0          # the rows are this many named values, in the order named ('rock vs metal')
-    top_n: int = 0                 # 'top 3 composers': the first N rows are the answer, not the first one
+    top_n: int = 0                 # 'top 3 composers': the first N rows are the answer (1: the winner asked for)
     written: dict[str, str] = field(default_factory=dict, repr=False, compare=False)  # dialect -> text, once
 
     def sql(self, dialect: str) -> str:

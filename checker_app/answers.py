@@ -216,7 +216,8 @@ def _shaped(columns: list[str], rows: list[list[Any]], currency: str | None,
         return Answer("ranking", _label(columns, rows[0], set()),
                       "" if len(rows) == 1 else f"first of {fmt.number(len(rows))} rows")
     values = [float(_value(r[measure])) if r[measure] is not None else float("-inf") for r in rows]
-    if fmt.currency_column(columns) is not None:  # one total per currency: every currency is the answer
+    if fmt.currency_column(columns) is not None and not isinstance(columns[measure], fmt.CountColumn):
+        # one total per currency: every currency is the answer ('orders per currency' counts: a ranking)
         shown = [f"{_label(columns, r, set(measures))} {fmt.number(r[measure], money=True)}"
                  for r in rows[:BREAKDOWN_SHOWN]]
         more = f" · {len(rows) - BREAKDOWN_SHOWN} more" if len(rows) > BREAKDOWN_SHOWN else ""

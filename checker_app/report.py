@@ -227,7 +227,7 @@ class ReadingResult(Wire):
     engines_agree: bool | None = None
     lists: bool = False                                          # a list: no rows is the answer 'none'
     side_by_side: int = 0                                        # rows: this many values named, in that order
-    top_n: int = 0                                               # rows: the top N asked for, compared as a set
+    top_n: int = 0                                               # rows: the top N asked for, compared as a set (1: the winner)
 
     def first_ok(self) -> RunResult | None:
         return next((r for r in self.results.values() if r.ok), None)

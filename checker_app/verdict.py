@@ -188,7 +188,8 @@ def readings_divergent(results: Sequence[RunResult], side_by_side: int = 0,
                        top_n: int = 0) -> tuple[bool | None, int]:
     """(divergent, number of distinct answers) over one result per reading; None below two answers.
     `side_by_side`: every reading's rows are that many named values in the order named ('rock vs metal');
-    `top_n`: every reading's answer is its first N rows ('top 3 composers'), the same members the same answer."""
+    `top_n`: every reading's answer is its first N rows ('top 3 composers'), the same members the same answer;
+    1 when one winner is asked ('which store has the most orders'), the same winner the same answer."""
     answered = [r for r in results if r.ok]
     if len(answered) < 2:
         return None, len(answered)
@@ -210,6 +211,11 @@ def readings_divergent(results: Sequence[RunResult], side_by_side: int = 0,
         # 'top 3 composers': two readings naming the same leader and different thirds are different answers
         members = [frozenset(_ranked_labels(r)[:top_n]) for r in answered]
         distinct = _clusters(members, lambda a, b: a == b)
+        return distinct > 1, distinct
+    if top_n == 1 and not any(_listed_by_name(r) for r in answered):
+        # 'which store has the most orders': one winner asked, the same store is the same answer whatever the
+        # readings count (all orders or completed ones); a tie is a set of winners
+        distinct = _clusters([winners(r) for r in answered], lambda a, b: a.matches(b) is not False)
         return distinct > 1, distinct
     if by_winner(answered):
         if all(_listed_by_name(r) for r in answered):

@@ -130,6 +130,15 @@ def test_an_answer_gives_one_verdict_in_text_and_json(demo_db) -> None:
     assert "explanation" in payload["interpretations"][0] and payload["understood"]["complete"] is True
 
 
+def test_the_same_store_over_all_or_completed_orders_is_one_answer(demo_db) -> None:
+    """'which store has the most orders' asks for a store: New York over all orders and over completed ones is
+    one answer (it was '2 different answers', their counts compared)."""
+    report = check("Which store has the most orders?", [demo_db], CheckOptions())
+    assert report.verdict_text == "ambiguous wording, same answer (2 readings agree)", report.verdict_text
+    listed = check("which stores have the most orders", [demo_db], CheckOptions())  # a list asked: every row
+    assert listed.verdict_text == "2 readings, 2 different answers", listed.verdict_text
+
+
 def test_engines_agree_on_float_and_decimal_sums(demo_urls) -> None:
     """SQLite sums money as floats, the servers as exact decimals: never a disagreement on the same rows."""
     databases = [Database(parse_db_option(f"{b}={demo_urls[b]}"), Limits()) for b in BACKENDS]
@@ -222,6 +231,25 @@ def test_readings_whose_top_is_tied_compare_their_sets_of_winners(revenue, units
     filled = any(len(rows) == limit and len({r[1] for r in rows}) == 1 for rows, limit in (revenue, units))
     assert ("only on the rows returned" in report.verdict_text) is filled, report.verdict_text
     assert_valid(report.to_dict())
+
+
+# (rows of two readings of one measure, top_n, different answers?): 'which store has the most orders' asks for one
+# store (top_n 1): all orders or completed ones name the same store, the same answer, whatever the counts; a
+# breakdown or a list of them (no winner asked, top_n 0) is compared on every row
+ONE_WINNER = [
+    ([["New York", 1470], ["Tokyo", 900]], [["New York", 1304], ["Tokyo", 801]], 1, False),
+    ([["New York", 1470], ["Tokyo", 900]], [["Tokyo", 1304], ["New York", 801]], 1, True),
+    ([["New York", 9], ["Tokyo", 9]], [["Tokyo", 5], ["New York", 5]], 1, False),   # the same tied pair
+    ([["New York", 1470], ["Tokyo", 900]], [["New York", 1304], ["Tokyo", 801]], 0, True),
+]
+
+
+@pytest.mark.parametrize(("first", "second", "top_n", "different"), ONE_WINNER)
+def test_one_winner_asked_is_compared_on_the_winner(first, second, top_n: int, different: bool) -> None:
+    from checker_app.verdict import readings_divergent
+
+    divergent, distinct = readings_divergent([_ranked("orders", first), _ranked("orders", second)], top_n=top_n)
+    assert divergent is different and distinct == (2 if different else 1)
 
 
 def test_no_tie_no_tie_words() -> None:
