@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from archetypes import lexicon
-from archetypes.naming import phrase, plural, singular, slug
+from archetypes.naming import phrase, plural, singular, slug, words
 from archetypes.profile import Entity, Fact, Measure, SchemaProfile
 
 
@@ -73,8 +73,6 @@ def rows_of(profile: SchemaProfile, measure: Measure) -> str:
 def state_rows_counted(profile: SchemaProfile, filters: list) -> tuple[Fact, Measure] | None:
     """The count of the rows a state filter names ('no-shows': visits whose status is no_show), when the filters
     hold one and its table is a fact with a count."""
-    from archetypes.naming import words
-
     state = next((f for f in filters if f.entity.column_only and not f.negate and
                   lexicon.is_state_column(words(f.entity.name_columns[0]))), None)
     holder = profile.facts.get(state.entity.table) if state is not None else None

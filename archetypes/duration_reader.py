@@ -16,7 +16,8 @@ from sqlglot import exp
 
 from archetypes.intent import Intent, Span
 from archetypes.naming import phrase, singular, slug, words
-from archetypes.profile import Fact, Measure, SchemaProfile, TimeColumn
+from archetypes.profile import Fact, Measure, SchemaProfile
+from archetypes.profile.facts import time_column
 from archetypes.query import QuerySpec
 
 DAYS_BETWEEN = "CHECKER_DAYS_BETWEEN"
@@ -148,32 +149,23 @@ def duration_asked(intent: Intent, profile: SchemaProfile, mentioned: tuple[str,
                 if began is None or _names_column(end_word, began):
                     continue
                 start = began
-            unit = _UNIT.search(lower)
-            said = unit.group(1).rstrip("s") if unit is not None else "day"
-            read = [Span(m.start(), m.end(), intent.question[m.start():m.end()])]
-            if unit is not None:
-                read.append(Span(unit.start(), unit.end(), intent.question[unit.start():unit.end()]))
-            read += [Span(s.start(), s.end(), intent.question[s.start():s.end()])
-                     for s in (_FASTEST.search(lower), _SLOWEST.search(lower)) if s is not None]
-            ranked = _FASTEST.search(lower) is not None or _SLOWEST.search(lower) is not None
-            return DurationAsked(table, start, end, said, read, ranked)
+            said, read = _unit_said(intent, m)
+            speed = [s for s in (_FASTEST.search(lower), _SLOWEST.search(lower)) if s is not None]
+            read += [_span(intent, s) for s in speed]
+            return DurationAsked(table, start, end, said, read, ranked=bool(speed))
     for m in lives:
         # the table the word names (or the rows asked about), from its start to the date it ended
         word = next(g for g in m.groups() if g)
-        named = next((t for t in tables if singular_root(word) in {singular_root(w) for w in words(t)}), None)
+        named = next((t for t in tables if _singular_root(word) in {_singular_root(w) for w in words(t)}), None)
         # a word of a span of time itself ('stay', 'nights') is any table's span; another word must name the table
         # ('subscription length' is no booking's stay)
-        anywhere = [t for t in tables if t != named] if singular_root(word) in _SPAN_WORDS else []
+        anywhere = [t for t in tables if t != named] if _singular_root(word) in _SPAN_WORDS else []
         for table in ([named] if named is not None else []) + anywhere:
             span = _pair(profile, table)
             if span is None:
                 continue
-            unit = _UNIT.search(lower)
-            read = [Span(m.start(), m.end(), intent.question[m.start():m.end()])]
-            if unit is not None:
-                read.append(Span(unit.start(), unit.end(), intent.question[unit.start():unit.end()]))
-            said = unit.group(1).rstrip("s") if unit is not None else "day"
-            return DurationAsked(table, span[0], span[1], "day" if said == "night" else said, read,
+            said, read = _unit_said(intent, m)
+            return DurationAsked(table, span[0], span[1], said, read,
                                  summed=_SUMMED.search(lower) is not None and _AVERAGED.search(lower) is None)
     return None
 
@@ -201,7 +193,19 @@ def _pair(profile: SchemaProfile, table: str) -> tuple[str, str] | None:
     return (began, ends[0]) if began is not None else None
 
 
-def singular_root(word: str) -> str:
+def _unit_said(intent: Intent, m: re.Match[str]) -> tuple[str, list[Span]]:
+    """The unit asked ('in hours'; a night is a day) and the words read: the phrase matched and the unit's."""
+    unit = _UNIT.search(intent.lower)
+    read = [_span(intent, m)] + ([_span(intent, unit)] if unit is not None else [])
+    said = unit.group(1).rstrip("s") if unit is not None else "day"
+    return ("day" if said == "night" else said), read
+
+
+def _span(intent: Intent, m: re.Match[str]) -> Span:
+    return Span(m.start(), m.end(), intent.question[m.start():m.end()])
+
+
+def _singular_root(word: str) -> str:
     return singular(word).lower()
 
 
@@ -221,8 +225,8 @@ def apply_duration(asked: DurationAsked, intent: Intent, profile: SchemaProfile,
     if fact is None or fact.time is None or fact.time.table != asked.table:
         info = profile.tables[asked.table]
         column = info.column(asked.start)
-        fact = Fact(table=asked.table, measures=[], row_count=info.row_count,
-                    time=TimeColumn(asked.table, asked.start, date_only=bool(column and "date" == column.type.lower())))
+        assert column is not None  # a temporal column of the table
+        fact = Fact(table=asked.table, measures=[], row_count=info.row_count, time=time_column(info, column))
     spec.fact, spec.measure, spec.count_table = fact, duration_measure(asked), None
     spec.agg, spec.per_table, spec.per_all, spec.weight = None if asked.summed else "avg", None, False, None
     lower = intent.lower

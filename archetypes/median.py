@@ -12,7 +12,7 @@ from sqlglot import exp
 
 from archetypes.naming import phrase, slug
 from archetypes.profile import SchemaProfile
-from archetypes.query import QuerySpec, col, ident, measure_aggregate, prepare
+from archetypes.query import QuerySpec, ident, measure_aggregate, per_key, prepare
 
 _NOT_COMPUTED = "a median of this figure is not computed by the rules yet"
 
@@ -54,15 +54,11 @@ def build_median(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
     value: exp.Expr = prepared.value
     keys: list[exp.Expr] = []
     if spec.per_table:
-        route = profile.path(source.root, spec.per_table)
-        table = profile.tables.get(spec.per_table)
-        if route is None or table is None or not table.primary_key:
+        key = per_key(spec.per_table, source, profile)
+        if key is None:
             spec.notes.append(f"{spec.per_table} cannot be reached from {source.root}: no median per it")
             spec.invalid = True
             return None
-        # the key is the foreign key's own column: no join needed to tell the parents apart
-        key = col(route[-1].columns[0], source.alias_for(route[:-1])) if route else \
-            col(table.primary_key[0], "t0")
         keys.append(key)
         value = measure_aggregate(spec.measure, value)  # each parent's own total, or count ('tracks per album')
     inner = source.select.select(*[exp.alias_(e.copy(), name, quoted=True) for e, name in carried],

@@ -887,6 +887,18 @@ def singular_noun(table: str) -> str:
     return phrase(table) or table
 
 
+def per_key(table_name: str, source: _From, profile: SchemaProfile) -> exp.Expr | None:
+    """The column telling apart the rows of `table_name` the source's rows belong to (the foreign key's own
+    column: no join needed), or None when they cannot be reached."""
+    route = profile.path(source.root, table_name)
+    table = profile.tables.get(table_name)
+    if route is None or table is None or not table.primary_key:
+        return None
+    if route:
+        return col(route[-1].columns[0], source.alias_for(route[:-1]))
+    return col(table.primary_key[0], "t0")
+
+
 def metric_expression(spec: QuerySpec, measure: Measure, value: exp.Expr, source: _From,
                       profile: SchemaProfile,
                       carry: Callable[[exp.Expr, str], exp.Expr] | None = None) -> exp.Expr | None:
@@ -907,18 +919,10 @@ def metric_expression(spec: QuerySpec, measure: Measure, value: exp.Expr, source
         aggregated = measure_aggregate(measure, value)
     if not spec.per_table:
         return aggregated
-    route = profile.path(source.root, spec.per_table)
-    table = profile.tables.get(spec.per_table)
-    if route is None or table is None or not table.primary_key:
+    key = per_key(spec.per_table, source, profile)
+    if key is None:
         spec.notes.append(f"{spec.per_table} cannot be reached from {source.root}: no ratio per it")
         return None
-    if route:
-        # the key is the foreign key's own column: no join needed to count distinct parents
-        last = route[-1]
-        alias = source.alias_for(route[:-1])
-        key: exp.Expr = col(last.columns[0], alias)
-    else:
-        key = col(table.primary_key[0], "t0")
     denominator: exp.Expr = exp.Count(this=exp.Distinct(expressions=[use(key, "per_key")]))
     if spec.per_all and spec.group is None:
         # every row of the table, with the filters that describe those rows ('per client in Canada': every
