@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from archetypes import lexicon, naming
 from archetypes.change_reader import read_change
-from archetypes.counted import bridge_between, bridges_to, buyers, rows_counted, rows_of
+from archetypes.counted import bridge_between, bridges_to, buyers, rows_counted, rows_of, state_rows_counted
 from archetypes.counted import header_of as _header_of
 from archetypes.grounding import OperatorMention
 from archetypes.intent import RE_YEAR, STOPWORDS, Intent, Span, Target, catalogue
@@ -127,14 +127,10 @@ COUNT_SAID = re.compile(r"\b(?:number|count|counts|tally|how many)\b")
 def _counted_state(intent: Intent, profile: SchemaProfile, spec: QuerySpec) -> None:
     """'the number of no-shows in 2024', 'how did the number of no-shows change': rows in a state, counted (a count
     is said), never the money of another table's rows that hang off them (none, for visits nobody came to)."""
-    from archetypes import lexicon
-
     if spec.fact is None or spec.measure is None or not spec.measure.money or intent.measures or \
             intent.explicit_measure or intent.money or lexicon.names_a_figure(intent.tokens) or \
             COUNT_SAID.search(intent.lower) is None:
         return
-    from archetypes.counted import state_rows_counted
-
     counted = state_rows_counted(profile, spec.filters)
     if counted is not None:
         (spec.fact, spec.measure), spec.count_table = counted, None
@@ -482,11 +478,10 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
 
 
 # a refund or a return presupposes the sale, a cancelled row (lexicon.NEVER_HAPPENED) never had it
-_UNDONE_AFTER = frozenset({"refunded", "returned", "partially refunded", "partially_refunded", "chargeback",
-                           "charged back", "charged_back", "disputed", "reversed", "exchanged",
-                           # an outcome instead of the deed: a visit nobody came to ('no-show rate')
-                           "no_show", "no-show", "no show", "noshow", "missed", "absent"})
+# an outcome instead of the deed: a visit nobody came to ('no-show rate')
 _MISSED = frozenset({"no_show", "no-show", "no show", "noshow", "missed", "absent"})
+_UNDONE_AFTER = frozenset({"refunded", "returned", "partially refunded", "partially_refunded", "chargeback",
+                           "charged back", "charged_back", "disputed", "reversed", "exchanged"}) | _MISSED
 # states of a row whose outcome is not known yet: neither done nor missed ('scheduled' visits ahead)
 _UNDECIDED = frozenset({"scheduled", "pending", "upcoming", "open", "booked", "planned"})
 
