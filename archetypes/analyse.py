@@ -31,7 +31,7 @@ from archetypes.registry import ARCHETYPES, ORDER
 from archetypes.shape_reader import ShapeRead, read_shape
 from archetypes.status_words import open_or_unfinished, state_or_date, undated_state
 from archetypes.unit import mixed_note
-from archetypes.values import ValueRef
+from archetypes.values import ValueRef, kinds_holding, value_key
 
 DEFAULT_CAP = 8
 _E = TypeVar("_E", bound=exp.Expr)
@@ -47,6 +47,8 @@ class Grounded:
     values: list[ValueMention] = field(default_factory=list)
     applied: list[tuple[ValueMention, ValueRef]] = field(default_factory=list)
     ambiguous: list[tuple[ValueMention, list[ValueRef]]] = field(default_factory=list)
+    # a kind named that other kinds' names hold ('metal': Metal, and Heavy Metal): the one, or all of them
+    wider: list[tuple[ValueMention, ValueRef, tuple[str, ...]]] = field(default_factory=list)
     operators: list[OperatorMention] = field(default_factory=list)
     shape: ShapeRead = field(default_factory=ShapeRead)
     unread: list[tuple[Span, str]] = field(default_factory=list)
@@ -498,7 +500,8 @@ def _understood(ctx: Context, detections: list[Detection], analysis: Analysis):
     if intent.how_many is not None:
         read.append(intent.how_many[1])
     read += [t.span for t in intent.targets] + [s for _, s in intent.measures] + [s for _, _, s in intent.key_refs]
-    read += [m.span for m, _ in grounded.applied] + [m.span for m, _ in grounded.ambiguous] + grounded.flags
+    read += [m.span for m, _ in grounded.applied] + [m.span for m, _ in grounded.ambiguous] + grounded.flags + \
+        [m.span for m, _, _ in grounded.wider]
     read += [Span(d.span[0], d.span[1], d.evidence) for d in detections
              if d.span[1] - d.span[0] < len(ctx.question)  # a whole-question span reads no word
              and d.archetype != "insufficient_info"]        # a subject the schema lacks was not read
@@ -585,7 +588,8 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
         versus.install_rows(rows, base)
         grounded.operators = [m for m in grounded.operators if not rows[0][0].end <= m.span.start < rows[0][-1].start]
     grounded.shape = read_shape(intent, grounded.operators, profile, base, anchor or dt.date.today(),
-                                pending_values=bool(grounded.ambiguous), value_spans=ctx.extra["value_spans"],
+                                pending_values=bool(grounded.ambiguous or grounded.wider or ctx.extra.get("wider_names")),
+                                value_spans=ctx.extra["value_spans"],
                                 pending_owner=_pending_owner(ctx), flag_spans=grounded.flags)
     if (base.window is not None or base.change is not None) and base.fact is not None and base.fact.time is not None:
         base.fact = _dated_as_said(intent, profile, base.fact)  # 'tickets closed in june': by the closing date
@@ -809,6 +813,10 @@ def _apply_values(grounded: Grounded, intent: Intent, profile: SchemaProfile, sp
             continue
         chosen = [r for r in refs if (r.table, r.column) == columns[0]]
         ref = chosen[0]
+        wider = kinds_holding(profile, ref) if len(chosen) == 1 and not mention.negated else ()
+        if wider and not _named_whole(intent, mention, wider):
+            grounded.wider.append((mention, ref, wider))
+            continue
         flt = EntityFilter(ref.target(profile), tuple(dict.fromkeys(r.value for r in chosen)), negate=mention.negated)
         same = next((i for i, f in enumerate(spec.filters) if f.entity == flt.entity and f.column == flt.column
                      and f.negate == flt.negate), None)
@@ -824,6 +832,11 @@ def _apply_values(grounded: Grounded, intent: Intent, profile: SchemaProfile, sp
         if spec.group is None and owner is not None and not ref.name_column and \
                 re.search(r"\b(?:each|every|per)\s+$", intent.lower[:mention.span.start]):
             spec.group = owner  # 'revenue of each sales agent': one figure per row holding the value
+
+
+def _named_whole(intent: Intent, mention: ValueMention, wider: tuple[str, ...]) -> bool:
+    """'metal, not heavy metal', 'metal and heavy metal': the wider kinds are named too, so the word is the one."""
+    return any(" ".join(value_key(v)) in " ".join(value_key(intent.question)) for v in wider)
 
 
 def _joined_to_a_noun(mention: ValueMention, grounded: Grounded, intent: Intent) -> bool:
@@ -948,12 +961,18 @@ def _detect(ctx: Context) -> list[Detection]:
 def _value_columns(ctx: Context, found: list[Detection]) -> list[Detection]:
     """A value held by several columns is an entity ambiguity; only one entity question is asked at a time,
     so a second one is reported as not read rather than dropped."""
-    from archetypes.entity import value_columns_detection
+    from archetypes.entity import value_columns_detection, wider_value_detection
 
     grounded = ctx.grounding
     if grounded is None:
         return []
     out: list[Detection] = []
+    for mention, ref, wider in grounded.wider:
+        if out or any(d.archetype == "entity" for d in found):
+            grounded.unread.append((mention.span, f"the {ref.value} {ref.column} alone, or with {', '.join(wider)}; "
+                                                  "ask about one at a time"))
+            continue
+        out.append(wider_value_detection(mention.span, ref, wider, ctx.profile))
     for mention, refs in grounded.ambiguous:
         if out or any(d.archetype == "entity" for d in found):
             columns = ", ".join(dict.fromkeys(f"{r.table}.{r.column}" for r in refs))

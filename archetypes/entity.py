@@ -12,11 +12,11 @@ from archetypes import lexicon
 from archetypes.archetype import Archetype, Context
 from archetypes.intent import Span
 from archetypes.model import Detection, Reading
-from archetypes.naming import fold, phrase, singular
+from archetypes.naming import fold, phrase, singular, slug, words
 from archetypes.profile import Entity, SchemaProfile
 from archetypes.query import EntityFilter, QuerySpec, col, literal, name_expression, table_ref
 from archetypes.roles import OpenRole, role_name
-from archetypes.values import lemma
+from archetypes.values import MAX_KINDS, lemma
 
 ID = "entity"
 HEADER = "Which one"
@@ -41,7 +41,9 @@ class Match:
 def known_filters(ctx: Context) -> list[EntityFilter]:
     """The rows the question names without ambiguity: a key ('store 3'), or a name matching one row."""
     found = [EntityFilter(entity, (value,), column=entity.key[0]) for entity, value, _ in ctx.intent.key_refs]
-    found += [_filter(pool[0]) for _, pool in name_matches(ctx) if len(pool) == 1]
+    matched = name_matches(ctx)
+    wider = ctx.extra.get("wider_names") or {}
+    found += [_filter(pool[0]) for span, pool in matched if len(pool) == 1 and span not in wider]
     found += [EntityFilter(pool[0].entity, tuple(sorted({m.name for m in pool}))) for span, pool in name_matches(ctx)
               if len(pool) > 1 and _as_pattern(ctx, span, pool)]
     return found
@@ -63,13 +65,27 @@ def detect(ctx: Context) -> Detection | None:
         if flt not in present and not (compared and set(flt.values) <= compared):
             ctx.base.filters.append(flt)  # one match: not ambiguous, the question means it (not a side compared)
     found: Detection | None = None
+    wider = ctx.extra.get("wider_names") or {}
     for span, pool in name_matches(ctx):
+        if span in wider and found is None:
+            found = _wider_detection(span, pool[0], wider[span])
         if len(pool) == 1 or _as_pattern(ctx, span, pool):
             continue
         if found is not None:
             continue
         found = _detection(span, pool)
     return found
+
+
+def _wider_detection(span: Span, exact: Match, holders: list[Match]) -> Detection:
+    """'metal' where the kinds are Metal and Heavy Metal: the one kind of that name, or every kind whose name
+    holds the word; the two count different rows."""
+    one = EntityFilter(exact.entity, (exact.name,))
+    every = EntityFilter(exact.entity, (exact.name, *sorted({m.name for m in holders})))
+    readings = [Reading(slug(exact.name), f"{exact.name} only", _apply_value(one)),
+                Reading(f"{slug(exact.name)}_and_more", f"every {exact.entity.noun} named '{span.text}': "
+                        f"{', '.join(every.values)}", _apply_value(every))]
+    return ARCHETYPE.detection(span, readings, question=f"Which '{span.text}' do you mean?")
 
 
 def _detection(span: Span, pool: list[Match]) -> Detection:
@@ -93,7 +109,7 @@ def _detection(span: Span, pool: list[Match]) -> Detection:
 
 def _filter(match: Match, by_key: bool = False) -> EntityFilter:
     if by_key and match.key is not None and len(match.entity.key) == 1:
-        return EntityFilter(match.entity, (match.key,), column=match.entity.key[0])
+        return EntityFilter(match.entity, (match.key,), column=match.entity.key[0], shown=match.name)
     return EntityFilter(match.entity, (match.name,))
 
 
@@ -141,7 +157,11 @@ def name_matches(ctx: Context) -> list[tuple[Span, list[Match]]]:
         matches = _matches(ctx.profile, term, ctx.lookup)
         pool = _resolve(matches, term, _adjacent_tables(ctx, span), ctx.profile)
         if span.text.islower() and " " not in term:
+            whole = pool
             pool = _one_word_pool(pool, term)  # 'single track': a word inside one title is not its name
+            holders = _kinds_holding(whole, pool, term, ctx)
+            if holders:
+                ctx.extra.setdefault("wider_names", {})[span] = holders
         if pool:
             found.append((span, pool))
     ctx.extra["names"] = found
@@ -312,6 +332,18 @@ def lowercase_names(intent, profile: SchemaProfile, lookup, taken: list[Span]) -
     return found
 
 
+def _kinds_holding(whole: list[Match], pool: list[Match], term: str, ctx: Context) -> list[Match]:
+    """The other kinds whose names hold the one kind's name as a word ('Heavy Metal' for 'metal', 'Rock And
+    Roll' for 'rock'), in a short list of kinds (a genre, a category; not titles of things), unless the
+    question names them too."""
+    kinds = {singular(w) for w in words(pool[0].entity.table)} & lexicon.KIND_TABLE_WORDS if pool else set()
+    if len(pool) != 1 or fold(pool[0].name) != fold(term) or pool[0].entity.row_count > MAX_KINDS or not kinds:
+        return []  # 'airpods': a product, and 'AirPods Pro' another one, not a kind of it
+    question = fold(ctx.intent.lower)
+    return [m for m in whole if m.entity.table == pool[0].entity.table and m.name != pool[0].name and
+            fold(m.name) not in question]
+
+
 def _one_word_pool(pool: list[Match], term: str) -> list[Match]:
     """One lowercase word names rows only as a whole name, or as the first word of a few names and of nothing
     else ('acme', 'iphone'); an ordinary word inside titles ('live', 'single') names none."""
@@ -370,6 +402,18 @@ def value_columns_detection(span: Span, refs: list, profile: SchemaProfile, nega
         chosen = [r for r in refs if (r.table, r.column) == (table, column)]
         flt = EntityFilter(chosen[0].target(profile), tuple(dict.fromkeys(r.value for r in chosen)), negate=negate)
         readings.append(Reading(f"{table}.{column}", f"{span.text} as {table}.{column}", _apply_value(flt)))
+    return ARCHETYPE.detection(span, readings, question=f"Which '{span.text}' do you mean?")
+
+
+def wider_value_detection(span: Span, ref, wider: tuple[str, ...], profile: SchemaProfile) -> Detection:
+    """'metal' where the kinds are Metal and Heavy Metal: the one kind of that name, or every kind whose name
+    holds the word; the two count different rows."""
+    entity = ref.target(profile)
+    one = EntityFilter(entity, (ref.value,))
+    every = EntityFilter(entity, (ref.value, *wider))
+    readings = [Reading(slug(ref.value), f"{ref.value} only", _apply_value(one)),
+                Reading(f"{slug(ref.value)}_and_more", f"every {entity.noun} named '{span.text}': "
+                        f"{', '.join(every.values)}", _apply_value(every))]
     return ARCHETYPE.detection(span, readings, question=f"Which '{span.text}' do you mean?")
 
 

@@ -37,6 +37,7 @@ class EntityFilter:
     column: str | None = None
     negate: bool = False
     via: str | None = None   # the role the entity is reached through (archetypes.roles): the store's country
+    shown: str | None = field(default=None, compare=False)  # the name of a row filtered by its key, said
 
     def expression(self, alias: str) -> exp.Expr:
         return col(self.column, alias) if self.column else name_expression(self.entity, alias)
@@ -46,7 +47,7 @@ class EntityFilter:
         return exp.Not(this=exp.Paren(this=found)) if self.negate else found
 
     def describe(self) -> str:
-        what = " or ".join(self.values)
+        what = f"{self.shown} (key {' or '.join(self.values)})" if self.shown else " or ".join(self.values)
         name = roles.role_name(self.via) if self.via else ""
         noun = (name if name.endswith(self.entity.noun) else f"{name}'s {self.entity.noun}") if name else \
             self.entity.noun

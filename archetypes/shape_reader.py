@@ -30,7 +30,7 @@ _ASCENDING = frozenset({"worst", "least", "fewest", "lowest", "bottom", "weakest
                         "decrease", "decreased", "fall", "fell", "fallen", "down", "lost", "loss", "shrank"})
 _THRESHOLD = re.compile(r"\b(more than|greater than|over|above|at least|exceeding|exceeded|topped|surpassed|"
                         r"less than|fewer than|under|longer than|shorter than|"
-                        r"below|at most|exactly|only|just|cost|costs|costing|priced at|sell for|sells for|"
+                        r"below|at most|exactly|only (?:have|has|had)|just (?:have|has|had)|only|just|cost|costs|costing|priced at|sell for|sells for|"
                         r"selling for)\s+\$?(\d[\d,]*(?:\.\d+)?|one|two|three|four|five|six|"
                         r"seven|eight|nine|ten|once|twice|thrice)\s*(k\b)?")
 _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
@@ -39,7 +39,8 @@ _TIMES_WORDS = frozenset({"once", "twice", "thrice"})  # 'more than once': a num
 _OPS = {"more than": "gt", "greater than": "gt", "over": "gt", "above": "gt", "exceeding": "gt", "exceeded": "gt",
         "topped": "gt", "surpassed": "gt",
         "at least": "ge", "less than": "lt", "fewer than": "lt", "under": "lt", "below": "lt", "at most": "le",
-        "exactly": "eq", "only": "eq", "just": "eq", "longer than": "gt", "shorter than": "lt"}
+        "exactly": "eq", "only": "eq", "just": "eq", "only have": "eq", "only has": "eq", "only had": "eq",
+        "just have": "eq", "just has": "eq", "just had": "eq", "longer than": "gt", "shorter than": "lt"}
 # a price said with its verb ('tracks that cost 1.99'): that price, and money without a currency word
 _PRICED_AT = {"cost": "eq", "costs": "eq", "costing": "eq", "priced at": "eq", "sell for": "eq", "sells for": "eq",
               "selling for": "eq"}
@@ -1969,13 +1970,15 @@ _AFTER_NUMBER = r"\s*(?:(?:in|of)\s+(?:total\s+)?)?(?:[\w'-]+\s+){0,2}?"
 
 def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
     m = _THRESHOLD.search(intent.lower)
-    if m is None or spec.shape not in ("aggregate",):
+    if m is None or spec.shape not in ("aggregate", "list"):
         return
     if RE_YEAR.fullmatch(m.group(2)) and m.group(1) in ("over", "under") and "$" not in m.group(0):
         return  # 'over 2024' is a year; 'over $2000' is money
     if m.group(1) in ("only", "just") and m.group(2) not in _NUMBER_WORDS:
         return  # 'only 3 shops' is a limit, 'only one order' a condition
     number = float(_NUMBER_WORDS.get(m.group(2)) or m.group(2).replace(",", "")) * (1000 if m.group(3) else 1)
+    if _counted_per_column(intent, m, number, profile, spec, out) or spec.shape != "aggregate":
+        return
     rest = intent.lower[m.end():m.end() + 40]
     if m.group(1) in ("longer than", "shorter than") and _DURATION_AFTER.match(rest) is None:
         return  # 'longer than a year' is no threshold on a figure
@@ -2056,6 +2059,46 @@ def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
         out.read.append(_span(intent, verb.start(1), verb.end(1)))
     if not sold_verb or named_after:
         out.replaces.add("ranking_metric")
+
+
+def _counted_per_column(intent: Intent, m: re.Match, number: float, profile: SchemaProfile, spec: QuerySpec,
+                        out: ShapeRead) -> bool:
+    """'nations with more than 5 clients', 'which nations have only one client': the rows named right after
+    the number, counted per the column the question names before it (their own column of that name), kept by
+    the condition; not some other table's money summed, nor the values listed."""
+    counted = next((t for t in intent.targets if m.end() <= t.span.start <= m.end() + 1 and
+                    not t.entity.column_only and t.entity.table in profile.tables), None)
+    before = [t for t in intent.targets if t.span.end <= m.start()]
+    if counted is None or len({(t.span.start, t.span.end) for t in before}) != 1 or \
+            not all(t.entity.column_only for t in before):
+        return False  # one column named before the condition ('nations': the clients' or the invoices')
+    group = _own_text_column(profile, counted.entity.table, before[0].entity.noun)
+    if group is None:
+        return False
+    spec.fact, spec.measure = rows_counted(counted.entity.table, profile)
+    spec.shape, spec.count_table, spec.group, spec.limit = "aggregate", None, group, None
+    spec.list_columns = ()
+    spec.having = (_OPS[m.group(1)], number)
+    # 'how many nations have more than 5 clients': the nations kept, counted
+    spec.count_groups = re.fullmatch(r"\s*(?:how many|(?:the )?(?:number|count) of)\s*",
+                                     intent.lower[:before[0].span.start]) is not None
+    out.consumed |= {"compare"}
+    out.read.append(_span(intent, m.start(), counted.span.end))
+    out.replaces.add("ranking_metric")
+    return True
+
+
+def _own_text_column(profile: SchemaProfile, table: str, noun: str) -> Entity | None:
+    """`table`'s own text column the noun names ('country': the clients' country), used like an entity."""
+    info = profile.tables[table]
+    said = [singular(w) for w in noun.split()]
+    for whole in (True, False):
+        for column in info.columns:
+            named = [singular(w) for w in words(column.name)]
+            if column.family == "text" and named and (named == said if whole else named[-1] == said[-1]):
+                return Entity(table=table, name_columns=(column.name,), noun=noun, key=tuple(info.primary_key),
+                              row_count=info.row_count, column_only=True)
+    return None
 
 
 def _priced_entity(profile: SchemaProfile, spec: QuerySpec) -> Entity | None:

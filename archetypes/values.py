@@ -180,6 +180,23 @@ def _kind_words(profile: SchemaProfile, by_key: dict[tuple[str, ...], list[Value
 MAX_KINDS = 30  # more rows than this are a list of things, not of kinds
 
 
+def kinds_holding(profile: SchemaProfile, ref: ValueRef) -> tuple[str, ...]:
+    """The other kinds whose names hold this kind's whole name as words ('Heavy Metal' for 'Metal', 'Rock And
+    Roll' for 'Rock'): 'metal' may mean the one kind or every kind so named. Only a short list of kinds'
+    names counts (a genre, a category), not names of things."""
+    from archetypes import lexicon
+
+    column = profile.tables[ref.table].column(ref.column)
+    kinds = {singular(w) for w in [*words(ref.table), *words(ref.column)]} & lexicon.KIND_TABLE_WORDS
+    if ref.kind_word or column is None or not column.samples or len(column.samples) > MAX_KINDS or not kinds:
+        return ()
+    own = value_key(ref.value)
+    if not own:
+        return ()
+    return tuple(v for v in column.samples if v != ref.value and len(value_key(v)) > len(own) and any(
+        value_key(v)[i:i + len(own)] == own for i in range(len(value_key(v)) - len(own) + 1)))
+
+
 def near_miss(word: str, profile: SchemaProfile, extra: tuple[str, ...] = ()) -> tuple[str, ...]:
     """Close spellings of an unread word among the data's values and `extra` schema words (suggestions)."""
     if len(word) < 4:
