@@ -228,7 +228,12 @@ def _build_covering(candidates: list[_Candidate], cap: int, profile: SchemaProfi
         if values - covered:
             order.append(index)
             covered |= values
-    order += [i for i in range(len(candidates)) if i not in set(order)]
+    # then the combinations nearest the first readings: a second departure from them before a third
+    firsts: dict[str, str] = {}
+    for pairs, _ in candidates[:1]:
+        firsts = {a: r.value for a, r in pairs}
+    rest = [i for i in range(len(candidates)) if i not in set(order)]
+    order += sorted(rest, key=lambda i: sum(r.value != firsts.get(a) for a, r in candidates[i][0]))
     built: list[tuple[list[tuple[str, Reading]], QuerySpec, exp.Query, list[str]]] = []
     sql_seen: set[tuple[str, tuple[object, ...]]] = set()
     for index in order:

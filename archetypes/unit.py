@@ -69,7 +69,9 @@ def detect(ctx: Context) -> Detection | None:
         readings = []  # 'berlin vs london': none of their amounts is in dollars, keeping only those keeps nothing
     if rate is not None and fact.time is not None:
         into = intent.currency_named if intent.currency_named in codes else rate.target
-        readings.append(Reading(f"converted_to_{into.lower()}",
+        # first: converting is what an analyst reports a total over several currency codes as; keeping one currency
+        # drops rows, and one total per currency answers with several figures
+        readings.insert(0, Reading(f"converted_to_{into.lower()}",
                                 f"Every currency converted to {into} at the rate of the day ({rate.table})",
                                 _apply("convert", into)))
     if not intent.currency_named:  # 'revenue in usd', 'over $1000': one currency asked, not one total per code

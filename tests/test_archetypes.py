@@ -225,10 +225,10 @@ def test_top_selling_product_readings(demo_sqlite) -> None:
     tops = {(i.choices["ranking_metric"], i.choices.get("unit")): demo_sqlite.run(i).rows[0][0]
             for i in analysis.interpretations}
     # the currency treatment matters only to the money reading; counts and units are in no currency
-    assert tops == {("revenue", "only_usd"): "MacBook Pro", ("revenue", "converted_to_usd"): "MacBook Pro",
+    assert tops == {("revenue", "converted_to_usd"): "MacBook Pro", ("revenue", "only_usd"): "MacBook Pro",
                     ("units", None): "USB-C Cable", ("orders", None): "Phone Case"}
     assert [i.id for i in analysis.interpretations] == [
-        "ranking_metric=revenue|unit=only_usd|record_scope=all", "ranking_metric=revenue|unit=converted_to_usd|record_scope=all",
+        "ranking_metric=revenue|unit=converted_to_usd|record_scope=all", "ranking_metric=revenue|unit=only_usd|record_scope=all",
         "ranking_metric=units|record_scope=all", "ranking_metric=orders|record_scope=all"]
     assert all(i.explanation for i in analysis.interpretations)
 
@@ -285,7 +285,9 @@ def test_cap_limits_and_says_so(demo_sqlite) -> None:
         shown = {i.choices[archetype] for i in analysis.interpretations}
         offered = {r.value for d in analysis.detections if d.archetype == archetype for r in d.readings}
         assert shown == offered, archetype
-    assert analysis.interpretations[0].choices == {"entity": "Acme Corp", "unit": "only_usd", "record_scope": "all"}
+    # converting first: what an analyst reports a total in several currency codes as
+    assert analysis.interpretations[0].choices == {"entity": "Acme Corp", "unit": "converted_to_usd",
+                                                   "record_scope": "all"}
 
 
 @pytest.mark.parametrize("value", ["O'Brien & Sons", "Acme'; DROP TABLE customers;--", "back\\slash 'quote' %_"])
