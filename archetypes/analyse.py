@@ -549,6 +549,7 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
     _who_buys(intent, profile)
     _which_did(intent, profile)
     _best_seller(intent, profile)
+    _size_ranked(intent, profile)
     _where_based(intent, profile)
     _how_often(intent, profile)
     grounded = Grounded(values=value_mentions(intent, profile), operators=operator_mentions(intent))
@@ -742,6 +743,26 @@ def _best_seller(intent: Intent, profile: SchemaProfile) -> None:
             if intent.unknown_subject is not None and intent.unknown_subject.start >= m.start():
                 intent.unknown_subject = None
             return
+
+
+_SIZE_WORDS = re.compile(r"\b(?:biggest|largest|smallest|bigger|larger|smaller)\b")
+
+
+def _size_ranked(intent: Intent, profile: SchemaProfile) -> None:
+    """'biggest playlist': rows no sale reaches are big by what they hold, the rows of the one table pointing
+    at them (counted through it when it links them to another table: a playlist's tracks)."""
+    said = intent.ranking or intent.superlative
+    group = intent.group.entity if intent.group is not None else None
+    if said is None or group is None or group.column_only or intent.explicit_measure or intent.measures or \
+            intent.money is not None or _SIZE_WORDS.search(said.text.lower()) is None or \
+            any(f.table == group.table or profile.path(f.table, group.table) is not None for f in profile.fact_list()):
+        return
+    holding = [t for t, edges in profile.edges.items() if any(e.ref_table == group.table for e in edges)]
+    if len(holding) != 1:
+        return
+    others = [e.ref_table for e in profile.edges.get(holding[0], ()) if e.ref_table != group.table]
+    counted = others[0] if len(others) == 1 and others[0] in profile.entities else holding[0]
+    intent.explicit_measure = f"count:{counted}"
 
 
 def _apply_flags(grounded: Grounded, intent: Intent, profile: SchemaProfile, spec: QuerySpec) -> None:

@@ -52,7 +52,7 @@ RE_WEEK_CONVENTION = re.compile(r"\biso\b|\bmonday[- ]start|\bsunday[- ]start|\b
 RE_CALENDAR_WORD = re.compile(r"\bcalendar\s+(?:month|quarter|year|week)")
 RE_VAGUE_TIME = re.compile(
     r"\b(trend(?:s|ing|ed)?|recent(?:ly)?|lately|latest|these days|nowadays|over time|over the years|"
-    r"growth|growing|grown|declining|decline|momentum|so far|up to now|"
+    r"growth|growing|grown|declining|decline|momentum|"
     r"how (?:are|is|have|has) (?:our |the |we )?[a-z ]{0,30}(?:doing|going|performing|been doing|looking|holding up)|"
     r"how (?:did|do|does) (?:we|our \w+|the \w+) (?:do|perform|look)|"
     r"going up|going down|picking up|picked up|slowing down|compared to before|a while|rising|falling|"
@@ -106,7 +106,9 @@ RE_ON_DAY = re.compile(r"\b(?:on|for|during)\s+" + _MONTH_RE + r"\.?\s+(\d{1,2})
                        r"|\b(?:on|for|during)\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH_RE +
                        r"(?:,?\s+" + _YEAR_RE + r")?\b"
                        r"|\b" + _MONTH_RE + r"\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+" + _YEAR_RE + r"\b")
-RE_ALL_TIME = re.compile(r"\b(all[- ]time|of all time|ever|since the (?:start|beginning)|in total|overall|lifetime)\b")
+# 'how much has X spent so far': to this day, every row (a period said with it, 'this year so far', bounds it)
+RE_ALL_TIME = re.compile(r"\b(all[- ]time|of all time|ever|since the (?:start|beginning)|in total|overall|lifetime|"
+                         r"so far|up to now|until now|till now|to date(?=\s*[?.!]*$))\b")
 RE_BARE_MONTH = re.compile(r"\b(?:in|for|during|of|from|over)\s+(?:the\s+month\s+of\s+)?" + _MONTH_RE +
                            r"\b(?![\s.,]*\d)")
 RE_SINCE = re.compile(r"\bsince\s+(?:" + _MONTH_RE + r"(?:\s+" + _YEAR_RE + r")?|" + _YEAR_RE + r")\b")

@@ -33,6 +33,14 @@ _THRESHOLD = re.compile(r"\b(more than|greater than|over|above|at least|exceedin
                         r"below|at most|exactly|only (?:have|has|had)|just (?:have|has|had)|only|just|cost|costs|costing|priced at|sell for|sells for|"
                         r"selling for)\s+\$?(\d[\d,]*(?:\.\d+)?|one|two|three|four|five|six|"
                         r"seven|eight|nine|ten|once|twice|thrice)\s*(k\b)?")
+# '15+ visits': at least that many (the same groups as above, the comparison word empty)
+_AT_LEAST_PLUS = re.compile(r"()(?<![\w.$])\$?(\d[\d,]*(?:\.\d+)?)\s*(k\b)?\+(?=\s|$)")
+
+
+def _threshold(text: str) -> re.Match[str] | None:
+    return _THRESHOLD.search(text) or _AT_LEAST_PLUS.search(text)
+
+
 _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
                  "ten": 10, "once": 1, "twice": 2, "thrice": 3}
 _TIMES_WORDS = frozenset({"once", "twice", "thrice"})  # 'more than once': a number of events
@@ -40,7 +48,7 @@ _OPS = {"more than": "gt", "greater than": "gt", "over": "gt", "above": "gt", "e
         "topped": "gt", "surpassed": "gt",
         "at least": "ge", "less than": "lt", "fewer than": "lt", "under": "lt", "below": "lt", "at most": "le",
         "exactly": "eq", "only": "eq", "just": "eq", "only have": "eq", "only has": "eq", "only had": "eq",
-        "just have": "eq", "just has": "eq", "just had": "eq", "longer than": "gt", "shorter than": "lt"}
+        "just have": "eq", "just has": "eq", "just had": "eq", "": "ge", "longer than": "gt", "shorter than": "lt"}
 # a price said with its verb ('tracks that cost 1.99'): that price, and money without a currency word
 _PRICED_AT = {"cost": "eq", "costs": "eq", "costing": "eq", "priced at": "eq", "sell for": "eq", "sells for": "eq",
               "selling for": "eq"}
@@ -379,7 +387,7 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
         return
     if share is None or spec.shape != "aggregate":
         return
-    before = _THRESHOLD.search(intent.lower[:share.span.start])
+    before = _threshold(intent.lower[:share.span.start])
     if before is not None and not intent.lower[before.end():share.span.start].strip():
         out.consumed.add(share.category)  # 'an avg discount over 6%': the threshold's unit, read with it
         out.read.append(share.span)
@@ -408,7 +416,7 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
         spec.shape, spec.share_of_total, spec.limit = "share", True, None
         out.consumed |= {"share", "rate"}
         return
-    elif not spec.filters and not out.pending_values and _THRESHOLD.search(intent.lower) is not None:
+    elif not spec.filters and not out.pending_values and _threshold(intent.lower) is not None:
         out.share_of_passing = share  # the condition is read below, then made the part
         return
     elif not spec.filters and not out.pending_values and _share_who_did(intent, profile, spec, share, out):
@@ -703,7 +711,11 @@ def _counts_rows(intent: Intent) -> bool:
     """'what share of <rows>': a share of a count, not of money (a table noun follows 'of')."""
     m = re.search(r"\b(?:of|share of|percentage of|pct of|proportion of|fraction of)\s+(?:all\s+|our\s+|the\s+)?([a-z]+)",
                   intent.lower)
-    if m is None or intent.money:
+    if intent.money:
+        return False
+    if re.search(r"\bhow often\b", intent.lower):
+        return True  # 'how often do we ship late, as a %': of the times it happened
+    if m is None:
         return False
     return any(t.span.start == m.start(1) for t in intent.targets) or m.group(1) in ("rows", "transactions",
                                                                                       "purchases", "sales")
@@ -1969,7 +1981,7 @@ _AFTER_NUMBER = r"\s*(?:(?:in|of)\s+(?:total\s+)?)?(?:[\w'-]+\s+){0,2}?"
 
 
 def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
-    m = _THRESHOLD.search(intent.lower)
+    m = _threshold(intent.lower)
     if m is None or spec.shape not in ("aggregate", "list"):
         return
     if RE_YEAR.fullmatch(m.group(2)) and m.group(1) in ("over", "under") and "$" not in m.group(0):

@@ -60,6 +60,10 @@ def result(columns: list[str], rows: list[list]) -> RunResult:
     ("rows", [["A1", "IT"], ["A2", "IT"], ["B", "Bo"]], [["IT"], ["Bo"]], False),
     ("rows", [["Ann", "Lee", "Rio"], ["Bo", "Kim", "Lima"]], [["Bo Kim"], ["Ann Lee"]], True),  # full name; city a detail
     ("rows", [["Ann", "Lee", "Rio"], ["Bo", "Kim", "Lima"]], [["Bo Kim"], ["Ann Park"]], False),
+    # namesakes the gold tells apart by key, the reading lists by name with a figure: the same rows
+    ("rows", [[1, "Music"], [8, "Music"], [3, "TV"]], [["Music", 3290], ["TV", 213], ["Music", 3290]], True),
+    ("rows", [[1, "Music"], [8, "Music"], [3, "TV"]], [["Music", 3290], ["TV", 213]], False),
+    ("rows", [[1, "Music"], [8, "Music"], [3, "TV"]], [["Music", 3290], ["TV", 213], ["TV", 213]], False),
 ])
 def test_answers_are_compared_by_shape(answer, gold, got, same) -> None:
     width = len(got[0])

@@ -305,12 +305,32 @@ def _rows_match(gold: list[list[Any]], got: list[list[Any]]) -> bool:
                     for order in itertools.permutations(columns)):
                 return True
         return _same_rows_by_name(gold, got)
+    if len(have) == len(gold) and _same_rows_but_keys(gold, have):
+        return True
     if len({tuple(r) for r in have}) < len(wanted):
         return False
     for columns in itertools.permutations(range(len(have[0])), width):
         if {tuple(row[i] for i in columns) for row in have} == wanted:
             return True
     return _same_rows_by_name(gold, got)
+
+
+def _same_rows_but_keys(gold: list[list[Any]], have: list[list[Any]]) -> bool:
+    """The gold lists each row with its key (two playlists called Music, told apart by id), the reading by
+    name and a figure: the same rows, counted as rows, once the gold's key column is set aside."""
+    cells = [[_cell(v) for v in row] for row in gold]
+    for k in range(len(cells[0])):
+        keys = [row[k] for row in cells]
+        if len(cells[0]) < 2 or not all(isinstance(v, float) and v.is_integer() for v in keys) or \
+                len(set(keys)) != len(keys):
+            continue
+        rest = sorted((tuple(v for i, v in enumerate(row) if i != k) for row in cells), key=repr)
+        if len(set(rest)) == len(rest) or not any(isinstance(v, str) for row in rest for v in row):
+            continue  # no namesakes to tell apart: the number means something (a weekday, a quarter)
+        for columns in itertools.permutations(range(len(have[0])), len(rest[0])):
+            if sorted((tuple(row[i] for i in columns) for row in have), key=repr) == rest:
+                return True
+    return False
 
 
 def _same_rows_by_name(gold: list[list[Any]], got: list[list[Any]]) -> bool:
