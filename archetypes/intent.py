@@ -155,8 +155,9 @@ _GENERIC_DATA = frozenset({"sales", "sale", "selling", "sold", "sell", "revenue"
                            "income", "earnings", "transactions", "transaction", "business", "gmv", "money",
                            "earn", "earns", "earned", "earning"})
 # 'how much did we make last year', 'how much did the iphone bring in': the verb says money came in
-RE_MONEY_MADE = re.compile(r"\bhow much\b(?:\s+[\w']+){1,6}?\s+(?:make|made|makes|making|bring in|brought in|"
-                           r"brings in|take in|took in|takes in|rake in|raked in|pull in|pulled in|gross|grossed)\b")
+RE_MONEY_MADE = re.compile(r"\b(?:how much|what (?:did|do|does|have|has|had))\b(?:\s+[\w']+){1,6}?\s+"
+                           r"(?:make|made|makes|making|bring in|brought in|brings in|take in|took in|takes in|rake in|"
+                           r"raked in|pull in|pulled in|gross|grossed|earn|earned|earns)\b")
 
 
 @dataclass(frozen=True)
@@ -815,6 +816,13 @@ def _money(intent: Intent) -> None:
             continue
         intent.money = Span(m.start(), m.end(), text[m.start():m.end()])
         break
+    made = RE_MONEY_MADE.search(lower) if intent.money is None else None
+    if made is not None and made.group(0).startswith("what"):
+        # 'what did we make last month': the money that came in, named by its verb
+        verb = re.search(r"\w+(?: in)?$", made.group(0))
+        if verb is not None:
+            start = made.start() + verb.start()
+            intent.money = Span(start, made.end(), text[start:made.end()])
     intent.money_context = intent.money is not None or RE_MONEY_CONTEXT.search(lower) is not None
 
 

@@ -1355,7 +1355,9 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
     if per is not None and average is None and basket is None and re.search(r"(?:,|\bcounts?|\btally)\s*$",
                                                                             lower[:per.start()]):
         return  # 'how much dairy did we sell in 1998, per product?', 'album count per artist': broken down
-    if spec.shape != "aggregate" or (average is None and basket is None and per is None):
+    if spec.shape not in ("aggregate", "change") or (average is None and basket is None and per is None):
+        return  # ('avg invoice this year vs last': the average, in each period)
+    if spec.shape == "change" and average is None and basket is None:
         return
     if per is not None and average is not None and _rows_per(intent, average, per, profile, spec, out):
         return

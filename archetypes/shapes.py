@@ -409,6 +409,25 @@ def _attribute(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
         spec.limit or 1)
 
 
+def _when_each(spec: QuerySpec, prepared: Prepared, condition: exp.Expr, profile: SchemaProfile) -> exp.Expr | None:
+    """The reading's figure over the rows where `condition` holds: an average or a ratio too ('avg invoice this
+    year vs last': each row counted only in its period)."""
+    measure = spec.measure
+    assert measure is not None
+    if not (spec.agg or spec.per_table):
+        return _when(spec, prepared, condition)
+    if spec.median or spec.period_mean:
+        return None
+    each = spec.copy()
+    each.per_all = False  # per the rows with events in the period, not every row there is
+
+    def guard(expression: exp.Expr, _name: str) -> exp.Expr:
+        return exp.Case(ifs=[exp.If(this=condition.copy(), true=expression)])
+
+    return metric_expression(each, measure, guard(prepared.value.copy(), "value"), prepared.source, profile,
+                             carry=guard)
+
+
 def _when(spec: QuerySpec, prepared: Prepared, condition: exp.Expr) -> exp.Expr:
     """The measure aggregated over the rows where `condition` holds."""
     measure = spec.measure
@@ -439,8 +458,10 @@ def _change(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
     prepared = prepare(plain, profile, need_time=True)
     if prepared is None or prepared.time_expr is None:
         return None
-    before = _when(spec, prepared, _window_condition(prepared, change.before, fact.time))
-    after = _when(spec, prepared, _window_condition(prepared, change.after, fact.time))
+    before = _when_each(spec, prepared, _window_condition(prepared, change.before, fact.time), profile)
+    after = _when_each(spec, prepared, _window_condition(prepared, change.after, fact.time), profile)
+    if before is None or after is None:
+        return None
     difference = exp.Sub(this=after.copy(), expression=before.copy())
     relative = exp.Div(this=exp.Mul(this=exp.Paren(this=difference.copy()), expression=exp.Literal.number("1.0")),
                        expression=exp.Nullif(this=before.copy(), expression=_int(0)))

@@ -344,3 +344,27 @@ def test_medians_on_every_engine(chinook, chinook_urls, question: str, values: s
     for backend, readings in results.items():
         figures = [float(comparable(rows[0][0])) for rows in readings.values()]
         assert any(abs(f - middle) < 0.005 for f in figures), (backend, question, figures, middle)
+
+
+# an average or a ratio in each of two periods: (question, the earlier period's figure, the later's, straight SQL)
+AVERAGES_COMPARED = [
+    ("avg invoice total 2024 vs 2025",
+     "SELECT AVG(Total) FROM Invoice WHERE InvoiceDate >= '{0}-01-01' AND InvoiceDate < '{1}-01-01'"),
+    ("average invoice 2024 vs 2025",
+     "SELECT SUM(il.UnitPrice * il.Quantity) * 1.0 / COUNT(DISTINCT il.InvoiceId) FROM InvoiceLine il "
+     "JOIN Invoice i ON i.InvoiceId = il.InvoiceId WHERE i.InvoiceDate >= '{0}-01-01' AND i.InvoiceDate < '{1}-01-01'"),
+]
+
+
+@pytest.mark.parametrize(("question", "sql"), AVERAGES_COMPARED)
+def test_an_average_compared_between_years_on_every_engine(chinook, chinook_urls, question: str, sql: str) -> None:
+    """'avg invoice this year vs last' counted the invoices ('avg' unread): the average in each year (MariaDB
+    averages decimals to 6 places and derives the change from those: compared to 4)."""
+    results = {backend: _answers(chinook[backend], question) for backend in BACKENDS}
+    assert len({tuple(r) for r in results.values()}) == 1, question  # the same readings on every engine
+    with closing(sqlite3.connect(chinook_urls["sqlite"].removeprefix("sqlite:///"))) as raw:
+        before = float(raw.execute(sql.format(2024, 2025)).fetchone()[0])
+        after = float(raw.execute(sql.format(2025, 2026)).fetchone()[0])
+    for backend, readings in results.items():
+        pairs = [(float(comparable(rows[0][0])), float(comparable(rows[0][1]))) for rows in readings.values()]
+        assert any(abs(b - before) < 0.0001 and abs(a - after) < 0.0001 for b, a in pairs), (backend, pairs, before, after)
