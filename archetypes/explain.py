@@ -183,7 +183,12 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
         shown = [phrase(c) for c in spec.list_columns if c not in spec.group.name_columns]
         extra = f" with their {', '.join(shown)}" if shown else ""
         by = phrase(spec.group.key[0]) if spec.group.key and spec.group.name_columns == spec.group.key else "name"
-        return f"{plural(spec.group.noun).capitalize()}{extra}{_filters(spec)}, listed by {by}"
+        own = profile.facts.get(spec.group.table)
+        when = ""
+        if spec.window is not None and own is not None and own.time is not None and not spec.group.column_only:
+            last = spec.window.end - dt.timedelta(days=1)  # 'list bookings from last week': the list's own dates
+            when = f" with {phrase(own.time.column)} {spec.window.start.isoformat()} to {last.isoformat()}"
+        return f"{plural(spec.group.noun).capitalize()}{extra}{when}{_filters(spec)}, listed by {by}"
     if spec.measure is None or spec.fact is None:
         if spec.count_table:
             return f"Number of {_rows(spec.count_table)}{_filters(spec)}"

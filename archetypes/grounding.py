@@ -146,7 +146,9 @@ def _single_word_value(word: str, typed: str, refs: tuple[ValueRef, ...], schema
     if refs and all(r.demonym or r.initials for r in refs) and any(r.demonym for r in refs):
         return word not in _SHORT_WORDS  # 'german clients', 'from the uk': a country by its adjective or short name
     if refs and all(r.initials for r in refs):
-        return word not in _SHORT_WORDS and typed.lower() == typed  # 'the ny store'; 'NY' typed is a code
+        return word not in _SHORT_WORDS  # 'the ny store', 'the NY store': no value is that code itself
+    if refs and all(r.kind_word and word.upper() in r.value.split() for r in refs):
+        return word not in _SHORT_WORDS  # 'aac tracks': the kinds whose names hold the acronym
     if len(word) <= 3 and not any(r.value == typed for r in refs) and (
             word in _SHORT_WORDS or not any(r.value.isupper() for r in refs)):
         return False  # 'usa' and 'uk' are typed lowercase; 'us', 'it' and 'pop' are words

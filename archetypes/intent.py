@@ -641,6 +641,23 @@ def _fiscal_window(intent: Intent, profile: SchemaProfile, as_of: dt.date | None
         intent.window = window
 
 
+# holidays of a fixed date; movable ones (Easter, Thanksgiving) are not read
+RE_HOLIDAY = re.compile(r"\b(christmas eve|christmas day|christmas|xmas|boxing day|new year(?:'?s)?\s+eve|nye|"
+                        r"new year(?:'?s)?\s+day|valentine(?:'?s)?\s+day|halloween|independence day|"
+                        r"(?:the )?fourth of july)(?:,?\s+((?:19|20)\d{2}))?\b")
+
+
+def _holiday(said: str) -> tuple[int, int]:
+    """(month, day) of a holiday RE_HOLIDAY found ('new year   eve': a possessive blanked out)."""
+    if "eve" in said.split() or said == "nye":
+        return (12, 24) if "christmas" in said else (12, 31)
+    for word, when in (("christmas", (12, 25)), ("xmas", (12, 25)), ("boxing", (12, 26)), ("new", (1, 1)),
+                       ("valentine", (2, 14)), ("halloween", (10, 31))):
+        if said.startswith(word):
+            return when
+    return (7, 4)
+
+
 def _concrete_window(lower: str, as_of: dt.date) -> tuple[calendar.Window, tuple[int, int], bool] | None:
     day = calendar.DAY
     if (m := re.search(r"\byesterday\b", lower)) is not None:
@@ -653,6 +670,13 @@ def _concrete_window(lower: str, as_of: dt.date) -> tuple[calendar.Window, tuple
             return calendar.Window(value, value + day, value.isoformat()), m.span(), True
         except ValueError:
             pass
+    if (m := RE_HOLIDAY.search(lower)) is not None:
+        # 'on christmas day 2024': a holiday of a fixed date, that year's, or the latest one begun
+        month, day_number = _holiday(m.group(1))
+        value = dt.date(int(m.group(2)) if m.group(2) else as_of.year, month, day_number)
+        if not m.group(2) and value > as_of:
+            value = dt.date(as_of.year - 1, month, day_number)
+        return calendar.Window(value, value + day, value.isoformat()), m.span(), True
     if (m := RE_ON_DAY.search(lower)) is not None:
         month_word = m.group(1) or m.group(5) or m.group(7)
         day_number = int(m.group(2) or m.group(4) or m.group(8))

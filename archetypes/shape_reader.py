@@ -2209,7 +2209,9 @@ def _event_having(intent: Intent, m: re.Match, rest: str, money_named: bool, num
     # the thing each line is of ('invoices with more than 10 tracks'): the lines pointing at it count it
     line_thing = lines is not None and any(m.end() <= t.span.start <= m.end() + 1 and e.ref_table == t.entity.table
                                            for t in intent.targets for e in profile.edges.get(lines.table, ()))
-    if money_named:
+    # 'how many bookings were over 1000': nothing after the number, an event's figure is its value
+    bare = not following and re.fullmatch(r"[\s?.!]*", rest) is not None and m.group(2) not in _NUMBER_WORDS
+    if money_named or bare:
         # the value of its lines first: a header's own money may be a fee on it (freight), not its value
         money = next((x for x in lines.measures if x.money), None) if lines is not None else None
         fact = lines if money is not None else own

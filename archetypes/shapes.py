@@ -640,6 +640,14 @@ def _list(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
     # a scope on rows the list does not read is not applied, and its explanation must not say it is
     spec.conditions = [c for c in spec.conditions if c.table == entity.table or
                        profile.path(entity.table, c.table) is not None]
+    own = profile.facts.get(entity.table)
+    if spec.window is not None and own is not None and own.time is not None and not entity.column_only and \
+            spec.reference is None:
+        # 'list bookings from last week': the events of the window, each with its date
+        moment = col(own.time.column, source.alias_for(own.time_path))
+        zone = spec.zone if spec.zone not in (None, "local") else "UTC"
+        where.append(_range(moment, spec.window.start, spec.window.end, zone, own.time))
+        outputs.append(exp.alias_(moment.copy(), slug(own.time.column), quoted=True))
     select = source.select.select(*outputs)
     if entity.column_only:
         select = select.distinct()

@@ -7,6 +7,7 @@ near miss ("labtops", "Brasil") is only ever a suggestion, never a filter.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -169,7 +170,9 @@ def _kind_words(profile: SchemaProfile, by_key: dict[tuple[str, ...], list[Value
         for value in column.samples:
             parts = WORD.findall(fold(value))
             for word in parts if len(parts) > 1 else ():
-                if len(word) >= 4 and not word.isdigit() and word not in common and lemma(word) not in common:
+                acronym = len(word) == 3 and re.search(r"\b" + re.escape(word.upper()) + r"\b", value) is not None
+                if (len(word) >= 4 or acronym) and not word.isdigit() and word not in common and \
+                        lemma(word) not in common:  # ('aac': the media type 'AAC audio file')
                     holding.setdefault(lemma(word), []).append(value)
         for word, values in holding.items():
             if (word,) in by_key or len(values) >= 0.8 * len(column.samples):

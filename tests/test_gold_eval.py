@@ -60,14 +60,23 @@ def result(columns: list[str], rows: list[list]) -> RunResult:
     ("rows", [["A1", "IT"], ["A2", "IT"], ["B", "Bo"]], [["IT"], ["Bo"]], False),
     ("rows", [["Ann", "Lee", "Rio"], ["Bo", "Kim", "Lima"]], [["Bo Kim"], ["Ann Lee"]], True),  # full name; city a detail
     ("rows", [["Ann", "Lee", "Rio"], ["Bo", "Kim", "Lima"]], [["Bo Kim"], ["Ann Park"]], False),
-    # namesakes the gold tells apart by key, the reading lists by name with a figure: the same rows
-    ("rows", [[1, "Music"], [8, "Music"], [3, "TV"]], [["Music", 3290], ["TV", 213], ["Music", 3290]], True),
-    ("rows", [[1, "Music"], [8, "Music"], [3, "TV"]], [["Music", 3290], ["TV", 213]], False),
-    ("rows", [[1, "Music"], [8, "Music"], [3, "TV"]], [["Music", 3290], ["TV", 213], ["TV", 213]], False),
 ])
 def test_answers_are_compared_by_shape(answer, gold, got, same) -> None:
     width = len(got[0])
     assert matches(result(["c"] * len(gold[0]), gold), result(["c"] * width, got), answer) is same
+
+
+@pytest.mark.parametrize("gold_columns, gold, got, same", [
+    # the gold names each row with its key, the reading by name and a figure: the same rows
+    (["PlaylistId", "Name"], [[1, "Music"], [8, "Music"], [3, "TV"]], [["Music", 3290], ["TV", 213], ["Music", 3290]],
+     True),
+    (["id", "name"], [[1, "Ann"], [2, "Bo"]], [["Bo", 19], ["Ann", 25]], True),
+    (["PlaylistId", "Name"], [[1, "Music"], [8, "Music"], [3, "TV"]], [["Music", 3290], ["TV", 213]], False),
+    (["PlaylistId", "Name"], [[1, "Music"], [8, "Music"], [3, "TV"]], [["Music", 1], ["TV", 2], ["TV", 3]], False),
+    (["weekday", "n"], [[0, 10], [1, 12]], [["Monday", 10], ["Sunday", 12]], False),  # a number that means something
+])
+def test_rows_named_by_key_in_the_gold(gold_columns, gold, got, same) -> None:
+    assert matches(result(gold_columns, gold), result(["c"] * len(got[0]), got), "rows") is same
 
 
 def test_bad_lines_name_the_file_and_line(tmp_path) -> None:

@@ -255,7 +255,9 @@ def matches(gold: RunResult, got: RunResult, answer: str) -> bool:
                 day is not None and any(h[:10] == day and h[10:11] in (" ", "t") for h in have)
         numbers = [n for n in (_number(v) for v in other) if n is not None]
         return all(any(_close(float(g), n) for n in numbers) for g in first if _number(g) is not None)
-    return _same_rows(gold.rows, got.rows)
+    keys = {i for i, name in enumerate(gold.columns or ()) if re.search(r"(?:^|_|[a-z])id$", str(name), re.I)}
+    return _same_rows(gold.rows, got.rows) or len(got.rows) == len(gold.rows) and bool(keys) and \
+        _same_rows_but_keys(gold.rows, [[_cell(v) for v in row] for row in got.rows], keys)
 
 
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
@@ -305,8 +307,6 @@ def _rows_match(gold: list[list[Any]], got: list[list[Any]]) -> bool:
                     for order in itertools.permutations(columns)):
                 return True
         return _same_rows_by_name(gold, got)
-    if len(have) == len(gold) and _same_rows_but_keys(gold, have):
-        return True
     if len({tuple(r) for r in have}) < len(wanted):
         return False
     for columns in itertools.permutations(range(len(have[0])), width):
@@ -315,18 +315,17 @@ def _rows_match(gold: list[list[Any]], got: list[list[Any]]) -> bool:
     return _same_rows_by_name(gold, got)
 
 
-def _same_rows_but_keys(gold: list[list[Any]], have: list[list[Any]]) -> bool:
-    """The gold lists each row with its key (two playlists called Music, told apart by id), the reading by
-    name and a figure: the same rows, counted as rows, once the gold's key column is set aside."""
+def _same_rows_but_keys(gold: list[list[Any]], have: list[list[Any]], key_columns: set[int]) -> bool:
+    """The gold lists each row with its key (an id column: two playlists called Music told apart), the reading
+    by name and a figure: the same rows, counted as rows, once the gold's key column is set aside."""
     cells = [[_cell(v) for v in row] for row in gold]
-    for k in range(len(cells[0])):
+    for k in sorted(key_columns):
         keys = [row[k] for row in cells]
-        if len(cells[0]) < 2 or not all(isinstance(v, float) and v.is_integer() for v in keys) or \
-                len(set(keys)) != len(keys):
+        if len(cells[0]) < 2 or len(set(keys)) != len(keys):
             continue
         rest = sorted((tuple(v for i, v in enumerate(row) if i != k) for row in cells), key=repr)
-        if len(set(rest)) == len(rest) or not any(isinstance(v, str) for row in rest for v in row):
-            continue  # no namesakes to tell apart: the number means something (a weekday, a quarter)
+        if not any(isinstance(v, str) for row in rest for v in row):
+            continue  # the rows are named by their text, not by other numbers
         for columns in itertools.permutations(range(len(have[0])), len(rest[0])):
             if sorted((tuple(row[i] for i in columns) for row in have), key=repr) == rest:
                 return True
