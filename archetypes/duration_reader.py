@@ -78,6 +78,8 @@ class DurationAsked:
     read: list[Span]
     ranked: bool = False    # 'which shipper is the fastest': rows of another table ranked by it
     summed: bool = False    # 'nights sold': each row's span added up
+    others: tuple[tuple[str, str], ...] = ()  # other (start, end) pairs the words fit as well: a delay on departure
+    #                                           or on arrival
 
 
 def _root(word: str) -> str:
@@ -128,7 +130,8 @@ def duration_asked(intent: Intent, profile: SchemaProfile, mentioned: tuple[str,
     for m in _BETWEEN.finditer(lower):
         found.append((m, m.group(1), m.group(2)))
     lives = [m for pattern in (_LASTS, _LENGTH) for m in pattern.finditer(lower)]
-    if not found and not lives:
+    delay = _DELAY.search(lower)
+    if not found and not lives and delay is None:
         return None
     tables = sorted((t for t in profile.tables if len(_temporal(profile, t)) >= 2),
                     key=lambda t: (t not in mentioned, t not in profile.facts, t))
@@ -153,6 +156,20 @@ def duration_asked(intent: Intent, profile: SchemaProfile, mentioned: tuple[str,
             speed = [s for s in (_FASTEST.search(lower), _SLOWEST.search(lower)) if s is not None]
             read += [_span(intent, s) for s in speed]
             return DurationAsked(table, start, end, said, read, ranked=bool(speed))
+    if delay is not None:
+        # 'average delay', 'how late are flights': from the planned moment to the actual one, on each pair a
+        # row has (departure and arrival), the one the question names when it names one
+        for table in tables:
+            pairs = _planned_pairs(profile, table)
+            fitting = [p for p in pairs if delay.group(1) and _names_column(delay.group(1), p[1])]
+            chosen = fitting or pairs
+            if chosen:
+                unit, read = _unit_said(intent, delay)
+                unit = unit if _UNIT.search(lower) else "minute"  # a delay is minutes unless a unit is asked
+                if delay.group(1) and not fitting:  # 'worst delays': the word before is not the pair's, read apart
+                    begin = delay.start(1) + len(delay.group(1)) + 1
+                    read[0] = Span(begin, delay.end(), intent.question[begin:delay.end()])
+                return DurationAsked(table, chosen[0][0], chosen[0][1], unit, read, others=tuple(chosen[1:]))
     for m in lives:
         # the table the word names (or the rows asked about), from its start to the date it ended
         word = next(g for g in m.groups() if g)
@@ -168,6 +185,26 @@ def duration_asked(intent: Intent, profile: SchemaProfile, mentioned: tuple[str,
             return DurationAsked(table, span[0], span[1], said, read,
                                  summed=_SUMMED.search(lower) is not None and _AVERAGED.search(lower) is None)
     return None
+
+
+# 'average delay', 'arrival delays', 'how late are flights', 'late by how much'
+_DELAY = re.compile(r"\b(?:([a-z]+)\s+)?(?:delays?|lateness)\b|\bhow\s+late\b|\blate\s+by\b")
+_PLANNED = frozenset({"scheduled", "planned", "expected", "estimated", "promised", "due", "sched", "plan"})
+_ACTUAL = frozenset({"actual", "real", "actually", "effective"})
+
+
+def _planned_pairs(profile: SchemaProfile, table: str) -> list[tuple[str, str]]:
+    """Two dates of a row, planned and actual, that differ only by those words ('scheduled_departure',
+    'actual_departure')."""
+    dates = _temporal(profile, table)
+    pairs = []
+    for first in dates:
+        for second in dates:
+            a, b = words(first), words(second)
+            differ = [(x, y) for x, y in zip(a, b) if x != y]
+            if len(a) == len(b) and len(differ) == 1 and differ[0][0] in _PLANNED and differ[0][1] in _ACTUAL:
+                pairs.append((first, second))
+    return pairs
 
 
 # two dates of a row that open and close one span of it: check-in and check-out, started and ended

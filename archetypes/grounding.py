@@ -82,8 +82,16 @@ def value_mentions(intent: Intent, profile: SchemaProfile) -> list[ValueMention]
             # 'how many single rooms': a word that is also grammar ('single') names a category's value right before
             # the table's noun
             noun = (singular(words[index + 1].text),) if index < len(words) - 1 else ()
-            kind = size == 1 and first.text in lexicon.FUNCTION_WORDS and bool(noun) and \
+            # ('business bookings': a fact word, the fare class, before the table's noun)
+            kind = size == 1 and first.text in lexicon.FUNCTION_WORDS | lexicon.FACT_WORDS and bool(noun) and \
                 (noun in schema.phrases or noun in schema.tables) and all(not r.name_column for r in refs)
+            # ('business fare class', 'business class': the value said with its column's words)
+            kind = kind or size == 1 and first.text in lexicon.FACT_WORDS and bool(noun) and \
+                all(not r.name_column for r in refs) and any(_names_column(noun[0] if noun else "", r) for r in refs)
+            # 'passengers who never booked business': a fact word right after the verb of the table holding it
+            kind = kind or size == 1 and first.text in lexicon.FACT_WORDS and index > 0 and \
+                all(not r.name_column for r in refs) and any(
+                    stem(words[index - 1].text) == stem(singular(naming.phrase(r.table).split()[-1])) for r in refs)
             # 'employees in Sales', 'the sales department': a fact word that is the name of a row, said as a place
             # or before its table's noun
             place = size == 1 and first.text in lexicon.FACT_WORDS and all(r.name_column for r in refs) and (

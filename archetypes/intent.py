@@ -321,8 +321,8 @@ def vocabulary(profile: SchemaProfile) -> Vocabulary:
                                 key=tuple(table.primary_key), row_count=table.row_count, column_only=True)
                 if tuple(key) not in phrases or all(e.table != name for e in phrases[tuple(key)]):
                     add(tuple(key), pseudo)
-                if len(key) > 1 and key[-1] not in ("name", "title", "type"):
-                    add(key[-1:], pseudo)
+                if len(key) > 1 and key[-1] not in ("name", "title", "type", "number", "no"):
+                    add(key[-1:], pseudo)  # ('tail number' is not 'the number of bookings')
     measure_words: dict[tuple[str, ...], Measure] = {}
     every_measure: dict[tuple[str, ...], list[Measure]] = {}
     for fact in profile.facts.values():

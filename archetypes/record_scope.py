@@ -45,6 +45,8 @@ _UNDER_WAY = frozenset({"open", "pending"})
 # a date that says a row left: an employee's termination, a member's churn (empty while the row is current)
 _LEFT = frozenset({"terminated", "termination", "left", "leaving", "departed", "departure", "resigned",
                    "resignation", "churned", "offboarded", "exit", "exited", "separation", "separated"})
+# a flight's 'actual_departure' is when it left, not a row's end of life ('scheduled_departure' its plan)
+_TIMETABLE = frozenset({"actual", "scheduled", "planned", "expected", "estimated", "sched"})
 _FORMER = re.compile(r"\b(former|ex|past|left|terminated|churned|resigned|departed|leavers?)\b")
 _HISTORY = re.compile(r"\b(ever|historically|all[- ]time|history|over time|in total|including (?:past|old|"
                       r"expired|cancelled|deleted))\b")
@@ -335,7 +337,7 @@ def scopes(profile: SchemaProfile) -> list[Scope]:
                     found.append(Scope("deleted", name, column.name))
             elif parts & RETIRED and is_yes_no(column):
                 found.append(Scope("retired", name, column.name))
-            elif parts & _LEFT and column.family == "temporal" and column.nullable:
+            elif parts & _LEFT and column.family == "temporal" and column.nullable and not parts & _TIMETABLE:
                 found.append(Scope("left", name, column.name))
         ends = [c for c in temporal if set(words(c.name)) & lexicon.VALIDITY_END_WORDS]
         starts = [c for c in temporal if set(words(c.name)) & lexicon.VALIDITY_START_WORDS and c not in ends]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from archetypes import lexicon, naming
 from archetypes.change_reader import read_change
@@ -24,6 +24,7 @@ from archetypes.naming import phrase, plural, singular, slug, words
 from archetypes.profile import Edge, Entity, Fact, Measure, SchemaProfile
 from archetypes.query import RANKING_LIMIT, Attribute, EntityFilter, QuerySpec, RowCondition
 from archetypes.stock_level import read_stock_level, stock_words
+from archetypes.values import lemma
 
 _ASCENDING = frozenset({"worst", "least", "fewest", "lowest", "bottom", "weakest", "smallest", "quietest",
                         "slowest", "drop", "dropped", "drops", "decline", "declined", "declines", "declining",
@@ -244,6 +245,19 @@ def _duration(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: Shap
     if asked is None:
         return False
     apply_duration(asked, intent, profile, spec)
+    # 'average delay': the bags whose status is 'delayed' are not the rows timed
+    said = {lemma(w) for span in asked.read for w in words(span.text)}
+    spec.filters = [f for f in spec.filters if f.entity.table == asked.table or
+                    profile.path(asked.table, f.entity.table) is not None or not {lemma(v.lower()) for v in f.values} & said]
+    if asked.others and spec.fact is not None:  # 'average delay': on departure or on arrival, each a reading
+        from archetypes.duration_reader import duration_measure
+        from archetypes.ranking_metric import ARCHETYPE
+
+        readings = []
+        for start, end in ((asked.start, asked.end), *asked.others):
+            measure = duration_measure(replace(asked, start=start, end=end))
+            readings.append(Reading(measure.value, measure.label, _set_measure(spec.fact, measure)))
+        out.detections.append(ARCHETYPE.detection(asked.read[0], readings, question="Which times apart?"))
     _group_by_mention(intent, spec, profile=profile)
     if spec.group is None and asked.ranked:
         # 'which shipper is the fastest to ship': the rows of the entity asked about, ranked by their average

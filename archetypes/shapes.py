@@ -524,8 +524,13 @@ def _share(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
                            exp.alias_(fraction.copy(), "share", quoted=True),
                            exp.alias_(exp.Mul(this=fraction, expression=_int(100)), "percent", quoted=True))
                 .with_(ident("groups"), as_=per_group))
-    parts = [f.condition(prepared.source.alias_for(
-        roles.route(profile, spec.fact.table, f.entity.table, f.via) or ())) for f in spec.share_filters]
+    routes = [roles.route(profile, spec.fact.table, f.entity.table, f.via) for f in spec.share_filters]
+    if any(route is None and f.entity.table != spec.fact.table for f, route in zip(spec.share_filters, routes)):
+        # 'what % of flights were cancelled' read as the bookings' status: the flights cannot filter by it
+        spec.notes.append("the part cannot be reached from the rows counted; no share")
+        spec.invalid = True
+        return None
+    parts = [f.condition(prepared.source.alias_for(route or ())) for f, route in zip(spec.share_filters, routes)]
     parts += [c.expression(prepared.source.alias_for(profile.path(spec.fact.table, c.table) or ()))
               for c in spec.share_conditions]
     part_condition = exp.and_(*parts) if parts else exp.true()
