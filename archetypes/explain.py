@@ -206,7 +206,9 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
         else:
             part = " and ".join([f.describe() for f in spec.share_filters] +
                                 [c.label or phrase(c.column) for c in spec.share_conditions]) or "the part"
-        text = f"{metric}{common}: the part where {part}, as a share of all"
+        whole = " and ".join(f.describe() for f in spec.share_against)
+        text = f"{metric}{common}: the rows where {part} against those where {whole}, as a ratio" if whole else \
+            f"{metric}{common}: the part where {part}, as a share of all"
         if spec.group is not None and not spec.share_top:
             order = "lowest first" if spec.ascending else "highest first"
             text += f", per {_group_noun(spec)}, {order}" + (f", top {spec.limit}" if spec.limit else "")

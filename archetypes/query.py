@@ -144,6 +144,8 @@ class QuerySpec:
     change: Change | None = None
     share_filters: list[EntityFilter] = field(default_factory=list)   # share: the part's filters
     share_conditions: list[RowCondition] = field(default_factory=list)  # share: the part's yes/no conditions
+    share_against: list[EntityFilter] = field(default_factory=list)  # share: the whole's own filters ('ratio of
+    #                                          cancelled to completed': the completed ones, not every row)
     share_top: int | None = None             # share: the part is the top N groups
     share_of_total: bool = False             # share: each group's part of the total of every group
     attribute: Attribute | None = None
@@ -165,6 +167,7 @@ class QuerySpec:
     def copy(self) -> QuerySpec:
         return replace(self, filters=list(self.filters), notes=list(self.notes), mappings=list(self.mappings),
                        share_filters=list(self.share_filters), conditions=list(self.conditions),
+                       share_against=list(self.share_against),
                        share_conditions=list(self.share_conditions))
 
 

@@ -401,6 +401,8 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
         return
     if share is None or spec.shape != "aggregate":
         return
+    if _ratio_of_values(intent, profile, spec, out):
+        return
     before = _threshold(intent.lower[:share.span.start])
     if before is not None and not intent.lower[before.end():share.span.start].strip():
         out.consumed.add(share.category)  # 'an avg discount over 6%': the threshold's unit, read with it
@@ -719,6 +721,36 @@ def _position(intent: Intent, flt, value_spans: list[Span]) -> int:
     keys = {value_key(v) for v in flt.values}
     found = [s.start for s in value_spans if value_key(s.text) in keys]
     return found[0] if found else intent.lower.find(str(flt.values[0]).lower())
+
+
+_RATIO_OF = re.compile(r"\bratio\s+of\s+(?:the\s+)?([a-z][\w-]*)\s+(?:[a-z]+\s+)?(?:to|vs\.?|versus|against|over)\s+"
+                       r"(?:the\s+)?([a-z][\w-]*)")
+
+
+def _ratio_of_values(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: ShapeRead) -> bool:
+    """'ratio of cancelled to completed bookings': the rows holding the one value counted against those holding
+    the other (not both of them as a share of every row)."""
+    m = _RATIO_OF.search(intent.lower)
+    if m is None:
+        return False
+    said = (lemma(m.group(1)), lemma(m.group(2)))
+    both = next((f for f in spec.filters if len(f.values) == 2 and not f.negate and
+                 {lemma(v.lower()) for v in f.values} == set(said)), None)
+    if both is None:
+        return False
+    first = next(v for v in both.values if lemma(v.lower()) == said[0])
+    second = next(v for v in both.values if lemma(v.lower()) == said[1])
+    counted = _fact_holding(profile, both.entity.table)
+    measure = next((x for x in counted.measures if x.kind == "count"), None) if counted is not None else None
+    if counted is None or measure is None:
+        return False
+    spec.filters = [f for f in spec.filters if f is not both]
+    spec.share_filters, spec.share_against = [replace(both, values=(first,))], [replace(both, values=(second,))]
+    spec.shape, spec.fact, spec.measure, spec.group, spec.limit = "share", counted, measure, None, None
+    out.consumed |= {"share", "rate"}
+    out.read.append(_span(intent, m.start(), m.end()))
+    out.replaces |= {"ranking_metric", "unit"}
+    return True
 
 
 def _counts_rows(intent: Intent) -> bool:

@@ -534,8 +534,10 @@ def _share(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
     parts += [c.expression(prepared.source.alias_for(profile.path(spec.fact.table, c.table) or ()))
               for c in spec.share_conditions]
     part_condition = exp.and_(*parts) if parts else exp.true()
+    against = [f.condition(prepared.source.alias_for(roles.route(profile, spec.fact.table, f.entity.table, f.via)
+                                                     or ())) for f in spec.share_against]
     part_value = _when(spec, prepared, part_condition)
-    whole_value = _when(spec, prepared, exp.true())
+    whole_value = _when(spec, prepared, exp.and_(*against) if against else exp.true())
     if spec.share_of_total and prepared.group_expr is not None:  # each group over the sum of every group
         whole_value = exp.Window(this=exp.Sum(this=part_value.copy()))
     fraction = exp.Div(this=exp.Mul(this=part_value.copy(), expression=exp.Literal.number("1.0")),
