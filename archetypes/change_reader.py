@@ -179,6 +179,9 @@ def _set_periods(change: Change):
     return apply
 
 
+_SAME_A_YEAR_BEFORE = re.compile(r"\b(?:the\s+)?same\s+(?:month|quarter|week|period|time|days?)\s+(?:of\s+|in\s+)?"
+                                 r"(?:last|the\s+previous|the\s+prior|a)\s+year(?:\s+before)?\b|"
+                                 r"\b(?:month|quarter)\s+last\s+year\b")
 _THE_ONE_BEFORE = re.compile(r"\b(?:the|a)\s+(week|month|quarter|year)\s+before\b|"
                              r"\b(?:the\s+)?(?:previous|prior|preceding)\s+(week|month|quarter|year)\b|"
                              r"\b(?:vs\.?|versus|against|and|compared? (?:to|with))\s+(week|month|quarter|year)\s+"
@@ -227,6 +230,15 @@ def _named_periods(intent: Intent, as_of: dt.date, pair: PeriodPair | None) -> _
         return None
     text = span.text.lower()
     rest = lower[:span.start] + " " * (span.end - span.start) + lower[span.end:]
+    if (m := _SAME_A_YEAR_BEFORE.search(rest)) is not None:
+        # 'this month vs the same month last year': the period named against the same one a year before
+        named = re.search(r"\b(week|month|quarter|year|wk|qtr|yr)\b", text)
+        months = {"month": 1, "quarter": 3}.get(UNIT_WORDS.get(named.group(1), named.group(1)) if named else "")
+        after = calendar.Window(window.start, calendar.add_months(window.start, months), window.label) \
+            if months else window
+        before = calendar.Window(calendar.add_months(after.start, -12), calendar.add_months(after.end, -12),
+                                 f"{after.label} a year before")
+        return _Periods(before, after, [_span(intent, m.start(), m.end()), span])
     if (m := _THE_ONE_BEFORE.search(rest)) is not None:
         # 'last month compared with the month before': the window against the period just before it
         unit = m.group(1) or m.group(2) or m.group(3)

@@ -319,6 +319,19 @@ def _main_target(intent: Intent) -> Target | None:
     return real[0] if real else (intent.targets[0] if intent.targets else None)
 
 
+_SOLD_VERB = re.compile(r"\b(?:sold|sell|sells|selling|bought|buy|buys|purchased|ordered)\b")
+
+
+def _sold_of(intent: Intent, profile: SchemaProfile, table: str) -> Fact | None:
+    """The fact whose lines sell `table`'s rows, when a verb of selling is said ('tracks sold', 'never sold a
+    track'): those rows' sales are meant, not the rows themselves."""
+    if _SOLD_VERB.search(intent.lower) is None:
+        return None
+    return next((f for f in profile.fact_list() if f.table != table and
+                 any(e.ref_table == table for e in profile.edges.get(f.table, ())) and
+                 any(m.money for m in f.measures)), None)
+
+
 def _pointing_table(intent: Intent, profile: SchemaProfile, table: str, after: int) -> tuple[Fact, Measure] | None:
     """'employees who don't look after any clients': the table named after the negation, when its rows point
     straight at the entity's, is what is absent (not the events further away)."""
@@ -367,6 +380,8 @@ def _absence(intent, ops, kinds, profile, spec, as_of, out) -> None:
         return
     entity = target.entity
     pointing = _pointing_table(intent, profile, entity.table, negation[0].span.end)
+    if pointing is not None and _sold_of(intent, profile, pointing[0].table) is not None:
+        pointing = None  # 'genres that never sold a single track': the tracks' sales, not the catalogue's tracks
     fact = pointing[0] if pointing else _named_fact(intent, profile, entity.table) or \
         _nearest_fact(profile, entity.table)
     if fact is None or entity.column_only or len(entity.key) != 1:
@@ -2093,7 +2108,12 @@ def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
                       t.entity.table != target.entity.table and not t.entity.column_only), None)
         counted = named if named is not None and profile.path(named, target.entity.table) is not None else \
             bridge_between(profile, named, target.entity.table) if named is not None else None
-        if counted is not None:  # through a table pointing at both when need be ('playlists with 100 tracks')
+        sold = _sold_of(intent, profile, named) if named is not None else None
+        if sold is not None and profile.path(sold.table, target.entity.table) is not None:
+            # 'genres with fewer than 20 tracks sold': the units the lines sold, not the catalogue's rows
+            measure = next(((sold, x) for x in sold.measures if x.kind == "sum" and not x.money), None) or \
+                next(((sold, x) for x in sold.measures if x.kind == "count"), None)
+        elif counted is not None:  # through a table pointing at both when need be ('playlists with 100 tracks')
             measure = rows_counted(counted, profile)
     if measure is None and (re.match(r"\s*(?:times|occasions)\b", rest) or m.group(2) in _TIMES_WORDS):
         # 'clients who ordered fewer than 3 times': their events, counted
