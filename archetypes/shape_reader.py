@@ -38,8 +38,12 @@ _THRESHOLD = re.compile(r"\b(more than|greater than|over|above|at least|exceedin
 _AT_LEAST_PLUS = re.compile(r"()(?<![\w.$])\$?(\d[\d,]*(?:\.\d+)?)\s*(k\b)?\+(?=\s|$)")
 
 
+# 'clients who only bought from us once': exactly that many times, the words between read with it
+_ONLY_TIMES = re.compile(r"\b(only|just)(?:\s+[\w']+){1,5}?\s+(once|twice|thrice)()\b")
+
+
 def _threshold(text: str) -> re.Match[str] | None:
-    return _THRESHOLD.search(text) or _AT_LEAST_PLUS.search(text)
+    return _THRESHOLD.search(text) or _AT_LEAST_PLUS.search(text) or _ONLY_TIMES.search(text)
 
 
 _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
@@ -319,7 +323,7 @@ def _main_target(intent: Intent) -> Target | None:
     return real[0] if real else (intent.targets[0] if intent.targets else None)
 
 
-_SOLD_VERB = re.compile(r"\b(?:sold|sell|sells|selling|bought|buy|buys|purchased|ordered)\b")
+_SOLD_VERB = re.compile(r"\b(?:sold|bought|purchased|ordered)\b")  # (a supplier that sells 3 items offers them)
 
 
 def _sold_of(intent: Intent, profile: SchemaProfile, table: str) -> Fact | None:
