@@ -597,7 +597,9 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
                                 pending_values=bool(grounded.ambiguous or grounded.wider or ctx.extra.get("wider_names")),
                                 value_spans=ctx.extra["value_spans"],
                                 pending_owner=_pending_owner(ctx), flag_spans=grounded.flags)
-    if (base.window is not None or base.change is not None) and base.fact is not None and base.fact.time is not None:
+    if (base.window is not None or base.change is not None or base.time_part is not None) and \
+            base.fact is not None and base.fact.time is not None:
+        # ('what weekday do most parcels ship on': the days they shipped, not the days they were placed)
         base.fact = _dated_as_said(intent, profile, base.fact)  # 'tickets closed in june': by the closing date
     if base.window is not None and base.fact is not None and base.fact.time is not None:
         # 'joined in 2024', 'trips that started in march': the words naming the date bounded are read
@@ -1213,7 +1215,8 @@ def _date_words(intent: Intent, column: str) -> list[Span]:
 
     parts = [w for w in words(column) if len(w) >= 3 and w not in ("date", "time", "day")]
     found = [Span(start, end, intent.question[start:end]) for word, start, end in intent.tokens
-             if any(singular(word) == w or word.startswith(w) and len(word) - len(w) <= 2 for w in parts)]
+             if any(singular(word) == w or word.startswith(w) and len(word) - len(w) <= 2 or
+                    len(word) >= 4 and w.startswith(word) and len(w) - len(word) <= 3 for w in parts)]  # 'ship': shipped
     if set(parts) & _CREATION_WORDS:  # a row's creation date is when it 'signed up', 'joined', 'registered'
         found += [Span(m.start(), m.end(), intent.question[m.start():m.end()]) for m in _JOINING.finditer(intent.lower)]
     return found
@@ -1259,7 +1262,11 @@ def _dated_as_said(intent: Intent, profile: SchemaProfile, fact: Fact) -> Fact:
     named = [c for c in others if _date_words(intent, c.name)]
     if not named and said & (lexicon.CLOSING_WORDS | lexicon.CLOSING_NOUNS):
         named = [c for c in others if set(words(c.name)) & lexicon.CLOSING_WORDS]
-    if len(named) != 1 or _date_words(intent, fact.time.column):
+    # the table's own noun names no date of it ('what weekday do most parcels ship on': 'parcels' are the rows, not
+    # their order date)
+    own = {singular(w) for w in words(table.name)}
+    plain = {singular(w) for w in words(fact.time.column)} - {"date", "time", "at", "on", "day", "ts", "timestamp"}
+    if len(named) != 1 or _date_words(intent, fact.time.column) and not plain <= own:
         return fact
     return replace(fact, time=time_column(table, named[0]))
 

@@ -233,6 +233,10 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
         in_zone = " in each row's own time zone" if zone == "local" else f" in {zone}"
         order = "lowest first" if spec.ascending else "highest first"
         limit = f", top {spec.limit}" if spec.limit else ""
+        table = profile.tables.get(spec.fact.time.table) if spec.fact is not None and spec.fact.time else None
+        dates = [c for c in table.columns if c.family == "temporal"] if table is not None else []
+        if spec.fact is not None and spec.fact.time is not None and len(dates) > 1:
+            part += f" of the {phrase(spec.fact.time.column)}"  # which date ('ship on': the shipped date)
         return f"{metric} per {part}{in_zone}{common}, {order}{limit}"
     text = metric + common
     if spec.partition is not None and spec.group is not None:

@@ -80,7 +80,9 @@ RE_VIZ = re.compile(
     r"chord diagram|network (?:graph|diagram)|force[- ]directed|3d|three[- ]dimensional|globe|gantt|"
     r"drill[- ]?down|live[- ]updating|real[- ]time (?:chart|view|map)|flow diagram|funnel chart|word cloud|"
     r"(?:a|an|the|on a|interactive|world|geo|geographic) maps?|maps? (?:of|showing|with))\b")
-RE_WINDOW_N = re.compile(r"\b(?:last|past|previous|trailing|prior|recent)\s+(\d{1,4}|two|three|four|five|six|seven|"
+# ('over the last 6 months': 'over' is the window's word, no threshold)
+RE_WINDOW_N = re.compile(r"\b(?:over\s+(?:the\s+)?)?(?:last|past|previous|trailing|prior|recent)\s+"
+                         r"(\d{1,4}|two|three|four|five|six|seven|"
                          r"ten|twelve|thirty|ninety)\s+(day|week|month|quarter|year)s?\b")
 RE_WINDOW_UNIT = re.compile(r"\b(last|previous|past|this|current|prior)\s+(?:(fiscal|calendar)\s+)?"
                             r"(week|month|quarter|year|wk|qtr|yr)\b")
