@@ -61,7 +61,8 @@ _OPS.update(_PRICED_AT)
 _DURATION_AFTER = re.compile(r"\s*(ms|milliseconds?|secs?|seconds?|mins?|minutes?|hrs?|hours?)\b")
 _DURATION_UNITS = {"ms": "ms", "sec": "second", "secs": "second", "min": "minute", "mins": "minute",
                    "hr": "hour", "hrs": "hour"}
-_PER = re.compile(r"\b(?:per|each|every|a|an)\s+([a-z][a-z ]{1,30})")
+# ('average order value for each employee': 'for each' groups, as _BY reads it; no ratio per employee)
+_PER = re.compile(r"\b(?:per|(?<!for )(?<!in )each|(?<!for )(?<!in )every|a|an)\s+([a-z][a-z ]{1,30})")
 _BY = re.compile(r"\b(?:by|for each|in each|across)\s+[a-z]")
 _ASKS_FIGURE = re.compile(r"^\s*(?:what(?:'s| is| was| are)|how (?:much|many)|give me the|tell me the)\b")
 _BARE = re.compile(r"^\s*(?!(?:count|show|list|give|plot|chart|draw|display|number)\b)"
@@ -1443,8 +1444,9 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
     if basket is not None and header is not None and "size" in (basket.group(1), basket.group(2)) and \
             _apply_basket(intent, _span(intent, basket.start(), basket.end()), profile, fact, header, spec, out):
         return
-    if _ORDER_VALUE.search(lower) and header is None and not any(m.money for m in fact.measures):
-        # 'avg order value per branch' read on the headers: the value is the money of their lines
+    if _ORDER_VALUE.search(lower) and header is None:
+        # 'avg order value per branch' read on the headers: the value is the money of their lines (a header's own
+        # money is a fee on it, freight)
         lines = next((f for f in profile.fact_list() if _header_of(profile, f) == fact.table and
                       any(m.money for m in f.measures)), None)
         if lines is not None:
