@@ -26,7 +26,8 @@ _TREND_WORDS = ("trend", "growth", "growing", "grown", "declin", "momentum", "ov
 def detect(ctx: Context) -> Detection | None:
     intent = ctx.intent
     if intent.window is not None and intent.window_span is not None:
-        return _date_column(ctx) or _last_period(ctx) or _period_so_far(ctx) or _fiscal_period(ctx)
+        return _date_column(ctx) or _last_period(ctx) or _last_n_periods(ctx) or _period_so_far(ctx) or \
+            _fiscal_period(ctx)
     if intent.vague_time is None or intent.window is not None or intent.window_span is not None:
         return None
     anchor = ctx.as_of or dt.date.today()
@@ -71,6 +72,37 @@ def _last_period(ctx: Context) -> Detection | None:
         if fiscal is not None:
             readings.append(Reading("fiscal", f"The previous full fiscal {unit}, {fiscal.label}, {_days(fiscal)}",
                                     _set(fiscal)))
+    return ARCHETYPE.detection(span, readings, question=f"Which '{span.text}'? (the latest data is "
+                                                        f"{ctx.as_of.isoformat()})")
+
+
+_LAST_N = re.compile(r"(?:last|past|previous|trailing|prior|recent)\s+(\d{1,2}|two|three|four|five|six|seven|ten|"
+                     r"twelve)\s+(month|quarter)s?$")
+_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "ten": 10, "twelve": 12}
+
+
+def _last_n_periods(ctx: Context) -> Detection | None:
+    """'monthly revenue over the last 6 months': a series by the month wants whole months, the last 6 counting
+    this one to date or the 6 complete ones before it; the days back from the latest data cut the first month in
+    two (a figure for a part of June, shown as June's)."""
+    span = ctx.intent.window_span
+    assert span is not None
+    m = _LAST_N.search(span.text.lower().strip())
+    if m is None or ctx.as_of is None or ctx.base.shape in ("change", "list", "attribute"):
+        return None
+    unit, count = m.group(2), int(m.group(1)) if m.group(1).isdigit() else _COUNTS[m.group(1)]
+    if ctx.base.grain != unit:
+        return None
+    months = count * (3 if unit == "quarter" else 1)
+    current = calendar.quarter_start(ctx.as_of) if unit == "quarter" else ctx.as_of.replace(day=1)
+    step = 3 if unit == "quarter" else 1
+    with_this = calendar.Window(calendar.add_months(current, step - months), calendar.add_months(current, step),
+                                f"the last {count} {unit}s, this one to date")
+    complete = calendar.Window(calendar.add_months(current, -months), current, f"the {count} complete {unit}s")
+    readings = [Reading("with_this_one", f"The last {count} {unit}s counting this one to date, {_days(with_this)}",
+                        _set(with_this)),
+                Reading("complete_ones", f"The {count} complete {unit}s before this one, {_days(complete)}",
+                        _set(complete))]
     return ARCHETYPE.detection(span, readings, question=f"Which '{span.text}'? (the latest data is "
                                                         f"{ctx.as_of.isoformat()})")
 
