@@ -955,6 +955,25 @@ def _set_measure(fact: Fact, measure: Measure):
 
 # -- attribute superlatives ------------------------------------------------------------------------------
 
+def _charged_on_average(entity: Entity, direction: str, mention: OperatorMention, profile: SchemaProfile,
+                        spec: QuerySpec, out: ShapeRead) -> bool:
+    """'which shipper is cheapest': no price of its own, so what the rows pointing straight at it charge (each
+    order's freight), averaged per row of it, lowest first."""
+    if entity.column_only or len(entity.key) != 1:
+        return False
+    charging = [(f, m) for f in profile.fact_list() for m in f.measures if m.money and m.table == f.table and
+                any(e.ref_table == entity.table for e in profile.edges.get(f.table, ()))]
+    if len(charging) != 1:
+        return False
+    spec.fact, spec.measure = charging[0]
+    spec.agg, spec.per_table, spec.count_table, spec.weight = "avg", None, None, None
+    spec.group, spec.limit, spec.ascending = entity, 1, direction == "min"
+    out.read.append(mention.span)
+    out.consumed |= {"attribute", "average", "ranking"}
+    out.replaces |= {"ranking_metric"}
+    return True
+
+
 def _attribute(intent, ops, kinds, profile, spec, as_of, out) -> None:
     mention = next((m for m in ops if m.category == "attribute" and m.word in lexicon.ATTRIBUTE_WORDS), None)
     if spec.shape != "aggregate":
@@ -972,6 +991,8 @@ def _attribute(intent, ops, kinds, profile, spec, as_of, out) -> None:
         return
     entity = target.entity
     attribute = _own_attribute(profile, entity, kind, direction) or _child_attribute(profile, entity, kind, direction)
+    if attribute is None and kind == "price" and _charged_on_average(entity, direction, mention, profile, spec, out):
+        return
     if attribute is None:
         out.unread.append((mention.span, f"{entity.noun} has no {kind} column to order by"))
         return
