@@ -71,6 +71,14 @@ def route(profile: SchemaProfile, start: str, goal: str, via: str | None) -> tup
     return profile.path(start, goal)
 
 
+_LEAVING = ("origin", "departure", "source", "from", "outbound", "pickup", "start")
+_ARRIVING = ("destination", "dest", "arrival", "to", "inbound", "dropoff", "end")
+_DIRECTIONS = {**{w: _LEAVING for w in ("depart", "departing", "departed", "departs", "leave", "leaving", "leaves",
+                                        "outbound")},
+               **{w: _ARRIVING for w in ("arrive", "arriving", "arrived", "arrives", "land", "landing", "landed",
+                                         "lands", "inbound", "bound")}}
+
+
 def named_role(intent: Intent, options: list[Role], goal: str) -> Role | None:
     """The role whose table the question names ('shops in germany', 'revenue by shop', 'the tokyo store'), or
     whose key's own words it says ('trips started at': the start station, its goal's noun aside), when exactly
@@ -79,6 +87,8 @@ def named_role(intent: Intent, options: list[Role], goal: str) -> Role | None:
     if intent.group is not None:
         tables.add(intent.group.entity.table)
     said = {lemma(w) for w, _, _ in intent.tokens}
+    # 'flights departing london': the origin's airport; 'arriving in paris': the destination's
+    said |= {role for w in list(said) for role in _DIRECTIONS.get(w, ())}
     noun = {lemma(w) for w in words(goal)}
 
     def spoken(role: Role) -> bool:
@@ -145,4 +155,5 @@ def words_read(spec: QuerySpec, intent: Intent) -> list[Span]:
     station): read by the role the filter or the group goes through."""
     chosen = [f.via for f in spec.filters if f.via] + ([spec.group_via] if spec.group_via else [])
     wanted = {lemma(w) for via in chosen if "." in via for w in role_name(via).split()}
-    return [Span(s, e, intent.question[s:e]) for w, s, e in intent.tokens if lemma(w) in wanted]
+    return [Span(s, e, intent.question[s:e]) for w, s, e in intent.tokens
+            if lemma(w) in wanted or set(_DIRECTIONS.get(lemma(w), ())) & wanted]

@@ -3,7 +3,8 @@ business bookings' counted every confirmed booking, clear ('business' is a sales
 was dropped unsaid); 'passengers who never booked business' listed those with no booking at all; 'average delay'
 averaged the weight of the bags whose status is 'delayed', benign; every flights question offered 'only current
 flights', reading a flight's actual departure as the end of its life; 'what percentage of flights were cancelled'
-read the bookings' status on the flights, an engine error."""
+read the bookings' status on the flights, an engine error; 'flights departing london' offered the arrivals
+too, 'departing' unread."""
 from __future__ import annotations
 
 import datetime as dt
@@ -24,7 +25,11 @@ def _airline(url: str) -> None:
     with engine.begin() as conn:
         conn.exec_driver_sql("CREATE TABLE passengers (passenger_id INTEGER PRIMARY KEY, full_name VARCHAR(30) "
                              "NOT NULL)")
+        conn.exec_driver_sql("CREATE TABLE airports (airport_code VARCHAR(3) PRIMARY KEY, city VARCHAR(20) NOT NULL)")
+        conn.exec_driver_sql("INSERT INTO airports VALUES ('LHR', 'London'), ('DUB', 'Dublin'), ('CDG', 'Paris')")
         conn.exec_driver_sql("CREATE TABLE flights (flight_id INTEGER PRIMARY KEY, flight_no VARCHAR(8) NOT NULL, "
+                             "origin_code VARCHAR(3) NOT NULL REFERENCES airports(airport_code), "
+                             "destination_code VARCHAR(3) NOT NULL REFERENCES airports(airport_code), "
                              "scheduled_departure DATETIME NOT NULL, actual_departure DATETIME, "
                              "scheduled_arrival DATETIME NOT NULL, actual_arrival DATETIME, "
                              "flight_status VARCHAR(12) NOT NULL)")
@@ -40,12 +45,13 @@ def _airline(url: str) -> None:
         flights = []
         for i, (late_out, late_in) in enumerate(DELAYS, 1):
             out = dt.datetime(2025, 3, i, 8)
-            flights.append({"i": i, "n": f"NC{i}", "so": out, "ao": out + dt.timedelta(minutes=late_out),
+            flights.append({"i": i, "n": f"NC{i}", "o": "DUB" if i == 3 else "LHR", "d": "LHR" if i == 3 else "DUB",
+                            "so": out, "ao": out + dt.timedelta(minutes=late_out),
                             "si": out + dt.timedelta(hours=2),
                             "ai": out + dt.timedelta(hours=2, minutes=late_in), "s": "landed"})
-        flights.append({"i": 4, "n": "NC4", "so": dt.datetime(2025, 3, 9, 8), "ao": None,
+        flights.append({"i": 4, "n": "NC4", "o": "LHR", "d": "CDG", "so": dt.datetime(2025, 3, 9, 8), "ao": None,
                         "si": dt.datetime(2025, 3, 9, 10), "ai": None, "s": "cancelled"})
-        conn.execute(sa.text("INSERT INTO flights VALUES (:i, :n, :so, :ao, :si, :ai, :s)"), flights)
+        conn.execute(sa.text("INSERT INTO flights VALUES (:i, :n, :o, :d, :so, :ao, :si, :ai, :s)"), flights)
         conn.execute(sa.text("INSERT INTO bookings VALUES (:i, :p, :f, :b, :c, 100, :s)"),
                      [{"i": i, "p": i, "f": 1 + i % 4, "b": dt.datetime(2025, 2, i), "c": fare, "s": status}
                       for i, (fare, status) in enumerate(BOOKINGS, 1)])
@@ -79,6 +85,9 @@ def test_an_airlines_fare_class_delays_and_flights(tmp_path) -> None:
     assert figures == [round(sum(d[0] for d in DELAYS) / 3, 2), round(sum(d[1] for d in DELAYS) / 3, 2)], figures
     arrival = _readings(connected, "avg arrival delay")
     assert [round(float(rows[0][0]), 2) for rows in arrival] == [22.0], arrival
+    # a verb of leaving or arriving names the airport's role (it offered both, 'departing' unread)
+    assert _readings(connected, "how many flights arriving in dublin") == [[[2]]]
+    assert _readings(connected, "how many flights departing london") == [[[3]]]
     # the bookings' status is no part of the flights: that reading is not built (it failed on every engine)
     analysis = connected.analyse("what percentage of flights were cancelled")
     assert analysis.interpretations and all(connected.run(i).ok for i in analysis.interpretations)
