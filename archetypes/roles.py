@@ -73,10 +73,10 @@ def route(profile: SchemaProfile, start: str, goal: str, via: str | None) -> tup
 
 _LEAVING = ("origin", "departure", "source", "from", "outbound", "pickup", "start")
 _ARRIVING = ("destination", "dest", "arrival", "to", "inbound", "dropoff", "end")
-_DIRECTIONS = {**{w: _LEAVING for w in ("depart", "departing", "departed", "departs", "leave", "leaving", "leaves",
-                                        "outbound")},
-               **{w: _ARRIVING for w in ("arrive", "arriving", "arrived", "arrives", "land", "landing", "landed",
-                                         "lands", "inbound", "bound")}}
+_DIRECTIONS = {**dict.fromkeys(("depart", "departing", "departed", "departs", "leave", "leaving", "leaves",
+                                "outbound"), _LEAVING),
+               **dict.fromkeys(("arrive", "arriving", "arrived", "arrives", "land", "landing", "landed", "lands",
+                                "inbound", "bound"), _ARRIVING)}
 
 
 def named_role(intent: Intent, options: list[Role], goal: str) -> Role | None:
