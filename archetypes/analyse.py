@@ -16,7 +16,7 @@ from adapters.schema import TableInfo
 from archetypes import lexicon, roles, versus
 from archetypes.archetype import Context
 from archetypes.counted import bridge_between, bridges_to, rows_counted, rows_of
-from archetypes.duration_reader import computes_duration
+from archetypes.duration_reader import DAYS_BETWEEN, computes_duration
 from archetypes.errors import UnknownAnswerError
 from archetypes.expand import apply_mappings
 from archetypes.explain import explain
@@ -597,9 +597,11 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
                                 pending_values=bool(grounded.ambiguous or grounded.wider or ctx.extra.get("wider_names")),
                                 value_spans=ctx.extra["value_spans"],
                                 pending_owner=_pending_owner(ctx), flag_spans=grounded.flags)
+    timed = base.measure is not None and DAYS_BETWEEN in (base.measure.expression or "")
     if (base.window is not None or base.change is not None or base.time_part is not None) and \
-            base.fact is not None and base.fact.time is not None:
-        # ('what weekday do most parcels ship on': the days they shipped, not the days they were placed)
+            base.fact is not None and base.fact.time is not None and not timed:
+        # ('what weekday do most parcels ship on': the days they shipped, not the days they were placed; 'avg
+        # hours to ship in 1997': the verb ends the time taken, the rows are those placed in 1997)
         base.fact = _dated_as_said(intent, profile, base.fact)  # 'tickets closed in june': by the closing date
     if base.window is not None and base.fact is not None and base.fact.time is not None:
         # 'joined in 2024', 'trips that started in march': the words naming the date bounded are read
