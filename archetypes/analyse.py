@@ -1251,6 +1251,11 @@ def _dated_fact_named(intent: Intent, profile: SchemaProfile, group_table: str |
     return None
 
 
+# dates of a deed a cancelled row never reached (an ended membership was cancelled; a cancelled parcel never shipped)
+_WENT_THROUGH = frozenset({"delivered", "shipped", "completed", "fulfilled", "done", "solved", "resolved", "finished",
+                           "refunded", "paid"})
+
+
 def _dated_as_said(intent: Intent, profile: SchemaProfile, fact: Fact) -> Fact:
     """The fact dated by the column the question's verb names, when it is not the one it is dated by ('tickets
     closed in june' by resolved_at, 'parcels shipped in 1997' by the shipped date); else the fact as it was."""
@@ -1264,6 +1269,8 @@ def _dated_as_said(intent: Intent, profile: SchemaProfile, fact: Fact) -> Fact:
     named = [c for c in others if _date_words(intent, c.name)]
     if not named and said & (lexicon.CLOSING_WORDS | lexicon.CLOSING_NOUNS):
         named = [c for c in others if set(words(c.name)) & lexicon.CLOSING_WORDS]
+        if said & lexicon.NEVER_HAPPENED:  # 'parcels cancelled in may': never delivered, so not by the delivery date
+            named = [c for c in named if not set(words(c.name)) & _WENT_THROUGH]
     # the table's own noun names no date of it ('what weekday do most parcels ship on': 'parcels' are the rows, not
     # their order date)
     own = {singular(w) for w in words(table.name)}
