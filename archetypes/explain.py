@@ -213,7 +213,7 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
             order = "lowest first" if spec.ascending else "highest first"
             text += f", per {_group_noun(spec)}, {order}" + (f", top {spec.limit}" if spec.limit else "")
         elif spec.grain:
-            text += f", per {spec.grain.replace('_', ' ')}"
+            text += f", per {_grain_words(spec.grain)}"
         return text
     if shape == "change" and spec.change is not None:
         change = spec.change
@@ -248,7 +248,7 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
         return (f"{text}, per {spec.partition.noun}, {ranked} in each, "
                 f"{'lowest' if spec.ascending else 'highest'} first")
     if spec.grain:
-        text += f", per {spec.grain.replace('_', ' ')}"
+        text += f", per {_grain_words(spec.grain)}"
     if spec.group is not None and spec.sides:
         names = [side.label for side in spec.sides]
         listed = ", ".join(names[:-1]) + f" and {names[-1]}"
@@ -288,3 +288,10 @@ def _group_noun(spec: QuerySpec) -> str:
         return spec.group.noun
     name = role_name(spec.group_via)
     return name if name.endswith(spec.group.noun) else f"{name}'s {spec.group.noun}"  # 'per end station'
+
+
+def _grain_words(grain: str) -> str:
+    """'fy_period' as people say it: 'fiscal period'; 'week_iso' as 'ISO week'."""
+    named = {"fy_period": "fiscal period", "fy_quarter": "fiscal quarter", "fy_year": "fiscal year",
+             "week_iso": "ISO week (Monday to Sunday)", "week_sunday": "week starting on Sunday"}
+    return named.get(grain, grain.replace("_", " "))

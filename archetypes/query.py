@@ -162,6 +162,9 @@ class QuerySpec:
     #                                          anything to sell, those that ever bought): which rows count
     conditions: list[RowCondition] = field(default_factory=list)      # record scope: which rows count
     sides: tuple[Side, ...] = ()             # named values side by side: one row per side (archetypes.versus)
+    # 'fiscal' or 'calendar' when the timeframe offered both kinds of window: a series keeps its periods in the
+    # same calendar as its window (calendar months over a fiscal year cut its first and last month in two)
+    window_kind: str | None = None
     invalid: bool = False                    # a reading that does not apply to this combination
 
     def copy(self) -> QuerySpec:

@@ -72,8 +72,24 @@ def _last_period(ctx: Context) -> Detection | None:
         if fiscal is not None:
             readings.append(Reading("fiscal", f"The previous full fiscal {unit}, {fiscal.label}, {_days(fiscal)}",
                                     _set(fiscal)))
+            readings = _kinds_marked(readings)
     return ARCHETYPE.detection(span, readings, question=f"Which '{span.text}'? (the latest data is "
                                                         f"{ctx.as_of.isoformat()})")
+
+
+def _kinds_marked(readings: list[Reading]) -> list[Reading]:
+    """Each window marked fiscal or calendar where both are offered: the calendar of a series' periods follows
+    it (archetypes.aggregation_level)."""
+    def marked(reading: Reading) -> Reading:
+        kind = "fiscal" if reading.value == "fiscal" else "calendar"
+        inner = reading.apply
+
+        def apply(spec: QuerySpec) -> None:
+            if inner is not None:
+                inner(spec)
+            spec.window_kind = kind
+        return Reading(reading.value, reading.label, apply)
+    return [marked(r) for r in readings]
 
 
 _LAST_N = re.compile(r"(?:last|past|previous|trailing|prior|recent)\s+(\d{1,2}|two|three|four|five|six|seven|ten|"
@@ -153,8 +169,8 @@ def _fiscal_period(ctx: Context) -> Detection | None:
     if fiscal is None:
         return None
     what = f"{unit} to date" if current else f"previous full {unit}"
-    readings = [Reading("calendar", f"The calendar {what}, {_days(window)}", _set(window)),
-                Reading("fiscal", f"The fiscal {what}, {fiscal.label}, {_days(fiscal)}", _set(fiscal))]
+    readings = _kinds_marked([Reading("calendar", f"The calendar {what}, {_days(window)}", _set(window)),
+                              Reading("fiscal", f"The fiscal {what}, {fiscal.label}, {_days(fiscal)}", _set(fiscal))])
     return ARCHETYPE.detection(span, readings, question=f"Calendar or fiscal '{span.text}'?")
 
 
@@ -179,8 +195,8 @@ def _fiscal_quarter(ctx: Context) -> Detection | None:
     if period is None or (period.start, period.end) == (window.start, window.end):
         return None
     fiscal = calendar.Window(period.start, period.end, name)
-    readings = [Reading("calendar", f"The calendar quarter, {_days(window)}", _set(window)),
-                Reading("fiscal", f"The fiscal quarter {name}, {_days(fiscal)}", _set(fiscal))]
+    readings = _kinds_marked([Reading("calendar", f"The calendar quarter, {_days(window)}", _set(window)),
+                              Reading("fiscal", f"The fiscal quarter {name}, {_days(fiscal)}", _set(fiscal))])
     return ARCHETYPE.detection(span, readings, question=f"Calendar or fiscal '{span.text}'?")
 
 
