@@ -21,7 +21,7 @@ from archetypes.errors import UnknownAnswerError
 from archetypes.expand import apply_mappings
 from archetypes.explain import explain
 from archetypes.grounding import OperatorMention, ValueMention, account, operator_mentions, value_mentions
-from archetypes.intent import Intent, Span, Target, read, vocabulary
+from archetypes.intent import Intent, Span, Target, catalogue, read, vocabulary
 from archetypes.model import Analysis, Detection, Interpretation, ReadAsSpan, Reading
 from archetypes.naming import phrase, plural, same_root, singular, slug, words
 from archetypes.profile import Entity, Fact, Lookup, Measure, SchemaProfile
@@ -571,7 +571,7 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
             not re.search(r"\b(?:by|per|each|which|what|busiest|quietest)\b", intent.lower):
         base.shape, base.time_part, base.limit = "aggregate", None, None  # 'sales on weekdays': a total
     _apply_values(grounded, intent, profile, base)
-    _count_named_values(intent, profile, base)
+    _count_named_values(intent, profile, base, names=bool(grounded.ambiguous or grounded.wider or intent.names))
     sides = versus.apply(compared, base, profile, intent) if compared is not None else None
     _apply_flags(grounded, intent, profile, base)
     if base.fact is not None and base.filters:
@@ -922,7 +922,10 @@ def _names_several_rows(mention: ValueMention, intent: Intent, profile: SchemaPr
     if len(pool) <= 1:
         return False
     typed = mention.span.text
-    if typed[:1].isupper() and not any(n.start == mention.span.start for n in intent.names):
+    # 'tv shows': a name of several words, said whole, is a name however it is typed; one lowercase word
+    # ('music sales') may be a common word
+    phrase = len(words(typed)) > 1 and not all(w in lexicon.FUNCTION_WORDS for w in words(typed))
+    if (typed[:1].isupper() or phrase) and not any(n.start == mention.span.start for n in intent.names):
         intent.names.append(mention.span)  # written as a name: which one is asked
     return True  # lowercase ('music sales'): a common word, not silently a filter
 
@@ -1052,20 +1055,31 @@ def _days_of_week(intent: Intent) -> tuple[int, ...]:
     return ()
 
 
-def _count_named_values(intent: Intent, profile: SchemaProfile, spec: QuerySpec) -> None:
+def _count_named_values(intent: Intent, profile: SchemaProfile, spec: QuerySpec, names: bool = False) -> None:
     """'how many suites', 'how many suites in lisbon': the rows holding the value named are counted (the rooms
     of type suite); no table noun follows 'how many', so the default figure (money) was summed instead."""
     from archetypes.counted import rows_counted
 
     if intent.how_many is not None or intent.measures or intent.explicit_measure or intent.group is not None or \
-            not re.match(r"^\s*how many\b", intent.lower) or not spec.filters:
+            not re.match(r"^\s*how many\b", intent.lower) or not (spec.filters or names) or \
+            any(w in lexicon.FACT_WORDS for w, _, _ in intent.tokens):
         return
-    first = spec.filters[0]
-    if not first.entity.column_only:
-        return  # 'how many in germany': a country's name says what is counted nowhere
-    table = first.entity.table  # a type or status of the rows ('suite'): those rows
-    if table in profile.tables and profile.tables[table].primary_key:
-        spec.fact, spec.measure = rows_counted(table, profile)
+    first = spec.filters[0] if spec.filters else None
+    if first is not None and first.entity.column_only:
+        table = first.entity.table  # a type or status of the rows ('suite'): those rows
+        if table in profile.tables and profile.tables[table].primary_key:
+            spec.fact, spec.measure = rows_counted(table, profile)
+        return
+    # 'how many dramas do we have', 'how many tv shows': the things for sale of that kind (a genre's tracks,
+    # a category's items), not the money they made; a place ('how many in germany') says what is counted
+    # nowhere
+    sold = catalogue(profile)
+    kinds = [f.entity.table for f in spec.filters]
+    if sold is None or not all({singular(w) for w in words(t)} & lexicon.KIND_TABLE_WORDS or t == sold.table
+                               for t in kinds):
+        return
+    if all(profile.path(sold.table, t) is not None or t == sold.table for t in kinds):
+        spec.fact, spec.measure = rows_counted(sold.table, profile)
 
 
 def _own_count(profile: SchemaProfile, found: tuple[Fact, Measure], group: str | None) -> tuple[Fact, Measure]:
