@@ -2074,8 +2074,11 @@ def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
     m = _threshold(intent.lower)
     if m is None or spec.shape not in ("aggregate", "list"):
         return
-    if RE_YEAR.fullmatch(m.group(2)) and m.group(1) in ("over", "under") and "$" not in m.group(0):
-        return  # 'over 2024' is a year; 'over $2000' is money
+    after = re.match(r"\s*([a-z]+)", intent.lower[m.end():])
+    counted_after = after is not None and after.group(1) not in lexicon.FUNCTION_WORDS | lexicon.TIME_WORDS
+    if RE_YEAR.fullmatch(m.group(2)) and m.group(1) in ("over", "under") and "$" not in m.group(0) and \
+            not counted_after:
+        return  # 'over 2024' is a year; 'over $2000' is money, 'over 2000 units' a number of them
     if m.group(1) in ("only", "just") and m.group(2) not in _NUMBER_WORDS:
         return  # 'only 3 shops' is a limit, 'only one order' a condition
     number = float(_NUMBER_WORDS.get(m.group(2)) or m.group(2).replace(",", "")) * (1000 if m.group(3) else 1)
@@ -2142,6 +2145,22 @@ def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
                 next(((sold, x) for x in sold.measures if x.kind == "count"), None)
         elif counted is not None:  # through a table pointing at both when need be ('playlists with 100 tracks')
             measure = rows_counted(counted, profile)
+    said_sales = re.match(r"\s*(?:sales|purchases)\b", rest)
+    if measure is None and said_sales is not None and not money_named:
+        # 'artists with more than 30 sales': a number of sales, the units sold or the purchases that held them,
+        # not money
+        reaching = profile.measures_reaching(target.entity.table)
+        figures = [next(((f, x) for f, x in reaching if x.kind == "sum" and not x.money), None),
+                   next(((f, x) for f, x in reaching if x.kind in ("count", "count_distinct")), None)]
+        named_sales = [o for o in figures if o is not None]
+        measure = named_sales[0] if named_sales else None
+        if len(named_sales) > 1:
+            from archetypes.ranking_metric import ARCHETYPE as RANKING
+
+            readings = [Reading(x.value, x.label, _set_measure(f, x)) for f, x in named_sales]
+            out.detections.append(RANKING.detection(_span(intent, m.end() + said_sales.start(),
+                                                          m.end() + said_sales.end()), readings,
+                                                    question="A number of sales: units or purchases?"))
     if measure is None and (re.match(r"\s*(?:times|occasions)\b", rest) or m.group(2) in _TIMES_WORDS):
         # 'clients who ordered fewer than 3 times': their events, counted
         measure = next(((f, x) for f in profile.fact_list() for x in f.measures
