@@ -557,6 +557,11 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
     if compared is not None:
         grounded.values = [m for m in grounded.values if not versus.claims(compared, m)]
         grounded.operators = [m for m in grounded.operators if not versus.is_link(compared, m)]
+    from archetypes.entity import titles_after_nouns
+
+    for title in titles_after_nouns(intent, profile, lookup):  # 'the album let there be rock': not the genre Rock
+        if not any(n.start <= title.start < n.end for n in intent.names):
+            intent.names.append(title)
     grounded.values = [m for m in grounded.values if not _inside_name(m, intent)
                        and not _names_several_rows(m, intent, profile, lookup)]
     if intent.grain is not None and (any(m.span.start <= intent.grain[1].start < m.span.end for m in grounded.values)

@@ -328,8 +328,25 @@ def lowercase_names(intent, profile: SchemaProfile, lookup, taken: list[Span]) -
         previous_end = end
     found: list[Span] = []
     for run in runs:
-        found += _names_in_run(run[:MAX_NAME_WORDS], intent, profile, lookup)
+        found += [_whole_name(span, intent, profile, lookup)
+                  for span in _names_in_run(run[:MAX_NAME_WORDS], intent, profile, lookup)]
     return found
+
+
+MAX_NAME_TAIL = 4  # words past a name's first ones that may still be the name ('stairway' ... 'to heaven')
+
+
+def _whole_name(span: Span, intent, profile: SchemaProfile, lookup) -> Span:
+    """The span grown over the next words while they are, with it, the whole name of a row ('stairway to
+    heaven': 'to' is grammar, yet part of the title); else the span as found."""
+    tail = [m for m in lexicon.TOKEN.finditer(intent.lower) if m.start() >= span.end][:MAX_NAME_TAIL]
+    for size in range(len(tail), 0, -1):
+        end = tail[size - 1].end()
+        text = intent.question[span.start:end]
+        term = clean_term(text)
+        if any(fold(m.name) == fold(term) for m in _matches(profile, term, lookup)):
+            return Span(span.start, end, text)
+    return span
 
 
 def _kinds_holding(whole: list[Match], pool: list[Match], term: str, ctx: Context) -> list[Match]:
@@ -368,6 +385,37 @@ def _first_name(match: Match, term: str) -> bool:
     noun = singular(match.entity.noun.split()[-1])
     person = len(match.entity.name_columns) > 1 or noun in lexicon.PEOPLE_NOUNS and noun not in _STAGE_NAMES
     return person and fold(match.name).startswith(fold(term) + " ")
+
+
+MAX_TITLE_WORDS = 8
+
+
+def titles_after_nouns(intent, profile: SchemaProfile, lookup) -> list[Span]:
+    """'the album let there be rock', 'the song back in black': the words right after a table's noun that are,
+    whole, the name of one of its rows, however common each word is ('rock' is also a genre, 'let there be'
+    grammar). Looked up live; the longest run that is a whole name wins."""
+    if lookup is None:
+        return []
+    found: list[Span] = []
+    tokens = list(lexicon.TOKEN.finditer(intent.lower))
+    for target in intent.targets:
+        entity = profile.entities.get(target.entity.table)
+        if entity is None or entity.column_only or not entity.name_columns:
+            continue
+        after = [m for m in tokens if m.start() >= target.span.end][:MAX_TITLE_WORDS]
+        if after and after[0].group(0) in ("called", "named", "titled"):
+            after = after[1:]
+        for size in range(len(after), 0, -1):
+            start, end = after[0].start(), after[size - 1].end()
+            text = intent.question[start:end]
+            term = clean_term(text)
+            if len(term) < 3 or size == 1 and term in lexicon.FUNCTION_WORDS:
+                continue
+            if any(m.entity.table == entity.table and fold(m.name) == fold(term)
+                   for m in _matches(profile, term, lookup)):
+                found.append(Span(start, end, text))
+                break
+    return found
 
 
 def _names_in_run(run: list[tuple[str, int, int]], intent, profile: SchemaProfile, lookup) -> list[Span]:

@@ -1968,12 +1968,18 @@ _LENGTH_NOUN = r"(?:runtime|run time|running time|playing time|length|duration)"
 _TIME_TOTAL = re.compile(r"\bhow many (hours|minutes|mins|seconds|secs|hrs)\s+(?:of|worth of)\b|"
                          r"\b(?:total|combined)\s+" + _LENGTH_NOUN + r"\b"
                          r"(?:.*?\bin (hours|minutes|mins|seconds|secs|hrs)\b)?")
+# 'how long is the album let there be rock', 'how many minutes is stairway to heaven': the length of the rows
+# named (never of every row: 'how long are our tracks' asks for a typical one)
+_NAMED_LENGTH = re.compile(r"\bhow (?:long|many (hours|minutes|mins|seconds|secs|hrs)) (?:is|was|are|were)\b"
+                           r"(?!.*\b(?:average|avg|typical|mean|median)\b)(?:.*?\bin (hours|minutes|mins|seconds|secs|hrs)\b)?")
 
 
 def _duration_total(intent, ops, kinds, profile, spec, as_of, out) -> None:
     """'how many hours of music do we have', 'total runtime of the rock genre in hours': the rows' length column
     added up, in the unit asked (the column's own unit converted), not a count of the rows."""
     m = _TIME_TOTAL.search(intent.lower)
+    if m is None and (spec.filters or intent.names):
+        m = _NAMED_LENGTH.search(intent.lower)
     if m is None or spec.shape != "aggregate":
         return
     named = [t.entity.table for t in intent.targets if not t.entity.column_only and t.span.start >= m.start()]
@@ -1986,7 +1992,7 @@ def _duration_total(intent, ops, kinds, profile, spec, as_of, out) -> None:
         return
     column = _attribute_columns(profile, table, "length")[0]
     stored = _stored_seconds(column)
-    said = m.group(1) or m.group(2)
+    said = m.group(2) or m.group(1)  # 'in hours' at the end says the unit of the answer
     unit = _DURATION_UNITS.get(said, said) if said else None
     seconds = _said_seconds(said) if said else stored
     if stored is None or seconds is None:
@@ -1994,13 +2000,17 @@ def _duration_total(intent, ops, kinds, profile, spec, as_of, out) -> None:
     factor = seconds / stored
     shown = plural(singular(unit)) if unit else " ".join(words(column))
     spec.fact = profile.facts.get(table) or Fact(table=table, measures=[], row_count=profile.tables[table].row_count)
-    spec.measure = Measure(slug(f"total {shown}"), f"Sum of {' '.join(words(column))} in {shown} (÷ {factor:,.0f})",
+    spec.measure = Measure(slug(f"total {shown}"), f"{' '.join(words(column))} in {shown} (÷ {factor:,.0f})",
                            "expression", table, (column,), expression=f"{column} / {factor!r}") if factor != 1 else \
         Measure(slug(f"total {shown}"), f"Sum of {' '.join(words(column))}", "sum", table, (column,))
     spec.count_table, spec.agg = None, None
     # the words of the total and of its unit, not what lies between them ('total runtime of our tv content')
-    first = m.group(1) and m.end() or re.search(_LENGTH_NOUN + r"\b",
-                                                intent.lower[m.start():]).end() + m.start()  # type: ignore[union-attr]
+    if m.re is _NAMED_LENGTH:
+        head = re.match(r"how (?:long|many \w+) \w+", intent.lower[m.start():])
+        first = m.start() + (head.end() if head else 3)
+    else:
+        first = m.group(1) and m.end() or re.search(_LENGTH_NOUN + r"\b",
+                                                    intent.lower[m.start():]).end() + m.start()  # type: ignore[union-attr]
     out.read.append(_span(intent, m.start(), first))
     if m.group(2):
         out.read.append(_span(intent, m.start(2) - 3, m.end(2)))
