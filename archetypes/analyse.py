@@ -557,9 +557,12 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
     if compared is not None:
         grounded.values = [m for m in grounded.values if not versus.claims(compared, m)]
         grounded.operators = [m for m in grounded.operators if not versus.is_link(compared, m)]
-    from archetypes.entity import titles_after_nouns
+    from archetypes.entity import titles_after_nouns, titles_around_values
 
-    for title in titles_after_nouns(intent, profile, lookup):  # 'the album let there be rock': not the genre Rock
+    # 'the album let there be rock', 'revenue from let there be rock': a title, not the genre Rock
+    titles = titles_after_nouns(intent, profile, lookup) + \
+        titles_around_values(intent, profile, lookup, [m.span for m in grounded.values])
+    for title in titles:
         if not any(n.start <= title.start < n.end for n in intent.names):
             intent.names.append(title)
     grounded.values = [m for m in grounded.values if not _inside_name(m, intent)

@@ -2,6 +2,7 @@
 (two playlists of that name), 'Santana' (the artist and every 'Santana Feat. ...'). Options are live rows."""
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -336,17 +337,42 @@ def lowercase_names(intent, profile: SchemaProfile, lookup, taken: list[Span]) -
 MAX_NAME_TAIL = 4  # words past a name's first ones that may still be the name ('stairway' ... 'to heaven')
 
 
-def _whole_name(span: Span, intent, profile: SchemaProfile, lookup) -> Span:
-    """The span grown over the next words while they are, with it, the whole name of a row ('stairway to
-    heaven': 'to' is grammar, yet part of the title); else the span as found."""
-    tail = [m for m in lexicon.TOKEN.finditer(intent.lower) if m.start() >= span.end][:MAX_NAME_TAIL]
-    for size in range(len(tail), 0, -1):
-        end = tail[size - 1].end()
-        text = intent.question[span.start:end]
-        term = clean_term(text)
-        if any(fold(m.name) == fold(term) for m in _matches(profile, term, lookup)):
-            return Span(span.start, end, text)
+def _whole_name(span: Span, intent, profile: SchemaProfile, lookup, *, grammar_only: bool = False,
+                shortest: int = 2) -> Span:
+    """The span grown over the words around it while they are, with it, the whole name of a row ('stairway to
+    heaven': 'to' is grammar, yet part of the title; 'back to black'); else the span as found. `grammar_only`
+    grows it over grammar words alone, into a name of at least `shortest` words."""
+    tokens = list(lexicon.TOKEN.finditer(intent.lower))
+    tail = [m for m in tokens if m.start() >= span.end][:MAX_NAME_TAIL]
+    head = [m for m in tokens if m.end() <= span.start][-MAX_NAME_TAIL:]
+    if grammar_only:
+        tail = list(itertools.takewhile(lambda m: m.group(0) in lexicon.FUNCTION_WORDS, tail))
+        head = list(itertools.takewhile(lambda m: m.group(0) in lexicon.FUNCTION_WORDS, head[::-1]))[::-1]
+    own = len(lexicon.TOKEN.findall(span.text))
+    for left in range(len(head), -1, -1):
+        for right in range(len(tail), -1, -1):
+            if left == right == 0 or own + left + right < shortest:
+                continue
+            start = head[len(head) - left].start() if left else span.start
+            end = tail[right - 1].end() if right else span.end
+            text = intent.question[start:end]
+            term = clean_term(text)
+            if any(fold(m.name) == fold(term) for m in _matches(profile, term, lookup)):
+                return Span(start, end, text)
     return span
+
+
+def titles_around_values(intent, profile: SchemaProfile, lookup, spans: list[Span]) -> list[Span]:
+    """'revenue from let there be rock': a value ('rock', a genre) with the grammar words around it is the whole
+    title of a row: the title, not the value."""
+    if lookup is None:
+        return []
+    out = []
+    for span in spans:
+        grown = _whole_name(span, intent, profile, lookup, grammar_only=True, shortest=3)
+        if grown != span:
+            out.append(grown)
+    return out
 
 
 def _kinds_holding(whole: list[Match], pool: list[Match], term: str, ctx: Context) -> list[Match]:
