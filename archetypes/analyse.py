@@ -320,6 +320,14 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
                       if t in ctx.profile.tables)  # the lines read point at it: its units are counted
         if not (table_words | column_words) & used and not pointed:
             out.append((target.span, f"read as {target.entity.noun}, which no reading uses"))
+    from archetypes.grounding import agent_verb_table
+
+    for word, start, end in ctx.intent.tokens:
+        # 'who supplies them' with no reading reading the suppliers: the verb of a table's doer, not used
+        doer = agent_verb_table(word, ctx.profile) if word not in vocab.known and singular(word) not in vocab.known \
+            else None
+        if doer is not None and doer not in read_tables and not any(v.start <= start < v.end for v in values):
+            out.append((Span(start, end, ctx.question[start:end]), f"read as {phrase(doer)}, which no reading uses"))
     summed = any(tree.find(exp.Sum, exp.Avg, exp.Min, exp.Max) is not None for tree in trees)
     for measure, span in ctx.intent.measures:
         # 'the highest repair cost' ranked by the number of repairs: a figure named while every reading counts

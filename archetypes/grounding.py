@@ -229,7 +229,7 @@ def account(intent: Intent, profile: SchemaProfile, read: list[Span], consumed: 
         base = singular(word)
         # an inflection of a schema word ('shipped' next to 'shipments'), not a word cut short ('employe')
         inflected = len(word) > 3 and stem(base) != base and stem(base) in schema.stems
-        return (base in schema.known or word in schema.known or inflected
+        return (base in schema.known or word in schema.known or inflected or _agent_verb(base, schema.stems)
                 or (base,) in schema.tables
                 or word in lexicon.BIRTH_WORDS and bool(lexicon.BIRTH_WORDS & schema.known))  # 'born': birth_date
 
@@ -277,3 +277,26 @@ def _as_typed(refs: tuple[ValueRef, ...], text: str) -> tuple[ValueRef, ...]:
     if not same or {(r.table, r.column) for r in refs} != {(r.table, r.column) for r in same}:
         return refs
     return same
+
+
+def _agent_forms(word: str) -> set[str]:
+    if len(word) < 4:
+        return set()
+    forms = {word + word[-1]}  # ship: shipp(er)
+    if word.endswith("y"):
+        forms.add(word[:-1] + "i")  # supply: suppli(er)
+    if word.endswith("e"):
+        forms.add(word[:-1])  # manage: manag(er)
+    return forms
+
+
+def _agent_verb(word: str, stems: frozenset[str]) -> bool:
+    """The verb of a table named by who does it ('supply': suppliers, 'ship': shippers, 'manage': managers)."""
+    return bool(_agent_forms(word) & stems)
+
+
+def agent_verb_table(word: str, profile: SchemaProfile) -> str | None:
+    """The table whose noun is the doer of this verb ('supplies': the suppliers), if any."""
+    forms = _agent_forms(singular(word))
+    return next((t for t in profile.tables if forms and stem(singular(naming.phrase(t).split()[-1] if naming.phrase(t)
+                                                                      else t)) in forms), None)
