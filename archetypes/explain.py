@@ -152,6 +152,8 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
         among = "" if spec.absent_among is None else \
             f", among the {plural(spec.absent.noun)} with " + \
             ("any " if spec.absent_among == spec.fact.table else "") + _rows(spec.absent_among)
+        if spec.present_window is not None:
+            among += f", among those with {_rows(spec.fact.table)} dated {_span(spec.present_window)}"
         return (f"{head} with {'some' if spec.present else 'no'} {_rows(spec.fact.table)}{money}"
                 f"{_window(spec, profile)}"
                 f"{_filters(spec)}{among}" + ("" if spec.absent_count else " among all of them" if spec.absent_share

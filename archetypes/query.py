@@ -158,6 +158,8 @@ class QuerySpec:
     absent_count: bool = False               # absence: how many such rows, not their list
     absent_share: bool = False               # absence: their share of all the rows ('what % never sold')
     present: bool = False                    # absent_share of the rows WITH events ('% of clients who bought')
+    present_window: calendar.Window | None = None  # absence: only the rows WITH events in this window ('ordered
+    #                                          in 2024 but not in 2025')
     absent_among: str | None = None          # absence: only the entity's rows with rows of this table (those with
     #                                          anything to sell, those that ever bought): which rows count
     conditions: list[RowCondition] = field(default_factory=list)      # record scope: which rows count

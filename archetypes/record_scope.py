@@ -169,7 +169,9 @@ def _absence_among(ctx: Context) -> Detection | None:
 
     base, profile = ctx.base, ctx.profile
     entity, fact = base.absent, base.fact
-    if base.shape != "absence" or entity is None or fact is None or len(entity.key) != 1:
+    # (rows with events in a first window are never rows with none at all)
+    if base.shape != "absence" or base.present_window is not None or entity is None or fact is None or \
+            len(entity.key) != 1:
         return None
     narrowed = base.window is not None or base.currency_mode is not None or \
         any(profile.path(entity.table, f.entity.table) is None for f in base.filters) or \

@@ -409,6 +409,32 @@ def _absence(intent, ops, kinds, profile, spec, as_of, out) -> None:
     spec.absent_count = intent.how_many is not None and intent.how_many[0] == entity.table  # 'how many ... never'
     out.consumed.add("negation")
     out.replaces |= {"ranking_metric", "unit"}
+    _present_then_absent(intent, spec, as_of, out)
+
+
+# 'ordered in 2024 but not in 2025', 'bought last year and haven't this year': events in one window, none in the next
+_BUT_NOT = re.compile(r"\b(?:but|and|yet)\s+(?:not|never|haven'?t|hasn'?t|didn'?t|did not|have not|has not|no longer)\b")
+
+
+def _present_then_absent(intent: Intent, spec: QuerySpec, as_of: dt.date, out: ShapeRead) -> None:
+    from archetypes.intent import _concrete_window
+
+    m = _BUT_NOT.search(intent.lower)
+    if m is None:
+        # "last year's clients who haven't bought this year": the window's own rows, then none in the next
+        m = re.search(r"\b(?:not|never|haven'?t|hasn'?t|didn'?t|no longer)\b", intent.lower)
+        owned = m is not None and _concrete_window(intent.lower[:m.start()], as_of)
+        if not owned or not re.match(r"['’]s\b", intent.question.lower()[owned[1][1]:]):
+            return
+    assert m is not None
+    before = _concrete_window(intent.lower[:m.start()], as_of)
+    after = _concrete_window(intent.lower[m.end():], as_of)
+    if before is None or after is None:
+        return
+    spec.present_window, spec.window = before[0], after[0]
+    out.replaces.add("timeframe")  # each window as the calendar names it: which of them a reading moves is unclear
+    out.read += [_span(intent, m.start(), m.end()), _span(intent, *before[1]),
+                 _span(intent, m.end() + after[1][0], m.end() + after[1][1])]
 
 
 # -- share and rate ----------------------------------------------------------------------------------

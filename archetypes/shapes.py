@@ -268,12 +268,15 @@ def _absence(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
     prepared = prepare(inner, profile)
     if prepared is None:
         return None
-    last = route[-1]
-    alias = prepared.source.alias_for(route[:-1])
-    correlated = exp.EQ(this=col(last.columns[0], alias), expression=col(entity.key[0], "e0"))
-    sub = prepared.source.select.select(exp.Literal.number(1)).where(correlated)
-    for condition in prepared.where:
-        sub = sub.where(condition)
+    sub = _correlated(prepared, route, entity)
+    earlier = None
+    if spec.present_window is not None:  # 'ordered in 2024 but not in 2025': those with events in the first window
+        present = inner.copy()
+        present.window = spec.present_window
+        found = prepare(present, profile)
+        if found is None:
+            return None
+        earlier = _correlated(found, route, entity)
     outer = _From(entity.table, prefix="e")
     name = name_expression(entity, "e0")
     conditions = []
@@ -285,6 +288,8 @@ def _absence(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
     select = outer.select.select(exp.alias_(name.copy(), slug(entity.noun), quoted=True))
     for condition in conditions:
         select = select.where(condition)
+    if earlier is not None:
+        select = select.where(exp.Exists(this=earlier))
     if spec.absent_among is not None:  # 'artists with tracks to sell', 'clients who bought before': which rows count
         among = reaching(spec.absent_among, entity, profile)
         if among is None:
@@ -305,6 +310,16 @@ def _absence(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
         counted = exp.Count(this=col(entity.key[0], "e0"))
         return select.select(exp.alias_(counted, slug(plural(entity.noun)), quoted=True), append=False)
     return select.order_by(name.copy(), col(entity.key[0], "e0"))
+
+
+def _correlated(prepared, route, entity: Entity) -> exp.Select:
+    """SELECT 1 over the prepared rows whose path ends at the outer row `e0` of `entity`, with their conditions."""
+    alias = prepared.source.alias_for(route[:-1])
+    correlated = exp.EQ(this=col(route[-1].columns[0], alias), expression=col(entity.key[0], "e0"))
+    sub = prepared.source.select.select(exp.Literal.number(1)).where(correlated)
+    for condition in prepared.where:
+        sub = sub.where(condition)
+    return sub
 
 
 def reaching(table: str, entity: Entity, profile: SchemaProfile) -> exp.Exists | None:

@@ -33,6 +33,9 @@ DEMO_QUESTIONS = [
     "List the stores that sell in usd",
     "Which currency does our London store sell in?",
     "What % of orders get refunded?",
+    "customers who ordered in 2024 but not in 2025",
+    "how many laptops do we have",
+    "orders per month last year",
 ]
 
 
