@@ -51,6 +51,8 @@ class EntityFilter:
         name = roles.role_name(self.via) if self.via else ""
         noun = (name if name.endswith(self.entity.noun) else f"{name}'s {self.entity.noun}") if name else \
             self.entity.noun
+        if self.via and self.via.split(".")[0] == self.entity.table:  # a key to its own table: 'reports to'
+            noun = f"{self.entity.noun}'s {name}"
         return f"{noun} is not {what}" if self.negate else f"{noun} is {what}"
 
 
@@ -167,6 +169,8 @@ class QuerySpec:
     # 'fiscal' or 'calendar' when the timeframe offered both kinds of window: a series keeps its periods in the
     # same calendar as its window (calendar months over a fiscal year cut its first and last month in two)
     window_kind: str | None = None
+    chain: bool = False                      # rows reporting to a row: everyone below it, down the chain, not only
+    #                                          those pointing at it directly (archetypes.hierarchy)
     invalid: bool = False                    # a reading that does not apply to this combination
 
     def copy(self) -> QuerySpec:
@@ -549,6 +553,10 @@ def build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp
         return build_median(spec, profile)
     if spec.period_mean and spec.grain:
         return _period_mean(spec, profile, as_of)
+    if spec.chain:
+        from archetypes.hierarchy import build_chain
+
+        return build_chain(spec, profile)
     query = _build(spec, profile, as_of)
     if query is not None and spec.fact is not None and spec.fact.time is not None:
         table = profile.tables.get(spec.fact.table)

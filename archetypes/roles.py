@@ -68,6 +68,12 @@ def route(profile: SchemaProfile, start: str, goal: str, via: str | None) -> tup
         chosen = next((r for r in roles(profile, start, goal) if r.via == via), None)
         if chosen is not None:
             return chosen.route
+        if start == goal:  # a row's key to its own table ('reports to'): the row it names
+            from archetypes.hierarchy import self_edge
+
+            own = self_edge(profile, start)
+            if own is not None and via == f"{own.table}.{own.columns[0]}":
+                return (own,)
     return profile.path(start, goal)
 
 

@@ -18,6 +18,7 @@ from archetypes.change_reader import read_change
 from archetypes.counted import bridge_between, bridges_to, buyers, rows_counted, rows_of, state_rows_counted
 from archetypes.counted import header_of as _header_of
 from archetypes.grounding import OperatorMention
+from archetypes.hierarchy import read_hierarchy
 from archetypes.intent import RE_YEAR, STOPWORDS, Intent, Span, Target, catalogue
 from archetypes.model import Detection, Reading
 from archetypes.naming import phrase, plural, singular, slug, words
@@ -118,7 +119,8 @@ def read_shape(intent: Intent, ops: list[OperatorMention], profile: SchemaProfil
     if words_used & _ASCENDING:
         spec.ascending = True
     if _top_per_group(intent, spec, profile, out) or _exchange_rate(intent, profile, spec, out) or \
-            _duration(intent, profile, spec, out) or _best_rated(intent, profile, spec, out):
+            _duration(intent, profile, spec, out) or _best_rated(intent, profile, spec, out) or \
+            read_hierarchy(intent, profile, spec, out):
         return out
     _fiscal_unknown(intent, profile, out)
     _counted_state(intent, profile, spec)

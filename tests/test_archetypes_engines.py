@@ -186,6 +186,8 @@ LINKED_AND_SAID = [
     ("how many tracks cost 1.99", 213),
     ("how many tracks are longer than 10 min", 260),       # 600,000 ms
     ("% of tracks that were never bought", 1519),          # the part: tracks with no invoice line, of 3,503
+    ("how many people report to andrew adams", None),      # direct reports (2) or everyone below (7): WITH RECURSIVE
+    ("who manages the most people", None),
 ]
 
 
