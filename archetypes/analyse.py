@@ -1245,7 +1245,9 @@ def _date_words(intent: Intent, column: str) -> list[Span]:
     """The question's words naming a date column ('joined' for a joined-on date, 'hired' for a hire date)."""
     from archetypes.naming import singular, words
 
-    parts = [w for w in words(column) if len(w) >= 3 and w not in ("date", "time", "day")]
+    # ('valid_from': 'revenue from the team plan' names no date of validity)
+    parts = [w for w in words(column) if len(w) >= 3 and w not in ("date", "time", "day") and
+             w not in lexicon.FUNCTION_WORDS]
     found = [Span(start, end, intent.question[start:end]) for word, start, end in intent.tokens
              if any(singular(word) == w or word.startswith(w) and len(word) - len(w) <= 2 or
                     len(word) >= 4 and w.startswith(word) and len(w) - len(word) <= 3 for w in parts)]  # 'ship': shipped

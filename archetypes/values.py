@@ -102,6 +102,11 @@ def _demonyms_of() -> dict[str, tuple[tuple[str, ...], ...]]:
 _DEMONYMS_OF = _demonyms_of()
 
 
+# a period stored as its noun ('year', 'month'), said as an adjective ('annual plans', 'monthly subscribers')
+_CYCLE_ADJECTIVES = {"year": ("annual", "yearly"), "month": ("monthly",), "week": ("weekly",), "day": ("daily",),
+                     "quarter": ("quarterly",)}
+
+
 def value_vocabulary(profile: SchemaProfile) -> ValueVocabulary:
     cached = profile.cache.get("value_vocabulary")
     if cached is not None:
@@ -133,6 +138,10 @@ def value_vocabulary(profile: SchemaProfile) -> ValueVocabulary:
                 for word in WORD.findall(value.lower()):
                     if len(word) > 3:
                         spelling_values.setdefault(word, value)
+                for said in _CYCLE_ADJECTIVES.get(" ".join(key), ()):  # 'annual' -> the value 'year'
+                    cycle = ValueRef(name, column.name, value, is_name)
+                    if cycle not in by_key.setdefault((said,), []):
+                        by_key[(said,)].append(cycle)
                 for demonym in _DEMONYMS_OF.get(" ".join(key), ()):  # 'german' -> the value 'Germany'
                     named_by = ValueRef(name, column.name, value, is_name, demonym=True)
                     if named_by not in by_key.setdefault(demonym, []):
