@@ -216,3 +216,20 @@ DEMONYMS: dict[str, tuple[str, ...]] = {
     "america": ("usa", "united state", "united states", "united states of america"),
     "britain": ("uk", "united kingdom", "great britain"), "holland": ("netherlands", "netherland"),
 }
+
+# a country stored as its ISO 3166 two-letter code ('DE'), named in words ('clients in germany')
+COUNTRY_CODES: dict[str, tuple[str, ...]] = {
+    "US": ("usa", "united states", "united states of america", "america", "the states", "american"),
+    "GB": ("uk", "united kingdom", "great britain", "britain", "england", "british"),
+    "DE": ("germany", "german"), "FR": ("france", "french"), "ES": ("spain", "spanish"), "IT": ("italy", "italian"),
+    "PT": ("portugal", "portuguese"), "NL": ("netherlands", "holland", "dutch"), "BE": ("belgium", "belgian"),
+    "CH": ("switzerland", "swiss"), "AT": ("austria", "austrian"), "SE": ("sweden", "swedish"),
+    "NO": ("norway", "norwegian"), "DK": ("denmark", "danish"), "FI": ("finland", "finnish"),
+    "PL": ("poland", "polish"), "CZ": ("czech republic", "czechia", "czech"), "HU": ("hungary", "hungarian"),
+    "GR": ("greece", "greek"), "IE": ("ireland", "irish"), "RU": ("russia", "russian"), "CA": ("canada", "canadian"),
+    "MX": ("mexico", "mexican"), "BR": ("brazil", "brazilian"), "AR": ("argentina", "argentinian", "argentine"),
+    "CL": ("chile", "chilean"), "CO": ("colombia", "colombian"), "PE": ("peru", "peruvian"),
+    "JP": ("japan", "japanese"), "CN": ("china", "chinese"), "KR": ("south korea", "korea", "korean"),
+    "IN": ("india", "indian"), "AU": ("australia", "australian"), "NZ": ("new zealand",), "SG": ("singapore",),
+    "ZA": ("south africa",), "IL": ("israel",), "TR": ("turkey",), "AE": ("united arab emirates", "uae"),
+}

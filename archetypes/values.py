@@ -14,6 +14,7 @@ from functools import lru_cache
 import simplemma
 from rapidfuzz import fuzz, process
 
+from archetypes.lexicon import COUNTRY_CODES
 from archetypes.naming import WORD, fold, singular, words
 from archetypes.profile import Entity, SchemaProfile
 
@@ -138,6 +139,11 @@ def value_vocabulary(profile: SchemaProfile) -> ValueVocabulary:
                 for word in WORD.findall(value.lower()):
                     if len(word) > 3:
                         spelling_values.setdefault(word, value)
+                coded = COUNTRY_CODES.get(value) if len(value) == 2 and "country" in words(column.name) else None
+                for said_country in coded or ():  # 'germany' -> the code 'DE' of a country column
+                    country = ValueRef(name, column.name, value, is_name)
+                    if country not in by_key.setdefault(value_key(said_country), []):
+                        by_key[value_key(said_country)].append(country)
                 for said in _CYCLE_ADJECTIVES.get(" ".join(key), ()):  # 'annual' -> the value 'year'
                     cycle = ValueRef(name, column.name, value, is_name)
                     if cycle not in by_key.setdefault((said,), []):
