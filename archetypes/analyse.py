@@ -588,6 +588,7 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
         base.shape, base.time_part, base.limit = "aggregate", None, None  # 'sales on weekdays': a total
     _apply_values(grounded, intent, profile, base)
     _count_named_values(intent, profile, base, names=bool(grounded.ambiguous or grounded.wider or intent.names))
+    _rows_with_children(profile, base)
     sides = versus.apply(compared, base, profile, intent) if compared is not None else None
     _apply_flags(grounded, intent, profile, base)
     if base.fact is not None and base.filters:
@@ -613,6 +614,7 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
                                 pending_values=bool(grounded.ambiguous or grounded.wider or ctx.extra.get("wider_names")),
                                 value_spans=ctx.extra["value_spans"],
                                 pending_owner=_pending_owner(ctx), flag_spans=grounded.flags)
+    _rows_with_children(profile, base)  # a list of them is known once the shape is read
     timed = base.measure is not None and DAYS_BETWEEN in (base.measure.expression or "")
     if (base.window is not None or base.change is not None or base.time_part is not None) and \
             base.fact is not None and base.fact.time is not None and not timed:
@@ -1096,6 +1098,35 @@ def _count_named_values(intent: Intent, profile: SchemaProfile, spec: QuerySpec,
         return
     if all(profile.path(sold.table, t) is not None or t == sold.table for t in kinds):
         spec.fact, spec.measure = rows_counted(sold.table, profile)
+
+
+def _rows_with_children(profile: SchemaProfile, spec: QuerySpec) -> None:
+    """'clients with a cancelled booking', 'how many clients have an active plan': rows counted or
+    listed by a state of the rows that point at them, which they cannot reach: those with such rows (EXISTS), or
+    the distinct ones such rows name. Left as they were, no reading could apply the state."""
+    table = spec.count_table if spec.shape == "aggregate" and spec.fact is None else \
+        spec.group.table if spec.shape == "list" and spec.group is not None and spec.fact is None else None
+    entity = profile.entities.get(table) if table else None
+    if table is None or entity is None or entity.column_only or len(entity.key) != 1:
+        return
+    apart = [f.entity.table for f in spec.filters if f.entity.table != table and profile.path(table, f.entity.table) is None]
+    if not apart:
+        return
+    child = next((f for f in profile.fact_list() if len(profile.path(f.table, table) or ()) == 1 and
+                  all(f.table == t or profile.path(f.table, t) is not None for t in apart)), None)
+    if child is None:
+        return
+    if spec.shape == "aggregate":
+        found = _actors(profile, table, reaching=apart[0])
+        if found is not None:
+            spec.fact, spec.measure = found
+            spec.count_table = None
+        return
+    counted = next((m for m in child.measures if m.kind == "count"), None)
+    if counted is None:
+        return
+    spec.shape, spec.absent, spec.present, spec.fact, spec.measure = "absence", entity, True, child, counted
+    spec.group, spec.limit = None, None
 
 
 def _own_count(profile: SchemaProfile, found: tuple[Fact, Measure], group: str | None) -> tuple[Fact, Measure]:

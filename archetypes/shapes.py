@@ -305,7 +305,8 @@ def _absence(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
                              exp.alias_(share, "share", quoted=True),
                              exp.alias_(exp.Mul(this=share.copy(), expression=_int(100)), "percent", quoted=True),
                              append=False)
-    select = select.where(exp.Not(this=exp.Exists(this=sub)))
+    # the rows with no such events, or with some ('clients with a cancelled booking')
+    select = select.where(exp.Exists(this=sub) if spec.present else exp.Not(this=exp.Exists(this=sub)))
     if spec.absent_count:
         counted = exp.Count(this=col(entity.key[0], "e0"))
         return select.select(exp.alias_(counted, slug(plural(entity.noun)), quoted=True), append=False)
