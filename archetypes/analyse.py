@@ -588,7 +588,7 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
         base.shape, base.time_part, base.limit = "aggregate", None, None  # 'sales on weekdays': a total
     _apply_values(grounded, intent, profile, base)
     _count_named_values(intent, profile, base, names=bool(grounded.ambiguous or grounded.wider or intent.names))
-    _rows_with_children(profile, base)
+    _rows_with_children(intent, profile, base)
     sides = versus.apply(compared, base, profile, intent) if compared is not None else None
     _apply_flags(grounded, intent, profile, base)
     if base.fact is not None and base.filters:
@@ -614,7 +614,7 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
                                 pending_values=bool(grounded.ambiguous or grounded.wider or ctx.extra.get("wider_names")),
                                 value_spans=ctx.extra["value_spans"],
                                 pending_owner=_pending_owner(ctx), flag_spans=grounded.flags)
-    _rows_with_children(profile, base)  # a list of them is known once the shape is read
+    _rows_with_children(intent, profile, base)  # a list of them is known once the shape is read
     timed = base.measure is not None and DAYS_BETWEEN in (base.measure.expression or "")
     if (base.window is not None or base.change is not None or base.time_part is not None) and \
             base.fact is not None and base.fact.time is not None and not timed:
@@ -1100,15 +1100,16 @@ def _count_named_values(intent: Intent, profile: SchemaProfile, spec: QuerySpec,
         spec.fact, spec.measure = rows_counted(sold.table, profile)
 
 
-def _rows_with_children(profile: SchemaProfile, spec: QuerySpec) -> None:
+def _rows_with_children(intent: Intent, profile: SchemaProfile, spec: QuerySpec) -> None:
     """'clients with a cancelled booking', 'how many clients have an active plan': rows counted or
     listed by a state of the rows that point at them, which they cannot reach: those with such rows (EXISTS), or
     the distinct ones such rows name. Left as they were, no reading could apply the state."""
     table = spec.count_table if spec.shape == "aggregate" and spec.fact is None else \
         spec.group.table if spec.shape == "list" and spec.group is not None and spec.fact is None else None
     entity = profile.entities.get(table) if table else None
-    if table is None or entity is None or entity.column_only or len(entity.key) != 1:
-        return
+    if table is None or entity is None or entity.column_only or len(entity.key) != 1 or \
+            re.search(r"\b(?:than|more|fewer|less|most|least|fewest)\b", intent.lower):
+        return  # ('stores with more cancels than refunds': a comparison of two counts, not rows with either)
     apart = [f.entity.table for f in spec.filters if f.entity.table != table and profile.path(table, f.entity.table) is None]
     if not apart:
         return
