@@ -1109,7 +1109,7 @@ def _rows_with_children(intent: Intent, profile: SchemaProfile, spec: QuerySpec)
     entity = profile.entities.get(table) if table else None
     if table is None or entity is None or entity.column_only or len(entity.key) != 1 or \
             re.search(r"\b(?:than|more|fewer|less|most|least|fewest)\b", intent.lower):
-        return  # ('stores with more cancels than refunds': a comparison of two counts, not rows with either)
+        return  # ('shops with more cancels than refunds': a comparison of two counts, not rows with either)
     apart = [f.entity.table for f in spec.filters if f.entity.table != table and profile.path(table, f.entity.table) is None]
     if not apart:
         return
