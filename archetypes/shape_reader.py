@@ -218,7 +218,8 @@ def _top_per_group(intent: Intent, spec: QuerySpec, profile: SchemaProfile, out:
         out.consumed.add("per")
         return True
     m = _TOP_PER.search(intent.lower)
-    if m is None or not any(t.span.start >= m.start(1) for t in intent.targets) or \
+    # the group is named right there ('per genre'); 'top 5 genres by number of tracks' names a figure
+    if m is None or not any(m.start(1) <= t.span.start < m.end(1) for t in intent.targets) or \
             any(s.start <= m.end(1) <= s.end for _, s in intent.measures):  # 'by tracks sold': the figure
         return False
     out.unread.append((_span(intent, m.start(1), m.end(1)), "the top rows within each group are not computed yet"))
