@@ -339,27 +339,35 @@ MAX_NAME_TAIL = 4  # words past a name's first ones that may still be the name (
 
 def _whole_name(span: Span, intent, profile: SchemaProfile, lookup, *, grammar_only: bool = False,
                 shortest: int = 2) -> Span:
-    """The span grown over the words around it while they are, with it, the whole name of a row ('stairway to
-    heaven': 'to' is grammar, yet part of the title; 'back to black'); else the span as found. `grammar_only`
-    grows it over grammar words alone, into a name of at least `shortest` words."""
+    """The span grown over the words around it while they are, with it, part of a row's name, kept where the
+    whole is a name ('stairway to heaven': 'to' is grammar, yet part of the title; 'back to black'); else the span
+    as found. `grammar_only` grows it over grammar words alone, into a name of at least `shortest` words. Grown
+    one word at a time, each step looked up: a few lookups, not one per combination."""
     tokens = list(lexicon.TOKEN.finditer(intent.lower))
     tail = [m for m in tokens if m.start() >= span.end][:MAX_NAME_TAIL]
-    head = [m for m in tokens if m.end() <= span.start][-MAX_NAME_TAIL:]
+    head = [m for m in tokens if m.end() <= span.start][-MAX_NAME_TAIL:][::-1]
     if grammar_only:
         tail = list(itertools.takewhile(lambda m: m.group(0) in lexicon.FUNCTION_WORDS, tail))
-        head = list(itertools.takewhile(lambda m: m.group(0) in lexicon.FUNCTION_WORDS, head[::-1]))[::-1]
+        head = list(itertools.takewhile(lambda m: m.group(0) in lexicon.FUNCTION_WORDS, head))
     own = len(lexicon.TOKEN.findall(span.text))
-    for left in range(len(head), -1, -1):
-        for right in range(len(tail), -1, -1):
-            if left == right == 0 or own + left + right < shortest:
-                continue
-            start = head[len(head) - left].start() if left else span.start
-            end = tail[right - 1].end() if right else span.end
-            text = intent.question[start:end]
-            term = clean_term(text)
-            if any(fold(m.name) == fold(term) for m in _matches(profile, term, lookup)):
-                return Span(start, end, text)
-    return span
+
+    def names(start: int, end: int) -> list[Match]:
+        term = clean_term(intent.question[start:end])
+        return _matches(profile, term, lookup) if len(term) >= 3 else []
+
+    start, end, best = span.start, span.end, span
+    size = own
+    for side, steps in (("right", tail), ("left", head)):
+        for m in steps:
+            grown = (start, m.end()) if side == "right" else (m.start(), end)
+            found = names(*grown)
+            if not found:
+                break
+            start, end, size = grown[0], grown[1], size + 1
+            term = fold(clean_term(intent.question[start:end]))
+            if size >= shortest and any(fold(x.name) == term for x in found):
+                best = Span(start, end, intent.question[start:end])
+    return best
 
 
 def titles_around_values(intent, profile: SchemaProfile, lookup, spans: list[Span]) -> list[Span]:
@@ -416,6 +424,18 @@ def _first_name(match: Match, term: str) -> bool:
 MAX_TITLE_WORDS = 8
 
 
+def _names_of(entity: Entity, term: str, lookup, profile: SchemaProfile) -> list[str]:
+    """The names of `entity`'s rows holding `term` (one lookup, cached), not every table's."""
+    key = ("names of", entity.table, term)
+    if key not in profile.cache:
+        try:
+            rows = lookup(lookup_query(entity, term))
+        except Exception:  # noqa: BLE001 - a failed lookup names nothing
+            rows = []
+        profile.cache[key] = [str(r[1]) for r in rows if len(r) > 1 and r[1] is not None]
+    return profile.cache[key]
+
+
 def titles_after_nouns(intent, profile: SchemaProfile, lookup) -> list[Span]:
     """'the album let there be rock', 'the song back in black': the words right after a table's noun that are,
     whole, the name of one of its rows, however common each word is ('rock' is also a genre, 'let there be'
@@ -437,8 +457,7 @@ def titles_after_nouns(intent, profile: SchemaProfile, lookup) -> list[Span]:
             term = clean_term(text)
             if len(term) < 3 or size == 1 and term in lexicon.FUNCTION_WORDS:
                 continue
-            if any(m.entity.table == entity.table and fold(m.name) == fold(term)
-                   for m in _matches(profile, term, lookup)):
+            if any(fold(name) == fold(term) for name in _names_of(entity, term, lookup, profile)):
                 found.append(Span(start, end, text))
                 break
     return found
