@@ -186,7 +186,9 @@ class RowCondition:
 
     table: str
     column: str
-    op: str                                  # eq | in | not_in | lt_column | sum_lt_column | is_null | le | gt_or_null | not_null | after | before | on_time
+    # eq | in | not_in | lt_column | sum_lt_column | is_null | le | gt_or_null | not_null | after | before | on_time
+    # | since | before_day
+    op: str
     values: tuple[str, ...] = ()
     label: str = ""
 
@@ -213,6 +215,10 @@ class RowCondition:
             return exp.Not(this=exp.Is(this=target, expression=exp.Null()))
         if self.op == "le":
             return exp.LTE(this=target, expression=_typed_literal(self.values[0]))
+        if self.op == "since":  # the row's own date on or after a day ('signed up in 2024')
+            return exp.GTE(this=target, expression=_typed_literal(self.values[0]))
+        if self.op == "before_day":
+            return exp.LT(this=target, expression=_typed_literal(self.values[0]))
         if self.op == "gt_or_null":
             return exp.Paren(this=exp.or_(exp.Is(this=target.copy(), expression=exp.Null()),
                                           exp.GT(this=target, expression=_typed_literal(self.values[0]))))

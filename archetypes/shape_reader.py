@@ -412,16 +412,59 @@ def _absence(intent, ops, kinds, profile, spec, as_of, out) -> None:
     spec.absent_count = intent.how_many is not None and intent.how_many[0] == entity.table  # 'how many ... never'
     out.consumed.add("negation")
     out.replaces |= {"ranking_metric", "unit"}
-    _present_then_absent(intent, spec, as_of, out)
+    _present_then_absent(intent, profile, spec, as_of, out)
 
 
 # 'ordered in 2024 but not in 2025', 'bought last year and haven't this year': events in one window, none in the next
 _BUT_NOT = re.compile(r"\b(?:but|and|yet)\s+(?:not|never|haven'?t|hasn'?t|didn'?t|did not|have not|has not|no longer)\b")
 
 
-def _present_then_absent(intent: Intent, spec: QuerySpec, as_of: dt.date, out: ShapeRead) -> None:
+# 'signed up', 'joined', 'registered': the date a row was created
+_JOINED_IN = re.compile(r"\b(?:sign(?:ed|s)?[- ]?up|joined|registered|enrolled|onboarded|created)\s+(?:with us\s+)?"
+                        r"(?:(?:in|during|on|at)\s+)?$")
+_CREATED_WORDS = frozenset({"created", "creation", "signed", "signup", "joined", "registered", "registration",
+                            "enrolled", "onboarded"})
+
+
+def _joined_in(intent: Intent, profile: SchemaProfile, spec: QuerySpec, window: tuple, out: ShapeRead) -> bool:
+    """'clients who signed up in 2024 and never paid': the window bounds the rows' own creation date, not the
+    events looked for (those are looked for at any time, or in a window of their own)."""
+    entity = spec.absent
+    span = window[1]
+    joined = _JOINED_IN.search(intent.lower[:span[0]].rstrip() + " ")
+    if entity is None or joined is None:
+        return False
+    table = profile.tables.get(entity.table)
+    column = next((c for c in (table.columns if table else []) if c.family == "temporal" and
+                   set(words(c.name)) & _CREATED_WORDS), None)
+    if column is None:
+        return False
+    start, end = window[0].start.isoformat(), window[0].end.isoformat()
+    last = (window[0].end - dt.timedelta(days=1)).isoformat()
+    spec.conditions += [RowCondition(entity.table, column.name, "since", (start,),
+                                     label=f"{phrase(column.name)} {start} to {last}"),
+                        RowCondition(entity.table, column.name, "before_day", (end,))]
+    out.read += [_span(intent, joined.start(), joined.end()), _span(intent, *span)]
+    out.replaces.add("timeframe")
+    return True
+
+
+def _present_then_absent(intent: Intent, profile: SchemaProfile, spec: QuerySpec, as_of: dt.date,
+                         out: ShapeRead) -> None:
     from archetypes.intent import _concrete_window
 
+    first = _concrete_window(intent.lower, as_of)
+    if first is not None and _joined_in(intent, profile, spec, first, out):
+        # and the events of a window of their own, after the negation, or at any time
+        negated = re.search(r"\b(?:not|never|haven'?t|hasn'?t|didn'?t|no)\b", intent.lower[first[1][1]:])
+        after = _concrete_window(intent.lower[first[1][1] + negated.end():], as_of) if negated else None
+        spec.window = after[0] if after is not None else None
+        if after is not None and negated is not None:
+            offset = first[1][1] + negated.end()
+            out.read.append(_span(intent, offset + after[1][0], offset + after[1][1]))
+        for joint in re.finditer(r"\b(?:but|yet)\b", intent.lower[first[1][1]:]):  # 'signed up in 2023 but ...'
+            out.read.append(_span(intent, first[1][1] + joint.start(), first[1][1] + joint.end()))
+        return
     m = _BUT_NOT.search(intent.lower)
     if m is None:
         # "last year's clients who haven't bought this year": the window's own rows, then none in the next
