@@ -1285,7 +1285,14 @@ def _date_words(intent: Intent, column: str) -> list[Span]:
                     len(word) >= 4 and w.startswith(word) and len(w) - len(word) <= 3 for w in parts)]  # 'ship': shipped
     if set(parts) & _CREATION_WORDS:  # a row's creation date is when it 'signed up', 'joined', 'registered'
         found += [Span(m.start(), m.end(), intent.question[m.start():m.end()]) for m in _JOINING.finditer(intent.lower)]
+    if set(parts) & _LEAVING_WORDS:  # a termination date is when someone 'left the company', 'quit', 'resigned'
+        found += [Span(m.start(), m.end(), intent.question[m.start():m.end()]) for m in _LEAVING.finditer(intent.lower)]
     return found
+
+
+_LEAVING_WORDS = frozenset({"termination", "terminated", "exit", "departure", "resignation", "separation", "left"})
+_LEAVING = re.compile(r"\b(?:left|quit|resigned|departed|(?:was|were|got) (?:fired|let go)|terminated)\b"
+                      r"(?:\s+(?:the\s+)?(?:company|firm|business|organi[sz]ation|org|us|team))?")
 
 
 _CREATION_WORDS = frozenset({"created", "creation", "registered", "registration", "signup", "signed", "joined",

@@ -310,7 +310,9 @@ def lowercase_names(intent, profile: SchemaProfile, lookup, taken: list[Span]) -
         if any(s.start <= start < s.end for s in taken):
             return False
         base = singular(word)
+        # ('people' is who is counted, never the department 'People Ops' typed in lowercase)
         return not (word in known or base in known or word in STOPWORDS or word.isdigit() or word[0] in "#$€£¥%"
+                    or base in lexicon.PEOPLE_NOUNS or word in lexicon.PEOPLE_NOUNS
                     or base in schema.known or word in schema.known or (base,) in schema.tables
                     or word in _COUNT_WORDS)
 

@@ -288,6 +288,9 @@ def stem(word: str) -> str:
     return word
 
 
+_PEOPLE_WORDS = ("people", "person", "headcount", "staff", "folks")
+
+
 def vocabulary(profile: SchemaProfile) -> Vocabulary:
     cached = profile.cache.get("vocabulary")
     if cached is not None:
@@ -372,6 +375,16 @@ def vocabulary(profile: SchemaProfile) -> Vocabulary:
             if len(fk.columns) == 1 and len(said) > 1 and pointed is not None and said not in phrases and \
                     not any(w in STOPWORDS for w in said):  # 'reports to', 'ship via': a verb, read elsewhere
                 phrases[said] = [pointed]
+    # 'people', 'headcount': the one table of people there is (the employees of an HR schema); with several
+    # ('employees' and 'clients') the word says nothing of which, and stays unread
+    people = [e for n, e in profile.entities.items() if not e.column_only and
+              singular(phrase(n).split()[-1] if phrase(n) else n) in lexicon.PEOPLE_NOUNS]
+    if len(people) == 1:
+        for word in _PEOPLE_WORDS:
+            if (word,) not in phrases:
+                phrases[(word,)] = [people[0]]
+                tables.setdefault((word,), people[0].table)
+                known.add(word)
     sold = catalogue(profile)
     for word in lexicon.CATALOGUE_WORDS:
         if sold is not None and (word,) not in phrases:
