@@ -1,7 +1,8 @@
 """Found trying an HR schema the project never saw (PostgreSQL; here on SQLite): 'people' was looked up as a
 lowercase name and filtered the department 'People Ops' ('how many people work in engineering' summed salaries
 of Engineering and People Ops, benign: 0), 'who manages the most people' ranked only People Ops; 'left the
-company' was unread next to the termination date it names."""
+company' was unread next to the termination date it names; 'which office has the most employees' left 'office'
+unread (a table of offices with a city and no name column was no entity)."""
 from __future__ import annotations
 
 import datetime as dt
@@ -21,16 +22,20 @@ def _hr(url: str) -> None:
     engine = sa.create_engine(url)
     with engine.begin() as conn:
         conn.exec_driver_sql("CREATE TABLE departments (id INTEGER PRIMARY KEY, name VARCHAR(30) NOT NULL)")
+        conn.exec_driver_sql("CREATE TABLE offices (id INTEGER PRIMARY KEY, city VARCHAR(30) NOT NULL, "
+                             "country VARCHAR(30) NOT NULL)")
+        conn.exec_driver_sql("INSERT INTO offices VALUES (1, 'Berlin', 'Germany'), (2, 'Lisbon', 'Portugal')")
         conn.exec_driver_sql("CREATE TABLE employees (id INTEGER PRIMARY KEY, full_name VARCHAR(30) NOT NULL, "
                              "hire_date DATE NOT NULL, termination_date DATE, department_id INTEGER NOT NULL "
-                             "REFERENCES departments(id), manager_id INTEGER REFERENCES employees(id))")
+                             "REFERENCES departments(id), manager_id INTEGER REFERENCES employees(id), "
+                             "office_id INTEGER NOT NULL REFERENCES offices(id))")
         conn.exec_driver_sql("CREATE TABLE salaries (id INTEGER PRIMARY KEY, employee_id INTEGER NOT NULL "
                              "REFERENCES employees(id), amount NUMERIC(10,2) NOT NULL, valid_from DATE NOT NULL, "
                              "valid_to DATE NOT NULL)")
         conn.execute(sa.text("INSERT INTO departments VALUES (:i, :n)"),
                      [{"i": i, "n": n} for i, n in enumerate(DEPARTMENTS, 1)])
-        conn.execute(sa.text("INSERT INTO employees VALUES (:i, :n, :h, :t, :d, :m)"),
-                     [{"i": i, "n": f"Person {i}", "h": hired, "t": left, "d": dep, "m": manager}
+        conn.execute(sa.text("INSERT INTO employees VALUES (:i, :n, :h, :t, :d, :m, :o)"),
+                     [{"i": i, "n": f"Person {i}", "h": hired, "t": left, "d": dep, "m": manager, "o": 1 + (i > 4)}
                       for i, (dep, manager, hired, left) in enumerate(EMPLOYEES, 1)])
         conn.execute(sa.text("INSERT INTO salaries VALUES (:i, :i, 50000, :f, '9999-12-31')"),
                      [{"i": i, "f": row[2]} for i, row in enumerate(EMPLOYEES, 1)])
@@ -56,3 +61,6 @@ def test_people_are_counted_not_a_department_called_people(tmp_path) -> None:
     assert [rows[0][0] for rows in most] == ["Person 2", "Person 1"], most
     # two left in 2024 (employees 4 and 6), by the termination date 'left the company' names
     assert _answers(connected, "how many people left the company in 2024") == [[[2]]]
+    # employees 1 to 4 in Berlin (3 still there), 5 and 6 in Lisbon (1 still there): Berlin either way
+    offices = _answers(connected, "which office has the most employees")
+    assert offices and all(rows[0][0] == "Berlin" for rows in offices), offices

@@ -8,6 +8,8 @@ from archetypes.profile.model import Entity
 
 _NAME_WORDS = ("name", "title", "label")
 _CODE_WORDS = {"serial", "sku", "plate", "registration", "vin"}  # a code that names a row where no name does
+_PLACE_NOUNS = {"office", "branch", "site", "location", "warehouse", "depot", "hub", "campus", "facility", "store",
+                "shop", "clinic", "plant"}
 _NAME_PREFIXES = {"company", "full", "display", "business", "brand", "trade", "legal", "short", "common"}
 
 
@@ -38,6 +40,10 @@ def entity(table: TableInfo) -> Entity | None:
         chosen = (first, last)
     if not chosen:  # 'bikes' named by their serial number, parts by their sku: the code people say
         chosen = next(((c.name,) for c in text if set(words(c.name)) & _CODE_WORDS), ())
+    if not chosen and {singular(w) for w in head} & _PLACE_NOUNS:
+        # 'which office has the most employees': a place with no name column is named by its city
+        chosen = next(((c.name,) for c in text if tuple(words(c.name)) in (("city",), ("location",), ("site",),
+                                                                           ("town",))), ())
     if not chosen:
         return None
     return Entity(table=table.name, name_columns=chosen, noun=noun, key=tuple(table.primary_key),
