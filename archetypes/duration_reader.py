@@ -49,10 +49,14 @@ _LENGTH = re.compile(r"\b(?!(?:average|avg|mean|median|typical|total|the|a|an|of
                      r"\b(?:length|lengths|duration|durations)\s+of\s+(?:a\s+|an\s+|the\s+|each\s+|their\s+)?([a-z]+)|"
                      r"\b(?:average|avg|mean|median|typical)\s+(stay|stays)(?:\s+(?:length|lengths|duration))?\b|"
                      r"\bhow\s+long\s+(?:do|does|did)\s+(?:[a-z]+\s+){0,3}?(stay|stays)\b|\b(nights?)\b")
+# 'how many sick days', 'how many vacation days were taken': the days each row spans, added up
+_DAYS_TAKEN = re.compile(r"\bhow many\s+(?:[a-z]+\s+){1,2}?(days)\b(?!\s+(?:ago|of (?:the )?week|left|remain|did|does|do|"
+                         r"to|until|between|since|before|after))")
 # 'nights sold', 'how many nights', 'total nights': the spans added up, not averaged
-_SPAN_WORDS = frozenset({"stay", "night"})
+_SPAN_WORDS = frozenset({"stay", "night", "day"})
 _AVERAGED = re.compile(r"\b(?:average|avg|mean|median|typical|per)\b")
-_SUMMED = re.compile(r"\b(?:how many|total|sum of|number of)\s+(?:[a-z]+\s+)?nights?\b|\bnights?\s+"
+_SUMMED = re.compile(r"\bhow many\s+(?:[a-z]+\s+){1,2}?days\b|"
+                     r"\b(?:how many|total|sum of|number of)\s+(?:[a-z]+\s+)?nights?\b|\bnights?\s+"
                      r"(?:sold|stayed|booked|spent)\b")
 _END_WORDS = frozenset("end ended ending ends finished closed cancelled canceled churned terminated stopped left "
                        "expired expires".split())
@@ -129,7 +133,7 @@ def duration_asked(intent: Intent, profile: SchemaProfile, mentioned: tuple[str,
                 found.append((m, None, m.group(1)))
     for m in _BETWEEN.finditer(lower):
         found.append((m, m.group(1), m.group(2)))
-    lives = [m for pattern in (_LASTS, _LENGTH) for m in pattern.finditer(lower)]
+    lives = [m for pattern in (_LASTS, _LENGTH, _DAYS_TAKEN) for m in pattern.finditer(lower)]
     delay = _DELAY.search(lower)
     if not found and not lives and delay is None:
         return None

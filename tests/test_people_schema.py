@@ -3,7 +3,7 @@ salary history, performance reviews with two keys to employees, leave requests),
 MariaDB: 'employees in Sales' dropped 'Sales' (a word that also means the fact) and counted everyone, clear; a
 review's two keys (the employee reviewed, the reviewer) joined one way on SQLite and the other on the servers;
 leave requests' start and end dates were taken for a validity period; people who had left counted as employees;
-'average salary' summed; 'how many sick days' counted requests, complete; a first name that is also a title
+'average salary' summed; 'how many sick days' counted requests, complete (now the days they span, added up); a first name that is also a title
 named the title only. Each case is one line: the question, then what some reading must answer on every engine,
 computed here from the rows the test writes."""
 from __future__ import annotations
@@ -66,6 +66,7 @@ def _employees(department: int | None = None, current: bool = False) -> int:
     return sum(1 for _, _, d, t in EMPLOYEES if department in (None, d) and not (current and t is not None))
 
 
+_SICK_DAYS = sum(n for _, _, _, n, kind, status in LEAVES if kind == "sick" and status == "approved")
 _UNREVIEWED = sum(1 for i, *_ in EMPLOYEES if not any(e == i for _, e, *_ in REVIEWS))
 
 
@@ -92,8 +93,8 @@ CASES = [
                                                "complete"]),
     # the salary history's current rows end at 9999-12-31: the average of those is one reading
     ("average salary", [f"answer={sum(_CURRENT_PAY) / len(_CURRENT_PAY):.2f}", "fires=record_scope"]),
-    # days of leave are not requests: said, never a silent count
-    ("how many approved sick days were there", ["ignored=days"]),
+    # days of leave are not requests: the days each approved sick leave spans, added up
+    ("how many approved sick days were there", [f"every={_SICK_DAYS:.2f}", "complete"]),
     # 'frank': the project Frank, or the people whose first name it is
     ("show frank", ["fires=entity"]),
     # a rating is averaged over the rows that reach the department, never added up (a hotel newcomer's 'best rating')
