@@ -1298,7 +1298,8 @@ _LEAVING = re.compile(r"\b(?:left|quit|resigned|departed|(?:was|were|got) (?:fir
 _CREATION_WORDS = frozenset({"created", "creation", "registered", "registration", "signup", "signed", "joined",
                              "join", "enrolled", "onboarded"})
 _JOINING = re.compile(r"\b(?:sign(?:ed|s|ing)?[- ]?ups?|join(?:ed|s|ing)?|register(?:ed|s)?|enroll?(?:ed|s)?|"
-                      r"onboarded|came on board|became (?:a |our )?(?:customer|client|member)s?)\b")
+                      r"onboarded|came on board|became (?:a |our )?(?:customer|client|member)s?)\b|"
+                      r"\bnew(?=\s+[a-z]+)")  # 'new clients in q1': those created then
 
 
 # verbs that end a row's life, and the date columns that record it ('solved' a ticket: its resolved_at)
