@@ -257,6 +257,9 @@ class Vocabulary:
     typos: dict[str, str | None] = field(default_factory=dict)  # a misspelt word -> the schema word it is
     typo_targets: frozenset[str] = frozenset()  # the one-word schema words a misspelt word may be
     every_measure: dict[tuple[str, ...], list[Measure]] = field(default_factory=dict)  # a word several facts hold
+    # facts whose rows other facts' rows point at (an order of its items): their own money is no row's value
+    # ('freight'), the lines' is
+    with_lines: frozenset[str] = frozenset()
 
 
 def typo_fix(word: str, vocab: Vocabulary) -> str | None:
@@ -396,7 +399,9 @@ def vocabulary(profile: SchemaProfile) -> Vocabulary:
     vocab = Vocabulary(phrases, measure_words, frozenset(known), longest, tables, rate_words, stems,
                        every_measure={k: v for k, v in every_measure.items() if len(v) > 1},
                        typo_targets=frozenset(k[0] for k in [*phrases, *measure_words] if len(k) == 1 and
-                                              len(k[0]) >= 5))
+                                              len(k[0]) >= 5),
+                       with_lines=frozenset(e.ref_table for f in profile.facts for e in profile.edges.get(f, ())
+                                            if e.ref_table in profile.facts))
     profile.cache["vocabulary"] = vocab
     return vocab
 
@@ -537,7 +542,9 @@ def _schema_words(intent: Intent, vocab: Vocabulary) -> None:
                 index += size
                 break
             if key in vocab.measure_words:
-                intent.measures.append((_measure_of_table_named(intent, vocab, key, index), span))
+                named = _money_of_row_said(intent, vocab, _measure_of_table_named(intent, vocab, key, index), index,
+                                           size)
+                intent.measures.append((named, span))
                 intent.schema_hits += 1
                 matched = True
             if key in vocab.phrases:
@@ -554,6 +561,25 @@ def _schema_words(intent: Intent, vocab: Vocabulary) -> None:
                     made is not None and made.end() == intent.tokens[index][2]:
                 intent.schema_hits += 1
             index += 1
+
+
+_RANKED_BY = frozenset({"by", "highest", "lowest", "top", "average", "avg", "mean", "median", "max", "min", "biggest",
+                        "largest", "smallest", "total", "best", "worst"})
+
+
+def _money_of_row_said(intent: Intent, vocab: Vocabulary, measure: Measure, index: int, size: int) -> Measure:
+    """'top 5 employees by salary', 'the highest salary': one row's money, ranked or averaged, when the table is
+    named in the singular and holds exactly one amount of money, not a count of its rows ('by salaries' stays
+    a count); never a table of headers whose lines hold the value ('the largest order' is no freight)."""
+    word = intent.tokens[index][0]
+    if size != 1 or measure.kind not in ("count", "count_distinct") or singular(word) != word or index == 0 or \
+            intent.tokens[index - 1][0] not in _RANKED_BY or measure.table in vocab.with_lines:
+        return measure
+    money: list[Measure] = []
+    for found in vocab.measure_words.values():
+        if found.table == measure.table and found.money and not any(found is m for m in money):
+            money.append(found)
+    return money[0] if len({m.value for m in money}) == 1 else measure
 
 
 def _said_as_verb(intent: Intent, index: int, size: int, vocab: Vocabulary) -> bool:

@@ -2,7 +2,8 @@
 lowercase name and filtered the department 'People Ops' ('how many people work in engineering' summed salaries
 of Engineering and People Ops, benign: 0), 'who manages the most people' ranked only People Ops; 'left the
 company' was unread next to the termination date it names; 'which office has the most employees' left 'office'
-unread (a table of offices with a city and no name column was no entity)."""
+unread (a table of offices with a city and no name column was no entity); 'top 5 employees by salary' counted
+each one's salary rows."""
 from __future__ import annotations
 
 import datetime as dt
@@ -37,7 +38,7 @@ def _hr(url: str) -> None:
         conn.execute(sa.text("INSERT INTO employees VALUES (:i, :n, :h, :t, :d, :m, :o)"),
                      [{"i": i, "n": f"Person {i}", "h": hired, "t": left, "d": dep, "m": manager, "o": 1 + (i > 4)}
                       for i, (dep, manager, hired, left) in enumerate(EMPLOYEES, 1)])
-        conn.execute(sa.text("INSERT INTO salaries VALUES (:i, :i, 50000, :f, '9999-12-31')"),
+        conn.execute(sa.text("INSERT INTO salaries VALUES (:i, :i, 50000 + 1000 * :i, :f, '9999-12-31')"),
                      [{"i": i, "f": row[2]} for i, row in enumerate(EMPLOYEES, 1)])
     engine.dispose()
 
@@ -62,5 +63,8 @@ def test_people_are_counted_not_a_department_called_people(tmp_path) -> None:
     # two left in 2024 (employees 4 and 6), by the termination date 'left the company' names
     assert _answers(connected, "how many people left the company in 2024") == [[[2]]]
     # employees 1 to 4 in Berlin (3 still there), 5 and 6 in Lisbon (1 still there): Berlin either way
+    # 'by salary': each one's salary, not the number of salary rows (one each, a tie of everyone)
+    paid = _answers(connected, "top 5 employees by salary")
+    assert paid and all(rows[0] == ["Person 6", 56000] for rows in paid), paid
     offices = _answers(connected, "which office has the most employees")
     assert offices and all(rows[0][0] == "Berlin" for rows in offices), offices
