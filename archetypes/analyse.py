@@ -28,6 +28,7 @@ from archetypes.profile import Entity, Fact, Lookup, Measure, SchemaProfile
 from archetypes.profile.model import TimeColumn
 from archetypes.query import MAX_CALENDAR_ROWS, RANKING_LIMIT, EntityFilter, QuerySpec, build, reading_key
 from archetypes.registry import ARCHETYPES, ORDER
+from archetypes.respell import Respelt, respell
 from archetypes.shape_reader import ShapeRead, read_shape
 from archetypes.status_words import open_or_unfinished, state_or_date, undated_state
 from archetypes.unit import mixed_note
@@ -59,7 +60,8 @@ def detect(question: str, profile: SchemaProfile, lookup: Lookup | None = None, 
            as_of: dt.date | None = None) -> list[Detection]:
     """The archetypes the question fires, in registry order. Fast: no database access except the
     entity archetype's cached name lookups."""
-    return _detect(_context(question, profile, lookup, as_of))
+    ctx = _context(question, profile, lookup, as_of)
+    return [_detection_as_typed(d, ctx.extra["respelt"]) for d in _detect(ctx)]
 
 
 def analyse(question: str, profile: SchemaProfile, lookup: Lookup | None = None,
@@ -75,7 +77,7 @@ def analyse(question: str, profile: SchemaProfile, lookup: Lookup | None = None,
     if blocking:
         analysis.notes.append("the question does not say what data to use: " + blocking[0].clarification.question)
         analysis.understood = _understood(ctx, detections, analysis)
-        return analysis
+        return _as_typed(analysis, ctx.extra["respelt"])
     axes = [(d, chosen.get(d.archetype, d.readings)) for d in detections if d.readings]
     total = 1
     for _, readings in axes:
@@ -124,7 +126,37 @@ def analyse(question: str, profile: SchemaProfile, lookup: Lookup | None = None,
     outside = _window_outside_data(ctx)
     if outside is not None and outside not in analysis.notes:
         analysis.notes.append(outside)
+    return _as_typed(analysis, ctx.extra["respelt"])
+
+
+def _as_typed(analysis: Analysis, respelt: Respelt) -> Analysis:
+    """The analysis of the question as read, told in the words typed: spans and evidence of the question typed,
+    and each respelt word said ("'97" read as 1997)."""
+    if not respelt.changes:
+        return analysis
+    typed = respelt.typed
+
+    def span(start: int, end: int) -> tuple[int, int]:
+        return respelt.typed_span(start, end)
+
+    analysis.question = typed
+    analysis.detections = [_detection_as_typed(d, respelt) for d in analysis.detections]
+    understood = analysis.understood
+    ignored = tuple(replace(i, span=(a, b), text=typed[a:b]) for i in understood.ignored
+                    for a, b in [span(*i.span)])
+    read_as = tuple(replace(r, span=(a, b), text=typed[a:b]) for r in understood.read_as
+                    for a, b in [span(*r.span)])
+    said = tuple(ReadAsSpan(c.typed, (c.start, c.end), c.word) for c in respelt.changes
+                 if not any(i.span[0] <= c.start < i.span[1] for i in ignored))
+    analysis.understood = replace(understood, ignored=ignored, read_as=read_as + said)
     return analysis
+
+
+def _detection_as_typed(detection: Detection, respelt: Respelt) -> Detection:
+    if not respelt.changes:
+        return detection
+    start, end = respelt.typed_span(*detection.span)
+    return replace(detection, span=(start, end), evidence=respelt.typed[start:end])
 
 
 def _window_outside_data(ctx: Context) -> str | None:
@@ -402,7 +434,8 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
             continue
         out.append((Span(start, end, ctx.question[start:end]), "names a column no reading uses"))
     del vocab
-    return out
+    idioms = lexicon.grammar_idioms(ctx.intent.lower)  # 'end up cancelled': no end date asked
+    return [(s, why) for s, why in out if not any(a <= s.start < b for a, b in idioms)]
 
 
 # 'which shops ...', 'which of our clients ...': rows of a table asked for
@@ -545,7 +578,11 @@ def _own_anchor(intent: Intent, profile: SchemaProfile) -> dt.date | None:
 def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of: dt.date | None) -> Context:
     if not isinstance(question, (str, bytes)):
         raise InputError("question must be text")
-    text = decode_input(question, what="question", limit=MAX_QUESTION_BYTES).strip()
+    typed = decode_input(question, what="question", limit=MAX_QUESTION_BYTES).strip()
+    latest = as_of or profile.as_of or (profile.latest.date() if profile.latest is not None else None)
+    respelt = respell(typed, latest=latest, earliest=profile.earliest.date() if profile.earliest is not None else None,
+                      known=vocabulary(profile).known)
+    text = respelt.text  # "q1 '98": q1 1998, 'averge': average; mapped back to the words typed (_as_typed)
     anchor = as_of or profile.as_of
     intent = read(text, profile, anchor)
     own = _own_anchor(intent, profile) if as_of is None else None
@@ -595,6 +632,7 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
         _reach_filters(base, profile, intent)
     ctx = Context(question=text, intent=intent, profile=profile, lookup=lookup, as_of=anchor, base=base)
     ctx.grounding = grounded
+    ctx.extra["respelt"] = respelt
     ctx.extra["value_spans"] = [m.span for m in grounded.values] + \
         ([s.span for s in compared.sides] if compared is not None else [])
     from archetypes.entity import known_filters, lowercase_names, name_matches

@@ -180,6 +180,7 @@ def operator_mentions(intent: Intent) -> list[OperatorMention]:
                 found.append(OperatorMention(lexicon.OPERATORS[phrase], phrase,
                                              Span(at, end, intent.question[at:end])))
             start = end
+    taken += lexicon.grammar_idioms(lower)  # 'over the past year', 'break down by': no threshold, no fall
     for token in tokens(intent):
         category = lexicon.OPERATORS.get(token.text)
         if category and not any(a <= token.start < b for a, b in taken):
@@ -205,7 +206,7 @@ def account(intent: Intent, profile: SchemaProfile, read: list[Span], consumed: 
     schema = vocabulary(profile)
     pending = {(m.span.start, m.span.end) for m in operators if m.category in lexicon.SHAPE_OPERATORS
                and m.category not in consumed}
-    covered = [(s.start, s.end) for s in read]
+    covered = [(s.start, s.end) for s in read] + lexicon.grammar_idioms(intent.lower)
     covered += [(m.span.start, m.span.end) for m in operators if (m.span.start, m.span.end) not in pending]
     blocked = [(s.start, s.end) for s, _ in unread or []]
     # 'aov 2024 vs 2025' read 'aov' as the money summed: an average no reading takes is not read, whatever span

@@ -98,7 +98,7 @@ OPERATORS: dict[str, str] = {
     **dict.fromkeys(["total", "totals", "sum", "overall", "combined", "altogether", "aggregate"], "total"),
     **dict.fromkeys(["count", "counts", "number", "how many", "many"], "count"),
     **dict.fromkeys(["distinct", "unique", "different"], "distinct"),
-    **dict.fromkeys(["share", "percentage", "percent", "pct", "proportion", "fraction", "portion", "%",
+    **dict.fromkeys(["share", "percentage", "percent", "pct", "proportion", "fraction", "portion", "%", "slice",
                      "how much of", "how many of"], "share"),
     **dict.fromkeys(["ratio", "rate", "rates", "how often"], "rate"),
     **dict.fromkeys(["per", "each", "every", "by", "for each", "for every", "across", "broken down by",
@@ -233,3 +233,19 @@ COUNTRY_CODES: dict[str, tuple[str, ...]] = {
     "IN": ("india", "indian"), "AU": ("australia", "australian"), "NZ": ("new zealand",), "SG": ("singapore",),
     "ZA": ("south africa",), "IL": ("israel",), "TR": ("turkey",), "AE": ("united arab emirates", "uae"),
 }
+
+# idioms whose words only carry grammar, whatever each word means alone: 'over' of 'over the past year' is no
+# threshold, 'down' of 'break down by country' no fall, 'clients on file' every client, 'end up cancelled'
+# the state
+GRAMMAR_IDIOMS = re.compile(
+    r"\bover(?=\s+(?:the\s+)?(?:last|past|previous|prior|trailing|recent|whole|entire|full|course)\b)"
+    r"|\b(?:break|breaks|breaking|broken|broke)\s+(?:(?:it|them|this|that|those|these)\s+)?(?:down|out)\b"
+    r"|\bon\s+(?:file|record|the\s+books)\b"
+    r"|\b(?:end|ends|ended|ending)\s+up\b"
+    r"|\b(?:hand|hands|handed|handing)\s+out\b|\bhow\s+big\b"
+    r"|(?<=\bin stock)|\bleft(?=\s+(?:in\s+stock|on\s+hand)\b)")
+
+
+def grammar_idioms(lower: str) -> list[tuple[int, int]]:
+    """The spans of GRAMMAR_IDIOMS in a lowercased question: read, and never an operator."""
+    return [m.span() for m in GRAMMAR_IDIOMS.finditer(lower) if m.end() > m.start()]

@@ -1,0 +1,119 @@
+"""The question as the rules read it: a year written with two digits spelt out ("'97", 'q1 98', 'from 96 to 97'),
+an operator word misspelt spelt right ('averge', 'bigest'). Every change is kept, so a span found in the text read
+maps back to the words typed, and the report says what was read as what (Understood.read_as)."""
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+
+import simplemma
+from rapidfuzz.distance import DamerauLevenshtein
+
+from archetypes import lexicon
+
+_MONTHS = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
+           r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
+# "'97", "’98": a year, whatever precedes it ("'90s" is a decade, not read here)
+_APOSTROPHE_YEAR = re.compile(r"(?<![\w'’])['’](\d{2})\b(?!['’]?s\b)")
+# 'march 98', 'q1 98', 'h2 97', 'fy 98': a period's year (after a month, a number a day can be is a day)
+_PERIODS = frozenset({"q1", "q2", "q3", "q4", "h1", "h2", "fy"})
+_PERIOD_YEAR = re.compile(r"\b(?:" + _MONTHS + r"|q[1-4]|h[12]|fy)\.?,?\s+(\d{2})\b(?![.,]?\d|\s*%)")
+# 'from 96 to 97', '98 vs 97', 'between 96 and 97': two years, when both are years of the data
+_YEAR_PAIR = re.compile(r"(?<![\w$€£¥.,'’])(\d{2})\s+(?:vs\.?|versus|to|and|-|against|compared to)\s+['’]?(\d{2})\b"
+                        r"(?![.,]?\d|\s*%|\s+(?!(?:in|for|of|by|per|at|on|sales|revenue|growth)\b)[a-z])")
+# 'parcels shipped to germany in 97': one year of the data after a preposition, ending the phrase
+_LONE_YEAR = re.compile(r"\b(?:in|of|during|since|for|from|before|after|until)\s+(\d{2})\b(?![.,]?\d|\s*%|\s*[a-z])")
+
+# operator and fact words long enough to be misspelt recognisably ('averge', 'percnet', 'reveune')
+_SPELLED = tuple(sorted({w for w in [*lexicon.OPERATORS, *lexicon.FACT_WORDS, *lexicon.MONEY_WORDS]
+                         if w.isalpha() and len(w) >= 5}))
+
+
+@dataclass(frozen=True)
+class Respelling:
+    start: int   # where the words typed were, in the question typed
+    end: int
+    typed: str
+    word: str    # what they were read as
+
+
+@dataclass(frozen=True)
+class Respelt:
+    typed: str
+    text: str                           # the question as read
+    changes: tuple[Respelling, ...] = ()
+
+    def typed_span(self, start: int, end: int) -> tuple[int, int]:
+        """A span of the text read, as a span of the question typed (a respelt word maps to the word typed)."""
+        return self._back(start, at_end=False), self._back(end, at_end=True)
+
+    def _back(self, position: int, at_end: bool) -> int:
+        shift = 0
+        for change in self.changes:
+            read_start = change.start + shift
+            read_end = read_start + len(change.word)
+            if position < read_start or (at_end and position == read_start):
+                break
+            if position < read_end or (at_end and position == read_end):
+                return change.end if at_end else change.start
+            shift += len(change.word) - (change.end - change.start)
+        return position - shift
+
+
+def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
+            known: frozenset[str] = frozenset()) -> Respelt:
+    """The question with its two-digit years and misspelt operator words read; `known` are the schema's own
+    words, never respelt."""
+    lower = question.lower()
+    found: dict[tuple[int, int], str] = {}
+    anchor = latest or dt.date.today()
+
+    def year(digits: str) -> int:
+        full = anchor.year // 100 * 100 + int(digits)
+        return full - 100 if full > anchor.year else full
+
+    def in_data(full: int) -> bool:
+        return earliest is not None and latest is not None and earliest.year <= full <= latest.year
+
+    for m in _APOSTROPHE_YEAR.finditer(lower):
+        found[m.span()] = str(year(m.group(1)))
+    for m in _PERIOD_YEAR.finditer(lower):
+        if int(m.group(1)) > 31 or m.group(0)[:2] in _PERIODS:
+            found.setdefault(m.span(1), str(year(m.group(1))))  # 'june 29' is a day; 'march 98' a year
+    for m in _YEAR_PAIR.finditer(lower):
+        first, second = year(m.group(1)), year(m.group(2))
+        if in_data(first) and in_data(second) and first != second:
+            found.setdefault(m.span(1), str(first))
+            at = m.start(2) - (1 if lower[m.start(2) - 1] in "'’" else 0)
+            found.setdefault((at, m.end(2)), str(second))
+    for m in _LONE_YEAR.finditer(lower):
+        if in_data(year(m.group(1))):
+            found.setdefault(m.span(1), str(year(m.group(1))))
+    for m in lexicon.TOKEN.finditer(lower):
+        word = m.group(0)
+        fixed = _operator_typo(word, known)
+        if fixed is not None:
+            found.setdefault(m.span(), fixed)
+    changes = tuple(Respelling(a, b, question[a:b], word) for (a, b), word in sorted(found.items())
+                    if not any(a < d and c < b for (c, d) in found if (c, d) != (a, b)))
+    if not changes:
+        return Respelt(question, question)
+    parts, at = [], 0
+    for change in changes:
+        parts += [question[at:change.start], change.word]
+        at = change.end
+    parts.append(question[at:])
+    return Respelt(question, "".join(parts), changes)
+
+
+def _operator_typo(word: str, known: frozenset[str]) -> str | None:
+    """The one operator or fact word a misspelt word is: one edit away (two for long words), same first letter.
+    An English word, a schema word or a short one is never a typo ('count' is not 'court')."""
+    if len(word) < 5 or not word.isalpha() or word in known or word in lexicon.OPERATORS or \
+            word in lexicon.FUNCTION_WORDS or word in lexicon.TIME_WORDS or word in lexicon.FACT_WORDS or \
+            simplemma.is_known(word, lang="en"):
+        return None
+    close = [w for w in _SPELLED if w[0] == word[0] and
+             DamerauLevenshtein.distance(word, w) <= (2 if len(w) >= 9 else 1)]
+    return close[0] if len(close) == 1 else None

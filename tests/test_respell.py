@@ -1,0 +1,53 @@
+"""The question as the rules read it (archetypes.respell): two-digit years and misspelt operator words, each
+change mapped back to the words typed. Pure text: no database."""
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from archetypes.respell import respell
+
+NORTHWIND = {"earliest": dt.date(1996, 7, 4), "latest": dt.date(1998, 5, 6)}
+DEMO = {"earliest": dt.date(2023, 7, 1), "latest": dt.date(2025, 6, 30)}
+
+# typed | data | read as
+CASES = [
+    ("sales growth '96 to '97", NORTHWIND, "sales growth 1996 to 1997"),
+    ("5 best-selling items of ’97", NORTHWIND, "5 best-selling items of 1997"),
+    ("sales growth 98 vs 97 in %", NORTHWIND, "sales growth 1998 vs 1997 in %"),
+    ("q1 98 sales per rep", NORTHWIND, "q1 1998 sales per rep"),
+    ("orders shipped to germany in 97", NORTHWIND, "orders shipped to germany in 1997"),
+    ("not ordered since march 98", NORTHWIND, "not ordered since march 1998"),
+    ("fy 24 revenue", DEMO, "fy 2024 revenue"),
+    ("averge invoice total", DEMO, "average invoice total"),
+    ("whats the bigest order", DEMO, "whats the biggest order"),
+    # left alone: a day after a month, counts, thresholds, a year outside the data, decades, English words
+    ("orders on june 29?", DEMO, "orders on june 29?"),
+    ("top 10 products in 97 countries", NORTHWIND, "top 10 products in 97 countries"),
+    ("orders over 97", NORTHWIND, "orders over 97"),
+    ("between 23 and 25 items", DEMO, "between 23 and 25 items"),
+    ("orders in 12", DEMO, "orders in 12"),
+    ("music of the '90s", DEMO, "music of the '90s"),
+    ("which courts are busiest", DEMO, "which courts are busiest"),
+]
+
+
+@pytest.mark.parametrize("typed, data, read", CASES, ids=[c[0] for c in CASES])
+def test_the_question_as_read(typed: str, data: dict[str, dt.date], read: str) -> None:
+    assert respell(typed, **data).text == read
+
+
+def test_spans_of_the_text_read_map_back_to_the_words_typed() -> None:
+    typed = "averge florp in q1 98 by shop"
+    respelt = respell(typed, **NORTHWIND)
+    text = respelt.text
+    assert text == "average florp in q1 1998 by shop"
+    for word in ("average", "florp", "q1 1998", "1998", "shop"):
+        start = text.index(word)
+        a, b = respelt.typed_span(start, start + len(word))
+        assert typed[a:b] == {"average": "averge", "q1 1998": "q1 98", "1998": "98"}.get(word, word)
+
+
+def test_schema_words_are_never_respelt() -> None:
+    assert respell("averge by averag", **DEMO, known=frozenset({"averag"})).text == "average by averag"
