@@ -291,6 +291,10 @@ def stem(word: str) -> str:
     return word
 
 
+# the words a money column's other names add ('freight costs', 'shipping'): read only as part of that name
+_MONEY_SAID = frozenset(lexicon.MONEY_TAILS) | frozenset(w for names in lexicon.MONEY_COLUMN_SYNONYMS.values()
+                                                        for n in names for w in n.split())
+
 _PEOPLE_WORDS = ("people", "person", "headcount", "staff", "folks")
 
 
@@ -343,7 +347,11 @@ def vocabulary(profile: SchemaProfile) -> Vocabulary:
                 # payment would not count); a filter on the lines still reaches them (analyse._reach_filters)
                 if held is None or (measure.kind == "count" and held.kind == "count_distinct"):
                     measure_words[key] = measure
-                known.update(text.split())
+                if text == measure.words[0] or not measure.money:
+                    # 'freight cost' names the freight; 'cost' alone is no word of this schema
+                    known.update(text.split())
+                else:
+                    known.update(w for w in text.split() if w not in _MONEY_SAID)
     for word, target in profile.synonyms.items():
         known.add(word)
         key = tuple(singular(w) for w in word.split())
@@ -489,8 +497,10 @@ def read(question: str, profile: SchemaProfile, as_of: dt.date | None) -> Intent
 
 
 def _absent_subject(intent: Intent, vocab: Vocabulary) -> None:
+    measured = [s for _, s in intent.measures]  # 'freight costs': the freight, no costs the schema lacks
     for word, start, end in intent.tokens:
-        if word in ABSENT_SUBJECTS and word not in vocab.known and singular(word) not in vocab.known:
+        if word in ABSENT_SUBJECTS and word not in vocab.known and singular(word) not in vocab.known and \
+                not any(s.start <= start < s.end for s in measured):
             intent.unknown_subject = Span(start, end, intent.question[start:end])
             intent.absent_subject = True
             return

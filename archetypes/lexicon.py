@@ -43,6 +43,14 @@ revenue revenues turnover income earnings takings gmv money business transaction
 move moved moving shift shifted
 """.split())
 
+# words after a money column's name that say the same money ('freight costs', 'the shipping charge')
+MONEY_TAILS = ("cost", "charge", "fee", "spend", "expense", "bill")
+# other names of money columns, in plain English ('shipping cost' is the freight)
+MONEY_COLUMN_SYNONYMS: dict[str, tuple[str, ...]] = {
+    "freight": ("shipping cost", "shipping costs", "shipping charge", "shipping fee", "delivery cost", "delivery charge",
+                "postage", "carriage"),
+}
+
 # fact words that ask for money, not for a count of rows ('invoice revenue', 'what clients spent')
 MONEY_WORDS = frozenset("""
 revenue revenues rev turnover income earnings takings gmv money spend spends spent spending earn earns earned

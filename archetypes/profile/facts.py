@@ -133,8 +133,12 @@ def _measures(table: TableInfo, fact: Fact, facts: dict[str, Fact], edges: dict[
             continue
         value = slug(" ".join(words(column.name)))
         money = bool(set(words(column.name)) & _MONEY)
-        found.append(Measure(value, f"Sum of {' '.join(words(column.name))}", "sum", table.name, (column.name,),
-                             money=money, words=(" ".join(words(column.name)),)))
+        named = " ".join(words(column.name))
+        # 'freight costs', 'the freight charge', 'shipping cost': the money the column holds, said another way
+        also = (*(f"{named} {tail}" for tail in lexicon.MONEY_TAILS if tail not in named.split()),
+                *lexicon.MONEY_COLUMN_SYNONYMS.get(named, ())) if money else ()
+        found.append(Measure(value, f"Sum of {named}", "sum", table.name, (column.name,),
+                             money=money, words=(named, *also)))
     for edge in edges[table.name]:
         parent = facts.get(edge.ref_table)
         if parent is not None and parent.time_path == () and len(edge.columns) == 1:
