@@ -403,7 +403,7 @@ def _one_word_pool(pool: list[Match], term: str) -> list[Match]:
     term = fold(term)
     begins = re.compile(r"^" + re.escape(term) + r"(?!\w)")
     starting = [m for m in pool if begins.search(fold(m.name))]
-    exact = [m for m in pool if fold(m.name) == term]
+    exact = [m for m in pool if fold(m.name) in (term, f"the {term}")]  # 'trooper': The Trooper, its 'the' grammar
     if exact:
         return exact + [m for m in pool if _first_name(m, term)]
     if lemma(term) != term and not (term.endswith("s") and term.startswith(lemma(term))):

@@ -25,6 +25,9 @@ _YEAR_PAIR = re.compile(r"(?<![\w$€£¥.,'’])(\d{2})\s+(?:vs\.?|versus|to|an
 # 'parcels shipped to germany in 97': one year of the data after a preposition, ending the phrase
 _LONE_YEAR = re.compile(r"\b(?:in|of|during|since|for|from|before|after|until)\s+(\d{2})\b(?![.,]?\d|\s*%|\s*[a-z])")
 
+# 'how long is the average song': the average length ('how long is <a row named>' is read as it is)
+_HOW_LONG = re.compile(r"\bhow\s+(long)(?=\s+(?:is|are|was|were)\s+(?:(?:the|an|a|our)\s+)?(?:average|avg|typical|mean)\b)")
+
 # operator and fact words long enough to be misspelt recognisably ('averge', 'percnet', 'reveune')
 _SPELLED = tuple(sorted({w for w in [*lexicon.OPERATORS, *lexicon.FACT_WORDS, *lexicon.MONEY_WORDS]
                          if w.isalpha() and len(w) >= 5}))
@@ -90,6 +93,8 @@ def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
     for m in _LONE_YEAR.finditer(lower):
         if in_data(year(m.group(1))):
             found.setdefault(m.span(1), str(year(m.group(1))))
+    for m in _HOW_LONG.finditer(lower):
+        found[m.span(1)] = "length"
     for m in lexicon.TOKEN.finditer(lower):
         word = m.group(0)
         fixed = _operator_typo(word, known)
