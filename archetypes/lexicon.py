@@ -88,6 +88,10 @@ CLOSING_NOUNS = frozenset({"cancellation", "cancellations", "cancels", "churn", 
                            "completions", "deliveries", "refunds", "terminations", "resolutions"})
 # states of a row that never went through: it is void, not a row of another kind that counts
 NEVER_HAPPENED = frozenset({"cancelled", "canceled", "void", "voided", "rejected", "declined", "failed", "abandoned"})
+# states nobody wants more of: the worst rate of them is the highest ('worst refund rate')
+BAD_STATES = NEVER_HAPPENED | frozenset({"refunded", "returned", "late", "overdue", "churned", "lost", "disputed",
+                                         "chargeback", "no-show", "no show", "no_show", "missed", "damaged",
+                                         "defective", "complaint", "escalated", "delayed", "bounced", "expired"})
 
 
 def names_a_figure(tokens: Iterable[tuple[str, int, int]]) -> bool:
@@ -138,7 +142,7 @@ MULTIWORD_OPERATORS = sorted((k for k in OPERATORS if " " in k or "-" in k), key
 
 # words that only mark time, read by the time-expression parser or by a grain
 TIME_WORDS = frozenset("""
-when time times date dates day days daily week weeks weekly month months monthly quarter quarters quarterly
+when time times timestamp timestamps date dates day days daily week weeks weekly month months monthly quarter quarters quarterly
 year years yearly annual annually hour hours hourly minute weekday weekdays weekend weekends morning mornings
 evening evenings night nights today yesterday tonight ago since until till before after during period periods
 season seasonal calendar fiscal fy iso ytd mtd qtd so far now currently current recent recently lately
@@ -248,7 +252,7 @@ COUNTRY_CODES: dict[str, tuple[str, ...]] = {
 GRAMMAR_IDIOMS = re.compile(
     r"\bover(?=\s+(?:the\s+)?(?:last|past|previous|prior|trailing|recent|whole|entire|full|course)\b)"
     r"|\b(?:break|breaks|breaking|broken|broke)\s+(?:(?:it|them|this|that|those|these)\s+)?(?:down|out)\b"
-    r"|\bon\s+(?:file|record|the\s+books)\b"
+    r"|\bon\s+(?:file|record|the\s+books)\b|\bin\s+(?:the|our)\s+(?:system|database|db|records?|books)\b"
     r"|\b(?:end|ends|ended|ending)\s+up\b"
     r"|\b(?:hand|hands|handed|handing)\s+out\b|\bhow\s+big\b"
     r"|(?<=\bin stock)|\bleft(?=\s+(?:in\s+stock|on\s+hand)\b)")

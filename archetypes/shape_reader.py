@@ -72,7 +72,7 @@ _BARE = re.compile(r"^\s*(?!(?:count|show|list|give|plot|chart|draw|display|numb
 # 'basket size', 'avg order size': units, lines or value per order
 _BASKET = re.compile(r"\b(?:basket|cart)\s+(size|value)s?\b|\b(?:order|invoice|ticket|transaction)\s+(size)s?\b")
 _ORDER_VALUE = re.compile(r"\b(?:average|avg|mean|median|typical)\s+(?:\w+\s+)?(?:value|size|worth)\b|\baov\b")
-_WHEN_MOST = re.compile(r"\bwhen\b.*\b(most|busiest|peak|least|fewest)\b|\b(busiest|quietest|peak|slowest)\b")
+_WHEN_MOST = re.compile(r"\bwhen\b.*\b(most(?!\s+recent)|busiest|peak|least|fewest)\b|\b(busiest|quietest|peak|slowest)\b")
 _PARTS = (("weekday", re.compile(r"\b(weekday|day of (?:the )?week|which day|what day|days of (?:the )?week)\b")),
           ("hour", re.compile(r"\b(hour|time of (?:the )?day|what time|which time)\b")),
           ("month_key", re.compile(r"\b(month|months)\b.*\b(ever|all[- ]time|on record)\b|"
@@ -135,7 +135,18 @@ def read_shape(intent: Intent, ops: list[OperatorMention], profile: SchemaProfil
     _stock_level(intent, profile, spec, out)
     _not_yet(intent, profile, spec, out)
     _counted_in_currency(intent, profile, spec)
+    _bad_rate_ranked(words_used, spec)
     return out
+
+
+def _bad_rate_ranked(words_used: set[str], spec: QuerySpec) -> None:
+    """'the store with the worst cancellation rate' has the most cancellations for its size: a share of rows in a
+    state nobody wants is worst highest, best lowest."""
+    said = words_used & {"worst", "best"}
+    values = [str(v).lower() for f in spec.share_filters if not f.negate for v in f.values]
+    if len(said) != 1 or not values or not all(v in lexicon.BAD_STATES for v in values) or spec.group is None:
+        return
+    spec.ascending = said == {"best"}
 
 
 COUNT_SAID = re.compile(r"\b(?:number|count|counts|tally|how many)\b")
@@ -1048,8 +1059,8 @@ def _charged_on_average(entity: Entity, direction: str, mention: OperatorMention
 
 def _attribute(intent, ops, kinds, profile, spec, as_of, out) -> None:
     mention = next((m for m in ops if m.category == "attribute" and m.word in lexicon.ATTRIBUTE_WORDS), None)
-    if spec.shape != "aggregate":
-        return
+    if spec.shape != "aggregate" or ("attribute" in out.consumed and spec.agg in ("min", "max")):
+        return  # (the date of the latest row: read by _first_or_last)
     if (mention is None or _TENURE.search(intent.lower)) and _verb_dated(intent, profile, spec, out):
         return  # 'hired first', 'been with us the longest': a date the verb names
     if mention is None:
@@ -2695,14 +2706,19 @@ def _price_history_of(intent: Intent, m: re.Match, owner: Entity, profile: Schem
 
 
 _FIRST_LAST = re.compile(r"\b(?:very\s+)?(first|earliest|last|latest|most recent|newest)\b")
+# a date asked for: 'when was ...', 'the date of ...', "what's the timestamp of ..."
+_WHEN_ASKED = re.compile(r"^\s*(?:when\b|(?:what(?:'s|s| is| was)\s+)?(?:the\s+)?(?:date|day|time|timestamp)\s+of\b)")
 
 
 def _first_or_last(intent, ops, kinds, profile, spec, as_of, out) -> None:
     """'when did we get our very first order', 'when was our last sale to brazil': the earliest or the latest
     date of the events named, within the filters; not a count of them."""
     m = _FIRST_LAST.search(intent.lower)
-    if re.match(r"^\s*when\b", intent.lower) is None or m is None or intent.window is not None or \
-            spec.shape != "aggregate":
+    said = [x for x in (intent.window_span, intent.vague_time) if x is not None]
+    # 'the most recent invoice': 'recent' is the latest row's word here, no window of recent days
+    own_word = m is not None and bool(said) and all(m.start() <= x.start < m.end() for x in said)
+    if _WHEN_ASKED.match(intent.lower) is None or m is None or (intent.window is not None and not own_word) or \
+            (spec.shape != "aggregate" and not own_word):
         return
     named = [t.entity.table for t in intent.targets if t.entity.table in profile.facts and t.span.start > m.start()]
     named += [rows_of(profile, x) for x, s in intent.measures if s.start > m.start() and
@@ -2724,6 +2740,9 @@ def _first_or_last(intent, ops, kinds, profile, spec, as_of, out) -> None:
     out.read.append(_span(intent, m.start(), m.end()))
     out.consumed |= {"attribute", "ranking"}
     out.replaces |= {"ranking_metric", "unit", "timezone", "aggregation_level"}
+    if own_word:
+        spec.shape, spec.window, spec.time_part = "aggregate", None, None
+        out.replaces.add("timeframe")
 
 
 _WHEN_DID = re.compile(r"^\s*when\s+(?:did|was|were|has|had|is)\b")
