@@ -28,6 +28,10 @@ _LONE_YEAR = re.compile(r"\b(?:in|of|during|since|for|from|before|after|until)\s
 # 'how long is the average song': the average length ('how long is <a row named>' is read as it is)
 _HOW_LONG = re.compile(r"\bhow\s+(long)(?=\s+(?:is|are|was|were)\s+(?:(?:the|an|a|our)\s+)?(?:average|avg|typical|mean)\b)")
 
+# 'average customer spend': the spend per customer ('average order value' stays as it is: an order is no person)
+_WHOSE_AVERAGE = re.compile(r"\b(?:average|avg|typical|mean)\s+((" + "|".join(sorted(lexicon.PEOPLE_NOUNS)) +
+                            r")\s+(spend|spending|value|worth|revenue|lifetime value|ltv))\b")
+
 # operator and fact words long enough to be misspelt recognisably ('averge', 'percnet', 'reveune')
 _SPELLED = tuple(sorted({w for w in [*lexicon.OPERATORS, *lexicon.FACT_WORDS, *lexicon.MONEY_WORDS]
                          if w.isalpha() and len(w) >= 5}))
@@ -93,6 +97,8 @@ def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
     for m in _LONE_YEAR.finditer(lower):
         if in_data(year(m.group(1))):
             found.setdefault(m.span(1), str(year(m.group(1))))
+    for m in _WHOSE_AVERAGE.finditer(lower):
+        found[m.span(1)] = f"{m.group(3)} per {m.group(2)}"
     for m in _HOW_LONG.finditer(lower):
         found[m.span(1)] = "length"
     for m in lexicon.TOKEN.finditer(lower):

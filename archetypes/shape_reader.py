@@ -1760,12 +1760,19 @@ def _rows_per(intent: Intent, average: OperatorMention, per: re.Match, profile: 
     denominator = _table_named(profile, per.group(1), intent)
     # 'avg tracks per album'; 'how many tracks are on an invoice on average': the average said last
     start = average.span.end if average.span.start < per.start() else 0
+    intent_counted = intent.how_many[0] if intent.how_many is not None else next(
+        (rows_of(profile, m) for m, s in intent.measures if m.kind == "count" and s.text.lower() != singular(s.text.lower())),
+        None)  # rows said in the plural and counted ('visits per client'), not one row's money ('order value')
     counted = next((t.entity.table for t in intent.targets if not t.entity.column_only and
                     start <= t.span.start and t.span.end <= per.start()), None) or \
-        (intent.how_many[0] if intent.how_many is not None and intent.how_many[1].end <= per.start() else None)
+        (intent.how_many[0] if intent.how_many is not None and intent.how_many[1].end <= per.start() else None) or \
+        next((rows_of(profile, m) for m, s in intent.measures if start <= s.start and s.end <= per.start() and
+              m.kind in ("count", "count_distinct") and s.text.lower() != singular(s.text.lower())), None)
+    # ('avg visits per client': a table of events, no name, said in the plural; 'avg order value' is money)
+    money_said = intent.money is not None or any(w in lexicon.MONEY_WORDS for w, _, _ in intent.tokens)
     if denominator is None or counted is None or counted == denominator or counted in profile.facts and \
-            any(m.money for m in profile.facts[counted].measures):
-        return False
+            any(m.money for m in profile.facts[counted].measures) and (money_said or counted != intent_counted):
+        return False  # ('avg invoice per client' is its money; 'how many invoices per client on average' counts them)
     between = {singular(w) for w, s, _ in intent.tokens if average.span.end <= s < per.start()}
     if between & _LENGTH_WORDS or any({singular(w) for w in words(c.name)} <= between and
                                       c.family == "numeric" for c in profile.tables[counted].columns):
