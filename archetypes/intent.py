@@ -231,7 +231,8 @@ SYNONYMS = {"client": "customer", "buyer": "customer", "shopper": "customer", "p
             "purchase": "order", "sale": "order", "transaction": "order", "bill": "invoice", "genre": "category",
             "category": "genre", "manager": "employee", "sales rep": "employee", "sales representative": "employee",
             "sales agent": "employee", "support rep": "employee", "support agent": "employee",
-            "account manager": "employee", "sales person": "employee", "customer": "account"}
+            "account manager": "employee", "sales person": "employee", "salespeople": "employee",
+            "sales people": "employee", "customer": "account"}
 
 # subjects analysts ask about that many schemas lack; asked of a schema without them -> insufficient_info
 ABSENT_SUBJECTS = frozenset("""

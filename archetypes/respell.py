@@ -32,6 +32,19 @@ _HOW_LONG = re.compile(r"\bhow\s+(long)(?=\s+(?:is|are|was|were)\s+(?:(?:the|an|
 _WHOSE_AVERAGE = re.compile(r"\b(?:average|avg|typical|mean)\s+((" + "|".join(sorted(lexicon.PEOPLE_NOUNS)) +
                             r")\s+(spend|spending|value|worth|revenue|lifetime value|ltv))\b")
 
+# 'top five', 'our three biggest': how many, in digits ('the last three months' is read as it is)
+_NUMBER_WORDS = {"two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8",
+                 "nine": "9", "ten": "10", "twelve": "12", "fifteen": "15", "twenty": "20"}
+_RANKED_COUNT = re.compile(r"\b(?:top|bottom|best|worst)\s+(" + "|".join(_NUMBER_WORDS) + r")\b|\b(" +
+                           "|".join(_NUMBER_WORDS) + r")(?=\s+(?:biggest|largest|best|worst|highest|lowest|smallest|"
+                           r"top|most|least|cheapest|priciest|busiest|newest|oldest|longest|shortest)\b)")
+# 'genres ranked by sales, first five': the top five of the ranking said
+_FIRST_RANKED = re.compile(r"\b(first)\s+(?:\d{1,3}|" + "|".join(_NUMBER_WORDS) + r")\s*$")
+_RANKED = re.compile(r"\b(?:ranked|sorted|ordered)\s+by\b")
+
+# 'average $ per order', 'how many $ did we make': the sign alone says money ('$5' is an amount, read as it is)
+_MONEY_SIGN = re.compile(r"(?<![\w$€£¥])([$€£¥])(?!\s*\d)(?=\s|$|[?!.,])")
+
 # operator and fact words long enough to be misspelt recognisably ('averge', 'percnet', 'reveune')
 _SPELLED = tuple(sorted({w for w in [*lexicon.OPERATORS, *lexicon.FACT_WORDS, *lexicon.MONEY_WORDS]
                          if w.isalpha() and len(w) >= 5}))
@@ -99,6 +112,17 @@ def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
             found.setdefault(m.span(1), str(year(m.group(1))))
     for m in _WHOSE_AVERAGE.finditer(lower):
         found[m.span(1)] = f"{m.group(3)} per {m.group(2)}"
+    for m in _RANKED_COUNT.finditer(lower):
+        group = 1 if m.group(1) else 2
+        found[m.span(group)] = _NUMBER_WORDS[m.group(group)]
+    ranked = _FIRST_RANKED.search(lower.rstrip(" ?.!")) if _RANKED.search(lower) else None
+    if ranked is not None:
+        found[ranked.span(1)] = "top"
+        number = lower[ranked.end(1):ranked.end()].strip()
+        if number in _NUMBER_WORDS:
+            found[(ranked.end() - len(number), ranked.end())] = _NUMBER_WORDS[number]
+    for m in _MONEY_SIGN.finditer(lower):
+        found[m.span(1)] = "money"
     for m in _HOW_LONG.finditer(lower):
         found[m.span(1)] = "length"
     for m in lexicon.TOKEN.finditer(lower):

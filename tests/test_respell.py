@@ -51,3 +51,21 @@ def test_spans_of_the_text_read_map_back_to_the_words_typed() -> None:
 
 def test_schema_words_are_never_respelt() -> None:
     assert respell("averge by averag", **DEMO, known=frozenset({"averag"})).text == "average by averag"
+
+
+NUMBERS = [
+    ("top five customers", "top 5 customers"),
+    ("our three biggest artists", "our 3 biggest artists"),
+    ("genres ranked by sales, first five", "genres ranked by sales, top 5"),
+    ("the first five orders", "the first five orders"),
+    ("in the last three months", "in the last three months"),
+    ("mean $ per order", "mean money per order"),
+    ("orders over $500", "orders over $500"),
+    ("average customer spend", "average spend per customer"),
+    ("average order value", "average order value"),
+]
+
+
+@pytest.mark.parametrize("typed, read", NUMBERS, ids=[c[0] for c in NUMBERS])
+def test_counts_money_and_whose_average_as_read(typed: str, read: str) -> None:
+    assert respell(typed, **DEMO).text == read
