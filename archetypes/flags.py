@@ -91,7 +91,16 @@ _DONE_AT = frozenset({"shipped", "delivered", "completed", "closed", "resolved",
                       "finished", "fulfilled", "done", "submitted", "dispatched"})
 _TIMELINESS = {"late": "after", "overdue": "after", "delayed": "after", "early": "before", "on time": "on_time",
                "on-time": "on_time"}
-TIMELINESS_WORDS = re.compile(r"\b(late|overdue|delayed|early|on[ -]time)\b")
+TIMELINESS_WORDS = re.compile(r"\b(late|overdue|delayed|early|on[ -]time|behind schedule|"
+                              r"(?:past|after|beyond)\s+(?:the|their|its|our)\s+(?:due|required|promised)(?:\s+date)?)\b")
+
+
+_WENT_OUT = re.compile(r"\b(?:went|go|goes|gone|sent|got)\s+out\s+$")
+
+
+def _timeliness(said: str) -> str:
+    """'shipped past their required date' is late."""
+    return "after" if said.startswith(("past", "after", "beyond", "behind")) else _TIMELINESS[said.replace("-", " ")]
 
 
 def timeliness_mentions(intent: Intent, profile: SchemaProfile, tables: set[str]) -> list[FlagMention]:
@@ -114,7 +123,7 @@ def timeliness_mentions(intent: Intent, profile: SchemaProfile, tables: set[str]
             actual = named[0] if len(named) == 1 else done[0] if len(done) == 1 else None
             if len(due) != 1 or actual is None:
                 continue
-            op = _TIMELINESS[m.group(1).replace("-", " ")]
+            op = _timeliness(m.group(1))
             label = {"after": f"{phrase(actual)} after {phrase(due[0])}", "before": f"{phrase(actual)} before "
                      f"{phrase(due[0])}", "on_time": f"{phrase(actual)} on or before {phrase(due[0])}"}[op]
             start = m.start()
@@ -122,6 +131,8 @@ def timeliness_mentions(intent: Intent, profile: SchemaProfile, tables: set[str]
             deed = set(words(actual)) & _DONE_AT
             if before and any(same_root(before[-1][0], w) for w in deed):
                 start = before[-1][1]  # 'ship late', 'shipped late': the deed's word is read with it
+            elif (out_went := _WENT_OUT.search(intent.lower[:m.start()])) is not None:
+                start = out_went.start()  # 'went out past their required date': sent, after the day due
             due_column, done_column = info.column(due[0]), info.column(actual)
             by_day = due_column is not None and done_column is not None and is_date_only(due_column.type) and \
                 not is_date_only(done_column.type)  # 'promised_by' a day, 'delivered_at' a moment

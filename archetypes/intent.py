@@ -261,6 +261,8 @@ class Vocabulary:
     # facts whose rows other facts' rows point at (an order of its items): their own money is no row's value
     # ('freight'), the lines' is
     with_lines: frozenset[str] = frozenset()
+    # the deed a dated column records, by its root ('ship': the rows with a shipped date): 'shipments' are them
+    deeds: dict[str, str] = field(default_factory=dict)
 
 
 def typo_fix(word: str, vocab: Vocabulary) -> str | None:
@@ -411,8 +413,38 @@ def vocabulary(profile: SchemaProfile) -> Vocabulary:
                                               len(k[0]) >= 5),
                        with_lines=frozenset(e.ref_table for f in profile.facts for e in profile.edges.get(f, ())
                                             if e.ref_table in profile.facts))
+    vocab.deeds = _deeds(profile)
+    for root, deed_table in vocab.deeds.items():
+        # 'late shipments', 'shipments per employee': the rows with a shipped date, counted as the table's rows
+        counted = next((m for m in profile.facts[deed_table].measures if m.kind == "count"), None)
+        if counted is not None and (f"{root}ment",) not in measure_words and (f"{root}ment",) not in phrases:
+            measure_words[(f"{root}ment",)] = counted
+            vocab.known = vocab.known | {f"{root}ment", f"{root}ments"}
     profile.cache["vocabulary"] = vocab
     return vocab
+
+
+_DEED_WORDS = frozenset({"shipped", "delivered", "dispatched", "returned", "refunded", "cancelled", "canceled",
+                         "completed", "fulfilled", "paid"})
+
+
+def _deed_root(word: str) -> str:
+    """'shipped' and 'shipment', 'delivered' and 'delivery': one root ('ship', 'deliver')."""
+    for suffix in ("ments", "ment", "ies", "y", "ed", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            break
+    return word[:-1] if len(word) > 3 and word[-1] == word[-2] else word
+
+
+def _deeds(profile: SchemaProfile) -> dict[str, str]:
+    found: dict[str, set[str]] = {}
+    for fact in profile.facts.values():
+        table = profile.tables.get(fact.table)
+        for column in table.columns if table is not None else ():
+            for word in set(words(column.name)) & _DEED_WORDS if column.family == "temporal" else ():
+                found.setdefault(_deed_root(word), set()).add(fact.table)
+    return {root: next(iter(tables)) for root, tables in found.items() if len(tables) == 1}
 
 
 def catalogue(profile: SchemaProfile) -> Entity | None:
@@ -962,8 +994,19 @@ def _how_many(intent: Intent, vocab: Vocabulary) -> None:
             at = start + later.start()
             intent.how_many = (table, Span(at, at + len(later.group(0)), intent.question[at:at + len(later.group(0))]))
             return
-    if word not in vocab.known and singular(word) not in vocab.known and word not in STOPWORDS:
+    for later in list(WORD.finditer(intent.lower[start:]))[:3]:
+        # 'how many late shipments': the rows whose dated deed the noun names (a shipped date)
+        table = vocab.deeds.get(_deed_root(later.group(0))) if later.group(0) not in vocab.known else None
+        if table is not None and later.group(0).endswith(("ment", "ments", "ies", "ery")):
+            at = start + later.start()
+            intent.how_many = (table, Span(at, at + len(later.group(0)), intent.question[at:at + len(later.group(0))]))
+            return
+    if word not in vocab.known and singular(word) not in vocab.known and word not in STOPWORDS and \
+            word not in _TIMELINESS_ADJECTIVES:  # 'how many late shipments': the rows late, read as a condition
         intent.unknown_subject = span
+
+
+_TIMELINESS_ADJECTIVES = frozenset({"late", "overdue", "delayed", "early"})
 
 
 def _noun_count(intent: Intent, vocab: Vocabulary) -> None:

@@ -394,8 +394,11 @@ def _column_matches(ctx: Context) -> list[Found]:
         if hit is not None and hit.full and table not in subjects:
             subjects.append(table)
     synonyms = _synonym_columns(ctx.profile)
+    flagged = list(getattr(ctx.grounding, "flags", None) or [])  # 'shipped past the due date': a condition read
     for index, (token, start, end) in enumerate(tokens):
         word = singular(token)
+        if any(f.start <= start < f.end for f in flagged):
+            continue
         listed = synonyms.get(word) or synonyms.get(token)
         if listed and len(listed) > 1:
             table, first = listed[0]
