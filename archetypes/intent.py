@@ -520,6 +520,7 @@ def read(question: str, profile: SchemaProfile, as_of: dt.date | None) -> Intent
         intent.viz = Span(m.start(), m.end(), text[m.start():m.end()])
     _how_many(intent, vocab)
     _group(intent, vocab)
+    _breakdown_named(intent)
     _rows_by(intent, vocab)
     _rows_most(intent, vocab)
     _partition(intent)
@@ -1172,6 +1173,24 @@ _WHICH_HAS_PAID = re.compile(r"(?:which|what)\s+(?:(\d{1,3}|" + "|".join(_COUNT_
 
 _AND_BY = re.compile(r"\s*(?:,\s*|\s+)(?:and|&)\s+(?:by\s+|per\s+|each\s+)?")
 _AND_GRAIN = re.compile(r"(day|week|month|quarter|year)s?\b")
+
+
+_BREAKDOWN_AFTER = re.compile(r"\s+(?:breakdown|breakout|split|mix)\b")
+_BREAKDOWN_BEFORE = re.compile(r"\b(?:breakdown|breakout|split|mix)\s+(?:of|by)\s+(?:the\s+|our\s+)?")
+
+
+def _breakdown_named(intent: Intent) -> None:
+    """'order status breakdown per store', 'a breakdown by category': the rows split by what the breakdown names,
+    beside any other grouping said."""
+    starts = {m.end() for m in _BREAKDOWN_BEFORE.finditer(intent.lower)}
+    named = next((t for t in intent.targets if _BREAKDOWN_AFTER.match(intent.lower, t.span.end) or
+                  t.span.start in starts), None)
+    if named is None or intent.ranking is not None:
+        return
+    if intent.group is None:
+        intent.group = named
+    elif intent.also_group is None and intent.group.entity != named.entity:
+        intent.also_group = named
 
 
 def _second_breakdown(intent: Intent, first: Target) -> None:

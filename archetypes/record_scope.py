@@ -75,8 +75,9 @@ def detect(ctx: Context) -> Detection | None:
     if ctx.grounding is not None:  # 'bookings cancelled': a column a pending value may filter is no scope to ask about
         named |= {f"{r.table}.{r.column}" for _, refs in ctx.grounding.ambiguous for r in refs}
     root = base.fact.table if base.fact else base.count_table
-    if base.group is not None:
-        named.add(base.group.table + "." + base.group.name_columns[0])  # grouped by the state: all shown
+    for grouped in (base.group, base.also_by):
+        if grouped is not None:
+            named.add(grouped.table + "." + grouped.name_columns[0])  # grouped by the state: all shown
     def distance(scope: Scope) -> int:  # the rows read themselves first, then the tables they point at
         route = profile.path(root, scope.table) if root else None
         return len(route) if route is not None else 99

@@ -787,6 +787,8 @@ _PREDICATE = re.compile(r"\b(?:are|is|were|was|went|go|goes|came|come|comes|got|
 def _rows_noun(intent: Intent, share: OperatorMention) -> int | None:
     """Where the share's rows are named: the first table noun or measure after the share word."""
     nouns = [t.span.start for t in intent.targets if not t.entity.column_only] + [s.start for _, s in intent.measures]
+    # ("what % of tokyo's sales come from phones": 'sales' names the rows, no table does)
+    nouns += [s for w, s, _ in intent.tokens if w in lexicon.FACT_NOUNS or w in lexicon.MONEY_WORDS]
     return min((n for n in nouns if n >= share.span.end), default=None)
 
 
