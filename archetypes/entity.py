@@ -176,8 +176,9 @@ def _adjacent_tables(ctx: Context, span: Span) -> tuple[set[str], set[str]]:
         gap = ctx.intent.lower[target.span.end:span.start].strip() if target.span.end <= span.start else None
         if gap in ("", "the", "called", "named", "titled"):
             before.add(target.entity.table)
-        elif 0 <= target.span.start - span.end <= 2:
-            after.add(target.entity.table)
+        elif 0 <= target.span.start - span.end <= 2 and \
+                target.span.text.lower() == singular(target.span.text.lower()):
+            after.add(target.entity.table)  # 'the grunge playlist' is its name; 'iron maiden albums' are the band's
     return before, after
 
 

@@ -1245,17 +1245,24 @@ def _names(intent: Intent, vocab: Vocabulary) -> None:
             continue
         intent.names.append(Span(start, start + len(value), value))
     taken = {(n.start, n.end) for n in intent.names}
-    for target in intent.targets:
-        before = [t for t in intent.tokens if t[2] <= target.span.start and target.span.start - t[2] <= 1]
-        if not before:
-            continue
-        word, start, end = before[-1]
-        if (word.isalpha() and len(word) > 2 and word not in STOPWORDS and word not in vocab.known
+
+    def unknown(word: str, start: int, end: int) -> bool:
+        return (word.isalpha() and len(word) > 2 and word not in STOPWORDS and word not in vocab.known
                 and singular(word) not in vocab.known and word not in _NOT_NAMES and word not in _MONTHS
                 and word not in lexicon.OPERATORS and word not in lexicon.FUNCTION_WORDS  # 'longest tracks'
                 and word not in lexicon.FACT_WORDS and word not in lexicon.TIME_WORDS
-                and (start, end) not in taken and not any(n.start <= start < n.end for n in intent.names)):
-            intent.names.append(Span(start, end, text[start:end]))
+                and (start, end) not in taken and not any(n.start <= start < n.end for n in intent.names))
+
+    for target in intent.targets:
+        before = [t for t in intent.tokens if t[2] <= target.span.start]
+        if not before or target.span.start - before[-1][2] > 1 or not unknown(*before[-1]):
+            continue
+        start, end = before[-1][1], before[-1][2]
+        for word, at, stop in reversed(before[-3:-1]):  # 'iron maiden albums': the words of the name before it
+            if start - stop > 1 or not unknown(word, at, stop):
+                break
+            start = at
+        intent.names.append(Span(start, end, text[start:end]))
 
 
 def _not_name(word: str, vocab: Vocabulary) -> bool:

@@ -2548,7 +2548,8 @@ def _listing(intent, ops, kinds, profile, spec, as_of, out) -> None:
         return
     if _reference(intent, profile, spec, out):
         return
-    if not (_LISTING.search(lower) or _starts_with_table(intent, out.value_spans, profile) or
+    # ('iron maiden albums', 'queen tracks': rows named by a name before the table's noun, no figure asked)
+    if not (_LISTING.search(lower) or _starts_with_table(intent, out.value_spans + intent.names, profile) or
             _starts_with_column(intent, profile, spec, out)):
         return
     target = _counted_rows(intent, profile) or _head_target(intent)
