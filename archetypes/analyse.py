@@ -463,9 +463,12 @@ _BREAKDOWN = re.compile(r"\b(?:by|for each|for every|each|across|broken down by|
 def _breakdowns(intent: Intent) -> list[Target]:
     """The targets the question asks to break the figure down by."""
     measured = [span for _, span in intent.measures]  # 'by tracks sold': the figure, not a breakdown
-    return [t for t in intent.targets
-            if t is intent.also_group or _BREAKDOWN.search(intent.lower[max(0, t.span.start - 20):t.span.start])
-            and not any(s.start <= t.span.start < s.end for s in measured)]
+    found = [t for t in intent.targets
+             if t is intent.also_group or _BREAKDOWN.search(intent.lower[max(0, t.span.start - 20):t.span.start])
+             and not any(s.start <= t.span.start < s.end for s in measured)]
+    # 'by album genre': the genre, the head of the compound, stands for both words
+    return [intent.group if intent.group is not None and t is not intent.group and t.span.end + 1 ==
+            intent.group.span.start else t for t in found]
 
 
 class _Walked:

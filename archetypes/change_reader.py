@@ -222,9 +222,18 @@ def _named_periods(intent: Intent, as_of: dt.date, pair: PeriodPair | None) -> _
         else:
             after = window
             spans.append(span)
+            named = re.search(r"\b(month|quarter|year|yr|qtr)\b", span.text.lower())
+            months = {"month": 1, "quarter": 3, "year": 12}.get(UNIT_WORDS.get(named.group(1), named.group(1))) \
+                if named is not None else None
+            if months and after.start.day == 1 and after.end == as_of + calendar.DAY:
+                # 'yoy change this yr': the whole year, still running, against the year before (to date with the
+                # same days, or with all of it: asked), never against a year cut at a month's start
+                after = calendar.Window(after.start, calendar.add_months(after.start, months), after.label)
         label = re.sub(r"\b(?:19|20)\d{2}\b", lambda y: str(int(y.group(0)) - 1), after.label)
-        before = calendar.Window(calendar.add_months(after.start, -12), calendar.add_months(after.end, -12),
-                                 label if label != after.label else f"{after.label} a year before")
+        this = re.match(r"(?:this|current)\s+(\w+)$", after.label.lower())
+        label = label if label != after.label else f"the {UNIT_WORDS.get(this.group(1), this.group(1))} before" \
+            if this is not None else f"{after.label} a year before"
+        before = calendar.Window(calendar.add_months(after.start, -12), calendar.add_months(after.end, -12), label)
         return _Periods(before, after, spans)
     if window is None or span is None:
         return None

@@ -1065,6 +1065,10 @@ def _group(intent: Intent, vocab: Vocabulary) -> None:
         return
     for m in RE_GROUP.finditer(lower):
         target = next((t for t in intent.targets if t.span.start == m.start(1)), None) or _owned_column(intent, m)
+        head = next((t for t in intent.targets if target is not None and t.span.start == target.span.end + 1 and
+                     lower[target.span.end] == " " and not t.entity.column_only and
+                     t.entity.table != target.entity.table), None)
+        target = head or target  # 'per item category': the category (the head of the compound), of items
         if target is not None and m.group(0).startswith("per") and _which_ranked(intent) not in (None, target):
             continue  # 'which shop has the highest revenue per client': the shops, each one's revenue per client
         if target is not None:
