@@ -434,6 +434,11 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
             continue
         out.append((Span(start, end, ctx.question[start:end]), "names a column no reading uses"))
     del vocab
+    both = re.search(r"\bboth\b", ctx.intent.lower)
+    if both is not None and any(len(f.values) > 1 and not f.negate for f in ctx.base.filters):
+        # 'clients who bought both a phone and a laptop': every reading counts either one
+        out.append((Span(both.start(), both.end(), ctx.question[both.start():both.end()]),
+                    "no reading requires each of the values: they are read as one or the other"))
     idioms = lexicon.grammar_idioms(ctx.intent.lower)  # 'end up cancelled': no end date asked
     return [(s, why) for s, why in out if not any(a <= s.start < b for a, b in idioms)]
 

@@ -852,6 +852,10 @@ def row_filters(spec: QuerySpec, profile: SchemaProfile, source: _From, root: st
         if route is None and flt.via is None and (linked := bridged(profile, source, root, flt)) is not None:
             where.append(linked)  # 'tracks on the grunge playlist': through the table linking both
             continue
+        if route is None and flt.via is None and (spec.measure is None or spec.measure.kind in ("count", "count_distinct")) \
+                and (held := through_children(profile, source, root, flt)) is not None:
+            where.append(held)  # 'how many clients bought jazz': the invoices with a line of it, counted
+            continue
         if route is None:
             spec.notes.append(f"{flt.entity.noun} cannot be reached from {root}: no reading over {root} "
                               f"can apply '{flt.describe()}'")
@@ -891,6 +895,28 @@ def bridged(profile: SchemaProfile, source: _From, root: str, flt: EntityFilter)
             held = replace(flt, negate=False).condition(inner.alias_for((to_filter,)))
             found = exp.Exists(this=inner.select.select(exp.Literal.number(1)).where(link).where(held))
             return exp.Not(this=found) if flt.negate else found
+    return None
+
+
+def through_children(profile: SchemaProfile, source: _From, root: str, flt: EntityFilter) -> exp.Expr | None:
+    """Rows of `root` with a child row (one of its lines) that reaches the filter's rows: EXISTS over the
+    children, so a row is counted once however many of its lines match. None when no child table reaches them."""
+    if flt.entity.column_only:
+        return None  # a place or a state of the rows' far side ('to france': a supplier's country) is no kind of line
+    for table in sorted(profile.edges):
+        back = next((e for e in profile.edges[table] if e.ref_table == root), None)
+        if back is None or table in (root, flt.entity.table):
+            continue
+        route = profile.path(table, flt.entity.table)
+        if route is None or any(e.ref_table == root for e in route):
+            continue
+        outer = source.alias_for(())
+        inner = _From(table, prefix=f"c{len(source.aliases)}_")
+        held = replace(flt, negate=False).condition(inner.alias_for(route))
+        link = exp.and_(*[exp.EQ(this=col(own, inner.aliases[()]), expression=col(ref, outer))
+                          for own, ref in zip(back.columns, back.ref_columns)])
+        found = exp.Exists(this=inner.select.select(exp.Literal.number(1)).where(link).where(held))
+        return exp.Not(this=found) if flt.negate else found
     return None
 
 
