@@ -623,8 +623,11 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
     if intent.grain is not None and (any(m.span.start <= intent.grain[1].start < m.span.end for m in grounded.values)
                                      or _column_word(intent, profile, intent.grain[1])):
         intent.grain = None  # 'an annual membership', 'the hourly rate': a value or a column, not a series
+    asked = _name_asked_of(intent, profile, lookup)
+    if asked is not None and not any(n.start <= asked.start < n.end for n in intent.names):
+        intent.names.append(asked)  # 'what album is changes on': the track Changes, no change asked
     # 'shops not in germany': a filter, not an absence; 'trips with status lost': a value, not a change
-    held = [m.span for m in grounded.values]
+    held = [m.span for m in grounded.values] + ([asked] if asked is not None else [])
     grounded.operators = [m for m in grounded.operators if not any(s.start <= m.span.start < s.end for s in held)]
     base = base_spec(intent, profile)
     base.weekdays = _days_of_week(intent)
@@ -697,6 +700,25 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
 
 _WHO_BUYS = re.compile(r"^\s*who\s+(?:has\s+|have\s+)?(?:spent|spends?|bought|buys|paid|pays|purchased|ordered)\b")
 _SPENDER = re.compile(r"\b(?:spenders?|big spenders?)\b")
+
+
+_ASKED_OF = re.compile(r"^\s*(?:what|which)(?:'s|\s+is|\s+was|\s+are)?\s+(?:the\s+)?([a-z]+)\s+(?:is|was|of|for)\s+"
+                       r"(?:the\s+(?:song|track|album|record|film|movie|product|item)\s+)?(.+?)\s*(?:on|in|from|by)?\s*\??\s*$")
+
+
+def _name_asked_of(intent: Intent, profile: SchemaProfile, lookup: Lookup | None) -> Span | None:
+    """'what album is changes on', 'what genre is war pigs': the words after the table asked of are a row's whole
+    name, whatever else they could be read as (a change, a sum)."""
+    from archetypes.entity import _matches, clean_term
+    from archetypes.naming import fold
+
+    m = _ASKED_OF.match(intent.lower)
+    if m is None or lookup is None or (singular(m.group(1)),) not in vocabulary(profile).tables:
+        return None
+    term = clean_term(intent.question[m.start(2):m.end(2)])
+    if len(term) < 3 or not any(fold(x.name) == fold(term) for x in _matches(profile, term, lookup)):
+        return None
+    return Span(m.start(2), m.end(2), intent.question[m.start(2):m.end(2)])
 
 
 def _who_buys(intent: Intent, profile: SchemaProfile) -> None:
