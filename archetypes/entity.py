@@ -157,6 +157,8 @@ def name_matches(ctx: Context) -> list[tuple[Span, list[Match]]]:
             continue
         matches = _matches(ctx.profile, term, ctx.lookup)
         pool = _resolve(matches, term, _adjacent_tables(ctx, span), ctx.profile)
+        if _CALLED.search(ctx.intent.lower[:span.start]) and any(fold(m.name) == fold(term) for m in pool):
+            pool = [m for m in pool if fold(m.name) == fold(term)]  # 'the playlist called Music': that name, whole
         if span.text.islower() and " " not in term:
             whole = pool
             pool = _one_word_pool(pool, term)  # 'single track': a word inside one title is not its name
@@ -167,6 +169,9 @@ def name_matches(ctx: Context) -> list[tuple[Span, list[Match]]]:
             found.append((span, pool))
     ctx.extra["names"] = found
     return found
+
+
+_CALLED = re.compile(r"\b(?:called|named|titled)\s+[\"'“‘]?$")
 
 
 def _adjacent_tables(ctx: Context, span: Span) -> tuple[set[str], set[str]]:

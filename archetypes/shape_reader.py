@@ -2519,6 +2519,9 @@ def _currency_of_rows(intent, ops, kinds, profile, spec, as_of, out) -> None:
     out.replaces |= {"ranking_metric", "unit", "timezone", "record_scope"}
 
 
+_WE_SELL = re.compile(r"\b(?:that\s+|which\s+)?(?:we|you)\s+(?:sell|carry|stock|offer|have)\b(?=\s*(?:$|[?.!]))")
+
+
 def _listing(intent, ops, kinds, profile, spec, as_of, out) -> None:
     """'List the genres', 'which clients are from canada', 'what is the list price of X': the rows of a
     table (with the columns named), not a total."""
@@ -2532,6 +2535,9 @@ def _listing(intent, ops, kinds, profile, spec, as_of, out) -> None:
             m.kind in ("product", "sum", "expression") for m, _ in intent.measures):
         return
     lower = _without(intent.lower, out.value_spans)  # 'sales' inside the value 'Sales Support Agent' sums nothing
+    if re.match(r"^\s*(?:please\s+)?(?:list|show(?: me)?|give me|display)\b", lower):
+        # 'list the wearables we sell': what is on sale, described by the seller's verb, not a sum of sales
+        lower = _WE_SELL.sub(lambda x: " " * len(x.group(0)), lower)
     # 'albums by led zeppelin': 'by' a named row is who made them, not a breakdown
     named = "|".join(re.escape(v.lower()) for f in spec.filters for v in f.values)
     if named:
@@ -2670,14 +2676,22 @@ _HOW_MUCH_IS = re.compile(r"^\s*(?:so\s+)?how much (?:is|are|was|were)\b(?!.*\b(
                           r"make|earned|worth|revenue|sales|paid|in total|altogether)\b)")
 
 
+# 'how much do we sell chai for', 'what do we charge for a tv episode': a price, said with the seller's verb
+_SELL_FOR = re.compile(r"^\s*(?:how much|what)\s+(?:do|does|did)\s+(?:we|you|they|it)\s+"
+                       r"(?:sell\b.*\bfor|charge(?:\s+for)?|ask(?:\s+for)?)\b(?!.*\b(?:in total|altogether|total)\b)")
+
+
 def _price_of(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: ShapeRead) -> bool:
     """'whats the price of the studio display': the named row's own price, not what its sales summed to."""
-    m = _PRICE_WORD.search(intent.lower) or _HOW_MUCH_IS.match(intent.lower)
+    sell_for = _SELL_FOR.match(intent.lower)
+    m = _PRICE_WORD.search(intent.lower) or _HOW_MUCH_IS.match(intent.lower) or sell_for
     owner = _named_owner(profile, spec, out)
     # 'how much does the macbook air cost', 'how much is chef anton's' ask its price, not an amount summed
     asked = re.sub(r"\bhow much (?:does|do|did|is|was)\b(?=.*\bcost\b)", " ", _without(intent.lower, out.value_spans))
     if _HOW_MUCH_IS.match(asked):
         asked = _HOW_MUCH_IS.sub(" ", asked)
+    if sell_for is not None:
+        asked = asked[:sell_for.start()] + " " * (sell_for.end() - sell_for.start()) + asked[sell_for.end():]
     if m is None or owner is None or _AGGREGATING.search(asked) or intent.window is not None or \
             re.search(r"\bthan\b", intent.lower):  # 'items that cost less than the airtag' compares with it
         return False
@@ -2687,6 +2701,8 @@ def _price_of(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: Shap
     spec.shape, spec.group, spec.fact, spec.measure = "list", owner, None, None
     spec.list_columns = (columns[0],)
     out.read.append(_span(intent, m.start(), m.end()))
+    if sell_for is not None:  # ('for' at the end, after the name)
+        out.read += [_span(intent, s, e) for w, s, e in intent.tokens if w == "for" and s > m.end()]
     out.replaces |= {"ranking_metric", "unit", "timezone", "record_scope"}
     return True
 
