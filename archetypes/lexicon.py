@@ -32,6 +32,7 @@ happen happens happened happening arrive arrives arrived take took taken place p
 opened raised submitted filed logged
 carry carries carried carrying handle handles handled handling went go goes gone gets called named
 appear appears appeared appearing featured
+actually through via market markets
 """.split())
 
 # verbs and nouns that name the fact rows themselves ('sold', 'purchases', 'spent'): read as the
@@ -197,7 +198,8 @@ KIND_NOUNS: dict[str, tuple[str, ...]] = {"song": _NOT_MUSIC, "songs": _NOT_MUSI
 KIND_TABLE_WORDS = frozenset({"type", "kind", "category", "genre", "class", "format", "media", "segment", "family"})
 
 # words for everything a business offers for sale: the priced table its sales lines point at, counted as rows
-CATALOGUE_WORDS = frozenset({"catalog", "catalogs", "catalogue", "catalogues", "catalouge", "assortment"})
+CATALOGUE_WORDS = frozenset({"catalog", "catalogs", "catalogue", "catalogues", "catalouge", "assortment", "library",
+                             "collection", "offering", "offerings"})
 
 TOKEN = re.compile(r"\d+\.\d+|" + WORD.pattern + r"|%|[$€£¥]|#\d+")
 
@@ -255,7 +257,9 @@ GRAMMAR_IDIOMS = re.compile(
     r"|\bon\s+(?:file|record|the\s+books)\b|\bin\s+(?:the|our)\s+(?:system|database|db|records?|books)\b"
     r"|\b(?:end|ends|ended|ending)\s+up\b"
     r"|\b(?:hand|hands|handed|handing)\s+out\b|\bhow\s+big\b"
-    r"|(?<=\bin stock)|\bleft(?=\s+(?:in\s+stock|on\s+hand)\b)")
+    r"|(?<=\bin stock)|\bleft(?=\s+(?:in\s+stock|on\s+hand)\b)"
+    # 'tracks under rock', 'what we carry under cables & chargers': filed under a kind, no threshold
+    r"|\b(?:filed\s+)?under(?=\s+(?:the\s+)?(?:[a-z][a-z&' -]*)\s*(?:$|[?.!,]|\bcategory\b|\bgenre\b))")
 
 
 def grammar_idioms(lower: str) -> list[tuple[int, int]]:

@@ -45,6 +45,12 @@ _RANKED = re.compile(r"\b(?:ranked|sorted|ordered)\s+by\b")
 # 'average $ per order', 'how many $ did we make': the sign alone says money ('$5' is an amount, read as it is)
 _MONEY_SIGN = re.compile(r"(?<![\w$€£¥])([$€£¥])(?!\s*\d)(?=\s|$|[?!.,])")
 
+# 'who works under andrew adams': who reports to him
+_WORKS_UNDER = re.compile(r"\b(?:works?|working|worked)\s+(?:directly\s+)?under\b(?=\s+[a-z])")
+# 'our #1 customer': the top one; 'ppl': people
+_NUMBER_ONE = re.compile(r"(?<![\w#])(#\s?1|no\.\s?1|number one)(?=\s+[a-z])")
+_SHORTHAND = re.compile(r"\b(ppl)\b")
+
 # operator and fact words long enough to be misspelt recognisably ('averge', 'percnet', 'reveune')
 _SPELLED = tuple(sorted({w for w in [*lexicon.OPERATORS, *lexicon.FACT_WORDS, *lexicon.MONEY_WORDS]
                          if w.isalpha() and len(w) >= 5}))
@@ -123,6 +129,12 @@ def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
             found[(ranked.end() - len(number), ranked.end())] = _NUMBER_WORDS[number]
     for m in _MONEY_SIGN.finditer(lower):
         found[m.span(1)] = "money"
+    for m in _WORKS_UNDER.finditer(lower):
+        found[m.span()] = "reports to"
+    for m in _NUMBER_ONE.finditer(lower):
+        found[m.span(1)] = "top"
+    for m in _SHORTHAND.finditer(lower):
+        found[m.span(1)] = "people"
     for m in _HOW_LONG.finditer(lower):
         found[m.span(1)] = "length"
     for m in lexicon.TOKEN.finditer(lower):
