@@ -129,6 +129,17 @@ def analyse(question: str, profile: SchemaProfile, lookup: Lookup | None = None,
     return _as_typed(analysis, ctx.extra["respelt"])
 
 
+def _names_data(word: str, profile: SchemaProfile, lookup: Lookup | None) -> bool:
+    """A word that is a value of the data or a word of a row's name ('chang': the tea Chang), never a typo."""
+    from archetypes.entity import _matches
+    from archetypes.values import value_vocabulary
+
+    if any(word in key for key in value_vocabulary(profile).by_key):
+        return True
+    pattern = re.compile(r"(?<!\w)" + re.escape(word) + r"(?!\w)")
+    return lookup is not None and any(pattern.search(m.name.lower()) for m in _matches(profile, word, lookup))
+
+
 def _as_typed(analysis: Analysis, respelt: Respelt) -> Analysis:
     """The analysis of the question as read, told in the words typed: spans and evidence of the question typed,
     and each respelt word said ("'97" read as 1997)."""
@@ -589,7 +600,7 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
     typed = decode_input(question, what="question", limit=MAX_QUESTION_BYTES).strip()
     latest = as_of or profile.as_of or (profile.latest.date() if profile.latest is not None else None)
     respelt = respell(typed, latest=latest, earliest=profile.earliest.date() if profile.earliest is not None else None,
-                      known=vocabulary(profile).known)
+                      known=vocabulary(profile).known, named=lambda word: _names_data(word, profile, lookup))
     text = respelt.text  # "q1 '98": q1 1998, 'averge': average; mapped back to the words typed (_as_typed)
     anchor = as_of or profile.as_of
     intent = read(text, profile, anchor)

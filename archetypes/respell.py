@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import simplemma
@@ -88,9 +89,10 @@ class Respelt:
 
 
 def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
-            known: frozenset[str] = frozenset()) -> Respelt:
+            known: frozenset[str] = frozenset(), named: Callable[[str], bool] | None = None) -> Respelt:
     """The question with its two-digit years and misspelt operator words read; `known` are the schema's own
-    words, never respelt."""
+    words and `named` says whether a word is a value or a row's name of the data ('chang' is the tea Chang):
+    neither is ever respelt."""
     lower = question.lower()
     found: dict[tuple[int, int], str] = {}
     anchor = latest or dt.date.today()
@@ -140,7 +142,7 @@ def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
     for m in lexicon.TOKEN.finditer(lower):
         word = m.group(0)
         fixed = _operator_typo(word, known)
-        if fixed is not None:
+        if fixed is not None and (named is None or not named(word)):
             found.setdefault(m.span(), fixed)
     changes = tuple(Respelling(a, b, question[a:b], word) for (a, b), word in sorted(found.items())
                     if not any(a < d and c < b for (c, d) in found if (c, d) != (a, b)))
