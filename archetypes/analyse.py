@@ -711,6 +711,8 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
 
 _WHO_BUYS = re.compile(r"^\s*who\s+(?:has\s+|have\s+)?(?:spent|spends?|bought|buys|paid|pays|purchased|ordered)\b")
 _SPENDER = re.compile(r"\b(?:spenders?|big spenders?)\b")
+_WHO_HASNT = re.compile(r"^\s*(who)\s+(?:hasn'?t|has not|haven'?t|have not|didn'?t|did not|never)\s+(?:ever\s+)?"
+                        r"(?:bought|buy|purchased|purchase|ordered|order|spent|spend|paid|pay|shopped|shop)\b")
 
 
 _ASKED_OF = re.compile(r"^\s*(?:what|which)(?:'s|\s+is|\s+was|\s+are)?\s+(?:the\s+)?([a-z]+)\s+(?:is|was|of|for)\s+"
@@ -737,6 +739,13 @@ def _who_buys(intent: Intent, profile: SchemaProfile) -> None:
     (no table is named)."""
     from archetypes.counted import buyers
 
+    hasnt = _WHO_HASNT.match(intent.lower)
+    if hasnt is not None and not any(not t.entity.column_only for t in intent.targets):
+        people = buyers(profile)  # 'who hasn't bought anything this year': the buyers with none
+        if people is not None:
+            intent.targets.insert(0, Target(people, Span(hasnt.start(1), hasnt.end(1), intent.question[
+                hasnt.start(1):hasnt.end(1)])))
+        return
     if intent.group is not None or (intent.ranking is None and intent.superlative is None):
         return
     m = _WHO_BUYS.match(intent.lower)

@@ -46,10 +46,15 @@ _RANKED = re.compile(r"\b(?:ranked|sorted|ordered)\s+by\b")
 # 'average $ per order', 'how many $ did we make': the sign alone says money ('$5' is an amount, read as it is)
 _MONEY_SIGN = re.compile(r"(?<![\w$€£¥])([$€£¥])(?!\s*\d)(?=\s|$|[?!.,])")
 
+# "who hasn't purchased in six months": in the last six months (said after a negation: a gap up to now)
+_GAP = re.compile(r"\b(?:in|for|within)\s+(?:the\s+)?(?!last\b|past\b)((\d{1,3}|" + "|".join(_NUMBER_WORDS) +
+                  r")\s+(days?|weeks?|months?|years?))\b")
+_NEGATED = re.compile(r"\b(?:hasn'?t|haven'?t|has not|have not|didn'?t|did not|not|no|never)\b")
 # 'who works under andrew adams': who reports to him
 _WORKS_UNDER = re.compile(r"\b(?:works?|working|worked)\s+(?:directly\s+)?under\b(?=\s+[a-z])")
 # 'our #1 customer': the top one; 'ppl': people
-_NUMBER_ONE = re.compile(r"(?<![\w#])(#\s?1|no\.\s?1|number one)(?=\s+[a-z])")
+_NUMBER_ONE = re.compile(r"(?:(?<=\bour )|(?<=\bthe )|(?<=\bis )|(?<=\bwas )|(?<=\bmy )|^)(#\s?1|no\.\s?1|number one)"
+                         r"(?=\s+[a-z])")  # ('order #1' is the order keyed 1)
 _SHORTHAND = re.compile(r"\b(ppl)\b")
 
 # operator and fact words long enough to be misspelt recognisably ('averge', 'percnet', 'reveune')
@@ -131,6 +136,10 @@ def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
             found[(ranked.end() - len(number), ranked.end())] = _NUMBER_WORDS[number]
     for m in _MONEY_SIGN.finditer(lower):
         found[m.span(1)] = "money"
+    if _NEGATED.search(lower):
+        for m in _GAP.finditer(lower):
+            count = _NUMBER_WORDS.get(m.group(2), m.group(2))
+            found[m.span(1)] = f"the last {count} {m.group(3)}"
     for m in _WORKS_UNDER.finditer(lower):
         found[m.span()] = "reports to"
     for m in _NUMBER_ONE.finditer(lower):

@@ -69,3 +69,24 @@ NUMBERS = [
 @pytest.mark.parametrize("typed, read", NUMBERS, ids=[c[0] for c in NUMBERS])
 def test_counts_money_and_whose_average_as_read(typed: str, read: str) -> None:
     assert respell(typed, **DEMO).text == read
+
+
+OTHERS = [
+    ("who hasn't purchased in six months", "who hasn't purchased in the last 6 months"),
+    ("how many orders in 3 months", "how many orders in 3 months"),
+    ("who works under andrew adams", "who reports to andrew adams"),
+    ("which products are under cables", "which products are under cables"),
+    ("who is our #1 customer", "who is our top customer"),
+    ("order #1 status", "order #1 status"),
+    ("how many ppl signed up", "how many people signed up"),
+]
+
+
+@pytest.mark.parametrize("typed, read", OTHERS, ids=[c[0] for c in OTHERS])
+def test_gaps_reporting_lines_and_shorthand_as_read(typed: str, read: str) -> None:
+    assert respell(typed, **DEMO).text == read
+
+
+def test_a_word_of_the_data_is_never_respelt() -> None:
+    assert respell("price of chang", **NORTHWIND, named=lambda word: word == "chang").text == "price of chang"
+    assert respell("price of chang", **NORTHWIND).text == "price of change"
