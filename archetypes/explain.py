@@ -137,6 +137,15 @@ def explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = Non
         whole = f"of every one of the {plural(spec.group.noun)}" if spec.share_every else \
             f"of all {plural(spec.group.noun)} with {_rows(spec.fact.table)}"
         return f"Share of the {plural(spec.group.noun)} that pass, {whole}: {listed[:1].lower()}{listed[1:]}"
+    if spec.ratio_of is not None:  # 'freight as % of sales': one figure over the other
+        from dataclasses import replace
+
+        from archetypes.query import ratio_part
+
+        part = _explain(replace(spec, ratio_of=None, fact=ratio_part(spec), measure=spec.ratio_of[1],
+                                count_table=None), profile, as_of)
+        whole = _explain(replace(spec, ratio_of=None), profile, as_of)
+        return f"{part}, as a percentage of: {whole[:1].lower()}{whole[1:]}"
     if spec.chain:  # archetypes.hierarchy: not only the rows pointing at it directly
         each = _explain(spec, profile, as_of)
         return f"Everyone below, at any depth down the chain (not only direct reports): {each[:1].lower()}{each[1:]}"

@@ -171,6 +171,9 @@ class QuerySpec:
     window_kind: str | None = None
     chain: bool = False                      # rows reporting to a row: everyone below it, down the chain, not only
     #                                          those pointing at it directly (archetypes.hierarchy)
+    # a figure as a percentage of this spec's own ('freight as % of sales'): its fact and measure, over the same
+    # window and filters, divided by the spec's figure
+    ratio_of: tuple[Fact, Measure] | None = None
     invalid: bool = False                    # a reading that does not apply to this combination
 
     def copy(self) -> QuerySpec:
@@ -563,6 +566,8 @@ def build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp
         from archetypes.hierarchy import build_chain
 
         return build_chain(spec, profile)
+    if spec.ratio_of is not None:
+        return _ratio_of_figures(spec, profile, as_of)
     query = _build(spec, profile, as_of)
     if query is not None and spec.fact is not None and spec.fact.time is not None:
         table = profile.tables.get(spec.fact.table)
@@ -840,6 +845,36 @@ def _every_one_ranked(spec: QuerySpec, profile: SchemaProfile, grouped: exp.Subq
         select = select.where(condition, copy=False)
     return select.order_by(exp.Ordered(this=total, desc=False), exp.Ordered(this=name.copy()),
                            exp.Ordered(this=entity_key.copy()), copy=False).limit(limit, copy=False)
+
+
+def ratio_part(spec: QuerySpec) -> Fact:
+    """The fact of the figure over the spec's own, dated as the spec's is when that date is on its rows (the
+    lines dated by their order's shipped date: the freight by the same date)."""
+    assert spec.ratio_of is not None
+    fact, time = spec.ratio_of[0], spec.fact.time if spec.fact is not None else None
+    if time is not None and time.table == fact.table and fact.time is not None and time.column != fact.time.column:
+        return replace(fact, time=time, time_path=())
+    return fact
+
+
+def _ratio_of_figures(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> exp.Query | None:
+    """'freight as % of sales': the one figure over the other, each its own total over the same window and
+    filters, in percent. One number: no group, no currency split (a sum over several kinds of money is no share)."""
+    assert spec.ratio_of is not None
+    if spec.group is not None or spec.shape != "aggregate" or spec.currency_mode == "per":
+        spec.invalid = True
+        return None
+    whole = replace(spec.copy(), ratio_of=None)
+    part = replace(spec.copy(), ratio_of=None, fact=ratio_part(spec), measure=spec.ratio_of[1], count_table=None)
+    built = [build(whole, profile, as_of), build(part, profile, as_of)]
+    spec.notes += [n for one in (whole, part) for n in one.notes if n not in spec.notes]
+    if built[0] is None or built[1] is None or whole.invalid or part.invalid:
+        spec.invalid = True
+        return None
+    below, above = (exp.Subquery(this=q) for q in built)
+    percent = exp.Div(this=exp.Mul(this=exp.Literal.number(100.0), expression=above),
+                      expression=exp.Nullif(this=below, expression=exp.Literal.number(0)))
+    return exp.select(exp.alias_(percent, "percent", quoted=True))
 
 
 def row_filters(spec: QuerySpec, profile: SchemaProfile, source: _From, root: str) -> list[exp.Expr]:

@@ -124,7 +124,7 @@ def read_shape(intent: Intent, ops: list[OperatorMention], profile: SchemaProfil
         return out
     _fiscal_unknown(intent, profile, out)
     _counted_state(intent, profile, spec)
-    for reader in (_absence, _share, read_change, _distribution, _first_or_last, _largest_event, _attribute,
+    for reader in (_absence, _figure_over_figure, _share, read_change, _distribution, _first_or_last, _largest_event, _attribute,
                    _duration_total, _against_average, _average, _period_average, _having, _currency_of_rows,
                    _listing):
         reader(intent, ops, kinds, profile, spec, as_of, out)
@@ -496,7 +496,45 @@ def _present_then_absent(intent: Intent, profile: SchemaProfile, spec: QuerySpec
 
 # -- share and rate ----------------------------------------------------------------------------------
 
+# 'freight as % of sales', 'shipping costs relative to sales', 'refunds divided by revenue'
+_OVER_FIGURE = re.compile(r"\b(?:as\s+(?:a\s+)?(?:%|percent(?:age)?|pct|share|fraction|proportion|ratio)\s+of|"
+                          r"relative\s+to|divided\s+by)(?=\s)")
+
+
+def _figure_over_figure(intent, ops, kinds, profile, spec, as_of, out) -> None:
+    """'freight as % of sales': the figure named first over the one named after, each summed over the same window
+    and filters (the rows of the one are not the rows of the other: each its own total)."""
+    m = _OVER_FIGURE.search(intent.lower)
+    if m is None or spec.shape != "aggregate" or spec.group is not None:
+        return
+    summed = ("sum", "product", "expression")
+    before = [(x, s) for x, s in intent.measures if s.end <= m.start() and x.kind in summed]
+    after = [(x, s) for x, s in intent.measures if s.start >= m.end() and x.kind in summed]
+    said_after = [w for w, s, _ in intent.tokens if s >= m.end()]
+    if len(before) != 1:
+        return
+    numerator = before[0][0]
+    if after:
+        denominator: Measure | None = after[0][0]
+    elif any(w in lexicon.FACT_NOUNS or w in lexicon.MONEY_WORDS for w in said_after):
+        primary = profile.primary_fact()  # 'sales': the money of the main fact, as a total would read it
+        denominator = next((x for x in primary.measures if x.money), None) if primary is not None else None
+    else:
+        denominator = None
+    if denominator is None or denominator == numerator or numerator.table not in profile.facts or \
+            denominator.table not in profile.facts:
+        return
+    spec.ratio_of = (profile.facts[numerator.table], numerator)
+    spec.fact, spec.measure, spec.count_table, spec.agg, spec.per_table = \
+        profile.facts[denominator.table], denominator, None, None, None
+    out.read.append(_span(intent, m.start(), m.end()))
+    out.read += [_span(intent, s, e) for w, s, e in intent.tokens if w in ("percent", "%", "pct") and s >= m.end()]
+    out.consumed |= {"share", "rate", "average", "compare"}
+
+
 def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
+    if spec.ratio_of is not None:
+        return  # a figure over another: read by _figure_over_figure
     share = _first(ops, "share") or _first(ops, "rate")
     if share is not None and spec.shape == "absence" and share.category == "share":
         spec.absent_share, spec.absent_count = True, False  # 'what % of our tracks were never bought'

@@ -373,3 +373,43 @@ def test_an_average_compared_between_years_on_every_engine(chinook, chinook_urls
     for backend, readings in results.items():
         pairs = [(float(comparable(rows[0][0])), float(comparable(rows[0][1]))) for rows in readings.values()]
         assert any(abs(b - before) < 0.0001 and abs(a - after) < 0.0001 for b, a in pairs), (backend, pairs, before, after)
+
+
+# one figure as a percentage of another ('freight as % of sales'): each summed over the same window on its own
+# rows, divided (it summed the freight alone, '%' unread); some reading equals the hand-written ratio
+FIGURES_OVER_FIGURES = [
+    ("freight as a % of sales in 1997",
+     "SELECT 100.0 * (SELECT SUM(Freight) FROM Orders WHERE OrderDate >= '1997-01-01' AND OrderDate < '1998-01-01')"
+     " / SUM(od.UnitPrice * od.Quantity) FROM \"Order Details\" od JOIN Orders o ON o.OrderID = od.OrderID"
+     " WHERE o.OrderDate >= '1997-01-01' AND o.OrderDate < '1998-01-01'"),
+]
+
+
+@pytest.mark.parametrize(("question", "by_hand"), FIGURES_OVER_FIGURES)
+def test_a_figure_over_another_on_every_engine(northwind_urls, question: str, by_hand: str) -> None:
+    engines = {backend: connect(url) for backend, url in northwind_urls.items()}  # Northwind: SQLite and PostgreSQL
+    try:
+        hand = engines["sqlite"].db.run(by_hand)
+        assert hand.ok, hand.error
+        expected = float(hand.rows[0][0])
+        for backend, connected in engines.items():
+            analysis = connected.analyse(question)
+            assert analysis.understood.complete, (backend, analysis.understood)
+            assert all("as a percentage of" in i.explanation for i in analysis.interpretations), backend
+            figures = [float(comparable(rows[0][0])) for rows in _answers(connected, question).values()]
+            assert any(abs(f - expected) < 0.0001 for f in figures), (backend, figures, expected)
+    finally:
+        for connected in engines.values():
+            connected.db.dispose()
+
+
+def test_a_figure_over_another_on_mariadb_too(chinook) -> None:
+    """The ratio's two scalar subqueries run alike on SQLite, PostgreSQL and MariaDB (Chinook: units over revenue)."""
+    results = {backend: _answers(chinook[backend], "units sold as a percentage of revenue in 2024") for backend in BACKENDS}
+    hand = chinook["sqlite"].db.run(
+        "SELECT 100.0 * SUM(il.Quantity) / SUM(il.UnitPrice * il.Quantity) FROM InvoiceLine il JOIN Invoice i "
+        "ON i.InvoiceId = il.InvoiceId WHERE i.InvoiceDate >= '2024-01-01' AND i.InvoiceDate < '2025-01-01'")
+    assert hand.ok, hand.error
+    for backend, readings in results.items():
+        figures = [float(comparable(rows[0][0])) for rows in readings.values()]
+        assert any(abs(f - float(hand.rows[0][0])) < 0.001 for f in figures), (backend, figures)
