@@ -186,7 +186,8 @@ def _counted_in_currency(intent: Intent, profile: SchemaProfile, spec: QuerySpec
     is in no currency, so no treatment of money applies and the words would be dropped)."""
     code = intent.currency_named
     if code is None or spec.fact is None or spec.measure is None or spec.measure.money or spec.currency_mode or \
-            spec.measure.kind not in ("count", "count_distinct"):
+            spec.measure.kind not in ("count", "count_distinct") or \
+            any(code in c.values for c in spec.share_conditions):  # (the part of a share: read there)
         return
     found = profile.currency_for(spec.fact)
     if found is not None and code in found[0].codes:
@@ -532,6 +533,25 @@ def _figure_over_figure(intent, ops, kinds, profile, spec, as_of, out) -> None:
     out.consumed |= {"share", "rate", "average", "compare"}
 
 
+def _currency_is_part(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: ShapeRead) -> bool:
+    """'what percent of bookings are paid in yen': rows counted, their currency the part (no money is summed, so no
+    currency is mixed)."""
+    code, said = intent.currency_named, intent.currency
+    if code is None or said is None or spec.fact is None or spec.measure is None or \
+            spec.measure.kind not in ("count", "count_distinct"):
+        return False
+    held = next((c for c in profile.currency_columns if c.table == spec.fact.table and code in c.codes), None)
+    if held is None:
+        return False
+    spec.share_conditions = [RowCondition(held.table, held.column, "eq", (code,),
+                                          label=f"{phrase(held.column)} is {code}")]
+    spec.shape, spec.currency_mode, spec.currency_target, spec.group, spec.limit = "share", None, None, None, None
+    out.read.append(said)
+    out.replaces.add("unit")
+    out.consumed |= {"share", "rate"}
+    return True
+
+
 def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
     if spec.ratio_of is not None:
         return  # a figure over another: read by _figure_over_figure
@@ -578,6 +598,8 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
         return
     elif not spec.filters and not out.pending_values and _share_who_did(intent, profile, spec, share, out):
         return
+    elif not spec.filters and not out.pending_values and _currency_is_part(intent, profile, spec, out):
+        return  # 'what percent of bookings are paid in yen': the rows in that currency are the part
     elif not spec.filters and not out.pending_values:
         out.unread.append((share.span, _NO_PART))
         return
