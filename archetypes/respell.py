@@ -50,6 +50,8 @@ _MONEY_SIGN = re.compile(r"(?<![\w$€£¥])([$€£¥])(?!\s*\d)(?=\s|$|[?!.,])
 _GAP = re.compile(r"\b(?:in|for|within)\s+(?:the\s+)?(?!last\b|past\b)((\d{1,3}|" + "|".join(_NUMBER_WORDS) +
                   r")\s+(days?|weeks?|months?|years?))\b")
 _NEGATED = re.compile(r"\b(?:hasn'?t|haven'?t|has not|have not|didn'?t|did not|not|no|never)\b")
+# 'how many dollars more did we sell': how much more (money, not a count of dollars)
+_HOW_MANY_MONEY = re.compile(r"\bhow\s+many\s+(?:dollars|euros|pounds|bucks|usd|eur|gbp)(?=\s+(?:more|less|fewer)\b)")
 # 'who works under andrew adams': who reports to him
 _WORKS_UNDER = re.compile(r"\b(?:works?|working|worked)\s+(?:directly\s+)?under\b(?=\s+[a-z])")
 # 'our #1 customer': the top one; 'ppl': people
@@ -140,6 +142,8 @@ def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
         for m in _GAP.finditer(lower):
             count = _NUMBER_WORDS.get(m.group(2), m.group(2))
             found[m.span(1)] = f"the last {count} {m.group(3)}"
+    for m in _HOW_MANY_MONEY.finditer(lower):
+        found[m.span()] = "how much"
     for m in _WORKS_UNDER.finditer(lower):
         found[m.span()] = "reports to"
     for m in _NUMBER_ONE.finditer(lower):

@@ -533,6 +533,10 @@ def _figure_over_figure(intent, ops, kinds, profile, spec, as_of, out) -> None:
     out.consumed |= {"share", "rate", "average", "compare"}
 
 
+_PERCENT_ASKED = re.compile(r"\b(?:in|as\s+a?)\s*(?:%|percent(?:age)?|pct)(?=\W|$)|(?:%|percent(?:age)?|pct)\s+(?:change|"
+                         r"growth|increase|decrease|drop|decline)\b")
+
+
 def _currency_is_part(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: ShapeRead) -> bool:
     """'what percent of bookings are paid in yen': rows counted, their currency the part (no money is summed, so no
     currency is mixed)."""
@@ -562,6 +566,8 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
         return
     if share is None or spec.shape != "aggregate":
         return
+    if "change" in kinds and _PERCENT_ASKED.search(intent.lower):
+        return  # "how did london's revenue change from q1 to q2, in %": a change in percent, read by read_change
     if _ratio_of_values(intent, profile, spec, out):
         return
     before = _threshold(intent.lower[:share.span.start])
