@@ -328,8 +328,13 @@ def judge(readings: Sequence[ReadingResult], *, ambiguous: bool, divergent: bool
     read_as = list(getattr(understood, "read_as", None) or [])
     if not read_as:
         return verdict
-    said = ", ".join(f"'{r.text}' read as '{r.word}'" for r in read_as)
+    said = ", ".join(f"{_quoted(r.text)} read as {_quoted(r.word)}" for r in read_as)
     return Verdict(verdict.kind, f"{verdict.text} ({said})")
+
+
+def _quoted(text: str) -> str:
+    """'averge', but "'97": a word that holds an apostrophe is quoted with double quotes."""
+    return f'"{text}"' if "'" in text else f"'{text}'"
 
 
 def _judge(readings: Sequence[ReadingResult], *, ambiguous: bool, divergent: bool | None, distinct: int,
