@@ -2902,7 +2902,8 @@ def _reference(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: Sha
     owner = _named_owner(profile, spec, out)
     if owner is None:
         return False
-    said = {singular(w): (s, e) for w, s, e in intent.tokens}
+    # ('the it manager': a word of a value, the title IT Manager, names no key)
+    said = {singular(w): (s, e) for w, s, e in intent.tokens if not any(v.start <= s < v.end for v in out.value_spans)}
     found = []
     for fk in profile.tables[owner.table].foreign_keys:  # a key to its own table too: 'reports to' a colleague
         ref = next((n for n in profile.tables if n.lower() == fk.ref_table.lower()), None)
