@@ -324,6 +324,9 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
         out_window = [(ctx.intent.window_span, "no date of the rows read bounds this window")]
     else:
         out_window = []
+    if ctx.intent.grain is not None and not ctx.base.weekdays and all(tree.find(exp.Group) is None for tree in trees):
+        # 'how many pets were born each year' counted every pet: no reading breaks the figure down by the period
+        out_window.append((ctx.intent.grain[1], "no reading breaks the figure down by it"))
     measured = [s for _, s in ctx.intent.measures]
     vocab = vocabulary(ctx.profile)
     identifiers = {singular(w) for name, table in ctx.profile.tables.items()
@@ -648,6 +651,14 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
     _apply_values(grounded, intent, profile, base)
     _count_named_values(intent, profile, base, names=bool(grounded.ambiguous or grounded.wider or intent.names))
     _rows_with_children(intent, profile, base)
+    if compared is not None and base.measure is not None and base.measure.money and intent.money is None and \
+            re.search(r"\bhow many\b", intent.lower[:compared.sides[0].span.start]) and \
+            not any(w in lexicon.MONEY_WORDS for w, _, _ in intent.tokens):
+        from archetypes.shape_reader import _event_count
+
+        counted = _event_count(profile)  # 'how many cats vs dogs did we see': the events of each counted, no money
+        if counted is not None:
+            base.fact, base.measure, base.count_table = counted[0], counted[1], None
     sides = versus.apply(compared, base, profile, intent) if compared is not None else None
     _apply_flags(grounded, intent, profile, base)
     if base.fact is not None and base.filters:
