@@ -12,7 +12,8 @@ _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 WORD = re.compile(r"[a-z0-9\u00df-\u00f6\u00f8-\u00ff\u0100-\u024f]+(?:['’][a-z]+)?")
 _IRREGULAR = {"people": "person", "children": "child", "men": "man", "women": "woman", "data": "data",
               "series": "series", "news": "news", "status": "status", "analysis": "analysis",
-              "address": "address", "business": "business", "class": "class", "sales": "sale"}
+              "address": "address", "business": "business", "class": "class", "sales": "sale", "species": "species",
+              "statuses": "status", "analyses": "analysis"}
 
 
 def words(identifier: str) -> tuple[str, ...]:

@@ -372,6 +372,15 @@ def test_profile_overrides(unseen, tmp_path) -> None:
         unseen.run(interpretation)
     fiscal = next(i for i in quarterly.interpretations if i.choices["aggregation_level"] == "fiscal")
     assert "FY2024 Q4" in fiscal.sql("sqlite")
+    # a measure declared with a word the built-in ones use ('revenue') is what that word means (a newcomer's
+    # declaration of revenue was silently outranked by the line total)
+    declared = tmp_path / "declared.yaml"
+    declared.write_text(yaml.safe_dump({"measures": [{"value": "billed", "label": "Billed", "table": "ShipmentLine",
+                                                      "expression": "Price * Qty * 0.8", "money": True,
+                                                      "words": ["revenue", "money"]}]}), encoding="utf-8")
+    billed = build_profile(unseen.schema, unseen.lookup, load_profile_overrides(declared))
+    said = analyse("total revenue", billed).interpretations
+    assert said and all("0.8" in i.sql("sqlite") for i in said), [i.sql("sqlite") for i in said]
     bad = tmp_path / "bad.yaml"
     bad.write_text("business_time_zone: Mars/Olympus\n", encoding="utf-8")
     with pytest.raises(ProfileOverrideError):

@@ -90,3 +90,11 @@ def test_gaps_reporting_lines_and_shorthand_as_read(typed: str, read: str) -> No
 def test_a_word_of_the_data_is_never_respelt() -> None:
     assert respell("price of chang", **NORTHWIND, named=lambda word: word == "chang").text == "price of chang"
     assert respell("price of chang", **NORTHWIND).text == "price of change"
+
+
+def test_words_whose_singular_is_themselves() -> None:
+    """'per species', never 'per specy' (a newcomer's clinic page said so)."""
+    from archetypes.naming import singular
+
+    assert [singular(w) for w in ("species", "series", "statuses", "analyses", "tracks")] == \
+        ["species", "series", "status", "analysis", "track"]

@@ -191,6 +191,11 @@ def apply_overrides(profile: SchemaProfile, overrides: ProfileOverrides) -> Sche
                           words=tuple(w.lower() for w in item.words or (item.value,)))
         fact = facts[table]
         facts[table] = replace(fact, measures=[m for m in fact.measures if m.value != measure.value] + [measure])
+        # the words declared name the declared measure alone ('revenue': the payments, not the built-in line total)
+        claimed = set(measure.words)
+        facts = {name: replace(f, measures=[m if m is measure else replace(m, words=tuple(w for w in m.words
+                                                                                        if w not in claimed))
+                                            for m in f.measures]) for name, f in facts.items()}
     return replace(profile, facts=facts, synonyms=dict(overrides.synonyms),
                    business_time_zone=overrides.business_time_zone or profile.business_time_zone,
                    fiscal_year_start=overrides.fiscal_year_start if overrides.fiscal_year_start is not None
