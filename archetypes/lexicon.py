@@ -25,7 +25,7 @@ data numbers number figures figure info information details detail overview summ
 value values worth results result breakdown break down split pair pairs combination combinations distributed
 yes ok okay hi hello hey thanks thank
 got make made makes making bring brought brings generate generated generates generating come comes came coming
-contain contains containing include includes including matching live lives living located based situated
+contain contains contained containing include includes included including matching live lives living located based situated
 work works working worked employed
 single
 happen happens happened happening arrive arrives arrived take took taken place placed places placing
