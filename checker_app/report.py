@@ -188,7 +188,8 @@ class IgnoredWords(Wire):
 
 
 class ReadAsWord(Wire):
-    """A misspelt word read as the schema word it is one edit from ('cusomers' read as 'customer')."""
+    """Words read as other words, and said: a misspelt schema or operator word ('cusomers' read as 'customer',
+    'averge' as 'average'), a year in two digits ("'97" as '1997') or a shorthand ('ppl' as 'people')."""
 
     text: str
     span: tuple[int, int]

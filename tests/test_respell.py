@@ -30,6 +30,23 @@ CASES = [
     ("orders in 12", DEMO, "orders in 12"),
     ("music of the '90s", DEMO, "music of the '90s"),
     ("which courts are busiest", DEMO, "which courts are busiest"),
+    # how many said in words, the money sign, whose average, gaps after a negation, reporting lines, shorthand
+    ("top five customers", DEMO, "top 5 customers"),
+    ("our three biggest artists", DEMO, "our 3 biggest artists"),
+    ("genres ranked by sales, first five", DEMO, "genres ranked by sales, top 5"),
+    ("the first five orders", DEMO, "the first five orders"),
+    ("in the last three months", DEMO, "in the last three months"),
+    ("mean $ per order", DEMO, "mean money per order"),
+    ("orders over $500", DEMO, "orders over $500"),
+    ("average customer spend", DEMO, "average spend per customer"),
+    ("average order value", DEMO, "average order value"),
+    ("who hasn't purchased in six months", DEMO, "who hasn't purchased in the last 6 months"),
+    ("how many orders in 3 months", DEMO, "how many orders in 3 months"),
+    ("who works under andrew adams", DEMO, "who reports to andrew adams"),
+    ("which products are under cables", DEMO, "which products are under cables"),
+    ("who is our #1 customer", DEMO, "who is our top customer"),
+    ("order #1 status", DEMO, "order #1 status"),
+    ("how many ppl signed up", DEMO, "how many people signed up"),
 ]
 
 
@@ -51,40 +68,6 @@ def test_spans_of_the_text_read_map_back_to_the_words_typed() -> None:
 
 def test_schema_words_are_never_respelt() -> None:
     assert respell("averge by averag", **DEMO, known=frozenset({"averag"})).text == "average by averag"
-
-
-NUMBERS = [
-    ("top five customers", "top 5 customers"),
-    ("our three biggest artists", "our 3 biggest artists"),
-    ("genres ranked by sales, first five", "genres ranked by sales, top 5"),
-    ("the first five orders", "the first five orders"),
-    ("in the last three months", "in the last three months"),
-    ("mean $ per order", "mean money per order"),
-    ("orders over $500", "orders over $500"),
-    ("average customer spend", "average spend per customer"),
-    ("average order value", "average order value"),
-]
-
-
-@pytest.mark.parametrize("typed, read", NUMBERS, ids=[c[0] for c in NUMBERS])
-def test_counts_money_and_whose_average_as_read(typed: str, read: str) -> None:
-    assert respell(typed, **DEMO).text == read
-
-
-OTHERS = [
-    ("who hasn't purchased in six months", "who hasn't purchased in the last 6 months"),
-    ("how many orders in 3 months", "how many orders in 3 months"),
-    ("who works under andrew adams", "who reports to andrew adams"),
-    ("which products are under cables", "which products are under cables"),
-    ("who is our #1 customer", "who is our top customer"),
-    ("order #1 status", "order #1 status"),
-    ("how many ppl signed up", "how many people signed up"),
-]
-
-
-@pytest.mark.parametrize("typed, read", OTHERS, ids=[c[0] for c in OTHERS])
-def test_gaps_reporting_lines_and_shorthand_as_read(typed: str, read: str) -> None:
-    assert respell(typed, **DEMO).text == read
 
 
 def test_a_word_of_the_data_is_never_respelt() -> None:
