@@ -40,7 +40,8 @@ def read_change(intent, ops, kinds, profile, spec, as_of, out) -> None:
         change = OperatorMention("change", intent.lower[start:end], _span(intent, start, end))
     if change.word in ("up", "down") and not re.search(r"\b(up|down)\s+(on|from|vs|versus|compared|than|since)\b",
                                                        intent.lower):
-        if not re.search(r"\b(is|are|was|were)\b.*\b(up|down)\b", intent.lower):
+        if not re.search(r"\b(is|are|was|were)\b.*\b(up|down)\b|\b(?:go|goes|went|gone|going)\s+(?:up|down)\b",
+                         intent.lower):
             return
     if change.word == "between" and pair is None and not _TWO_YEARS.search(intent.lower):
         return
@@ -67,6 +68,9 @@ def read_change(intent, ops, kinds, profile, spec, as_of, out) -> None:
         before, after = periods.before, periods.after
         spec.change = Change(before, after)
         out.read.extend(periods.spans)
+        said = _PERIOD_ON_PERIOD.search(intent.lower)
+        if said is not None and before.end == after.start:
+            out.read.append(_span(intent, said.start(), said.end()))  # 'mom': the month just before, as read
         out.replaces.add("timeframe")
         if periods.note:
             spec.notes.append(periods.note)
@@ -77,10 +81,12 @@ def read_change(intent, ops, kinds, profile, spec, as_of, out) -> None:
             # whole one without saying so ('the same period last year' says it)
             same = _SAME_PERIOD.search(intent.lower)
             if same is None:
-                out.detections.append(_partial_period(intent, span, before, after, stop))
+                out.detections.append(_partial_period(intent, span, before, after, stop, periods.year_ago))
             else:
                 out.read.append(_span(intent, same.start(), same.end()))
             spec.change = _same_days(before, after, stop)
+        elif periods.year_ago is not None:
+            out.detections.append(_baseline(span, before, after, periods.year_ago))
         earliest = spec.fact.time.earliest
         if earliest is not None and before.end <= earliest.date():
             spec.notes.append(f"the earlier period ({before.label}) has no rows: the data starts "
@@ -104,6 +110,7 @@ class _Periods:
     after: calendar.Window
     spans: list[Span]        # the words that name them
     note: str = ""           # how a period with no year was placed
+    year_ago: calendar.Window | None = None  # a lone month or quarter: the same one a year before defends too
 
 
 _PERIOD_WORD = re.compile(r"\b(?:" + MONTH_PATTERN + r"|q[1-4]|h[12])\b")
@@ -159,17 +166,33 @@ def _same_days(before: calendar.Window, after: calendar.Window, end: dt.date) ->
 
 
 def _partial_period(intent: Intent, span: Span, before: calendar.Window, after: calendar.Window,
-                    end: dt.date) -> Detection:
+                    end: dt.date, year_ago: calendar.Window | None = None) -> Detection:
     from archetypes.timeframe import ARCHETYPE
 
     to_date = calendar.Window(after.start, end, f"{after.label} to date")
-    readings = [Reading("same_days", f"{after.label} to date against the same days of {before.label}",
-                        _set_periods(_same_days(before, after, end))),
-                Reading("to_date_vs_whole", f"{after.label} to date against the whole of {before.label}",
-                        _set_periods(Change(before, to_date)))]
+    readings = []
+    for earlier, value in ((before, ""), (year_ago, "year_ago_")):
+        if earlier is None:
+            continue
+        readings += [Reading(f"{value}same_days", f"{after.label} to date against the same days of {earlier.label}",
+                             _set_periods(_same_days(earlier, after, end))),
+                     Reading(f"{value}to_date_vs_whole", f"{after.label} to date against the whole of {earlier.label}",
+                             _set_periods(Change(earlier, to_date)))]
     last = (end - calendar.DAY).isoformat()
+    against = f"{before.label} or {year_ago.label}" if year_ago is not None else before.label
     return ARCHETYPE.detection(span, readings, question=f"The data stops on {last}: compare {after.label} so far with "
-                                                         f"the same days of {before.label}, or with all of it?")
+                                                         f"the same days of {against}, or with all of it?")
+
+
+def _baseline(span: Span, before: calendar.Window, after: calendar.Window, year_ago: calendar.Window) -> Detection:
+    """'is this month's revenue up or down', 'did may go up': a lone month or quarter against the one before it
+    or against the same one a year before (seasons): both are what people mean, and they differ."""
+    from archetypes.timeframe import ARCHETYPE
+
+    readings = [Reading("period_before", f"{after.label} against {before.label}", _set_periods(Change(before, after))),
+                Reading("year_ago", f"{after.label} against {year_ago.label}", _set_periods(Change(year_ago, after)))]
+    return ARCHETYPE.detection(span, readings, question=f"Compare {after.label} with {before.label} or with "
+                                                         f"{year_ago.label}?")
 
 
 def _set_periods(change: Change):
@@ -287,7 +310,41 @@ def _named_periods(intent: Intent, as_of: dt.date, pair: PeriodPair | None) -> _
         whole = calendar.add_months(window.end, months) if months else window.end + dt.timedelta(days=7)
         after = calendar.Window(window.end, max(whole, after_end, window.end + calendar.DAY), f"this {unit}")
         return _Periods(window, after, [span])
-    return _Periods(_period_before(window), window, [span])
+    return _lone_period(window, span, text, as_of, lower)
+
+
+_LONE_UNIT = re.compile(r"\s*(?:(this|current|the current|last|previous|the previous|past|the past)\s+)?"
+                        r"(month|quarter|mo|qtr)\s*$|\s*(?:" + MONTH_PATTERN + r"|q[1-4])(?:\s+(?:19|20)\d{2})?\s*$")
+
+
+_PERIOD_ON_PERIOD = re.compile(r"\b(?:mom|m/m|qoq|q/q|(?:month|quarter)[- ]o(?:ver|n)[- ](?:month|quarter))\b")
+
+
+def _lone_period(window: calendar.Window, span: Span, text: str, as_of: dt.date, lower: str) -> _Periods:
+    """One period named and nothing to compare it with: the one just before it, and, for a month or a
+    quarter, the same one a year before (a detection asks which)."""
+    lone = _LONE_UNIT.match(text)
+    if lone is None or _PERIOD_ON_PERIOD.search(lower):  # 'mom change': the month before, said
+        return _Periods(_period_before(window), window, [span])
+    months = 3 if (lone.group(2) or "") in ("quarter", "qtr") or text.strip().startswith("q") else 1
+    after = window
+    if after.start.day == 1 and after.end == as_of + calendar.DAY:
+        # this month, still running: the whole month (to date, with the same days or all of the earlier one)
+        after = calendar.Window(window.start, calendar.add_months(window.start, months), window.label)
+    before = calendar.Window(calendar.add_months(after.start, -months), after.start,
+                             _BEFORE_NAMES.get(months, "the period before"))
+    year_ago = calendar.Window(calendar.add_months(after.start, -12), calendar.add_months(after.end, -12),
+                               _a_year_before(after.label))
+    return _Periods(before, after, [span], year_ago=year_ago)
+
+
+def _a_year_before(label: str) -> str:
+    """'June 2025' -> 'June 2024'; 'this month' -> 'the same month a year before'."""
+    earlier = re.sub(r"\b(?:19|20)\d{2}\b", lambda y: str(int(y.group(0)) - 1), label)
+    if earlier != label:
+        return earlier
+    this = re.match(r"(?:this|current|last|previous|the previous)\s+(\w+)$", label.lower())
+    return f"the same {UNIT_WORDS.get(this.group(1), this.group(1))} a year before" if this else f"{label} a year before"
 
 
 _BEFORE_NAMES = {1: "the month before", 3: "the quarter before", 6: "the half before", 12: "the year before"}

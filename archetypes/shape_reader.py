@@ -125,7 +125,7 @@ def read_shape(intent: Intent, ops: list[OperatorMention], profile: SchemaProfil
     _fiscal_unknown(intent, profile, out)
     _counted_state(intent, profile, spec)
     for reader in (_absence, _figure_over_figure, _share, read_change, _distribution, _first_or_last, _largest_event, _attribute,
-                   _duration_total, _against_average, _average, _period_average, _having, _currency_of_rows,
+                   _how_much_we_have, _duration_total, _against_average, _average, _period_average, _having, _currency_of_rows,
                    _listing):
         reader(intent, ops, kinds, profile, spec, as_of, out)
     if out.share_of_passing is not None:
@@ -134,6 +134,7 @@ def read_shape(intent: Intent, ops: list[OperatorMention], profile: SchemaProfil
     _typical_middle(intent, ops, spec, out)
     _stock_level(intent, profile, spec, out)
     _not_yet(intent, profile, spec, out)
+    _without_column(intent, profile, spec, out)
     _counted_in_currency(intent, profile, spec)
     _bad_rate_ranked(words_used, spec)
     return out
@@ -399,6 +400,8 @@ def _absence(intent, ops, kinds, profile, spec, as_of, out) -> None:
     if target is None:
         return
     entity = target.entity
+    if _missing_column(intent.lower, profile, entity.table) is not None:
+        return  # 'clients without a company': the rows' own empty column, read after the shape
     pointing = _pointing_table(intent, profile, entity.table, negation[0].span.end)
     if pointing is not None and _sold_of(intent, profile, pointing[0].table) is not None:
         pointing = None  # 'genres that never sold a single track': the tracks' sales, not the catalogue's tracks
@@ -2132,6 +2135,57 @@ _NAMED_LENGTH = re.compile(r"\bhow (?:long|many (hours|minutes|mins|seconds|secs
                            r"(?!.*\b(?:average|avg|typical|mean|median)\b)(?:.*?\bin (hours|minutes|mins|seconds|secs|hrs)\b)?")
 
 
+_WE_HAVE = re.compile(r"^\s*how much\s+(?:of\s+)?(?:the\s+|our\s+)?(.+?)\s+(?:(?:do|does|did)\s+(?:we|you|the\s+\w+)\s+"
+                      r"(?:have|carry|stock|hold|own|offer)|have\s+we\s+got|(?:we|you)\s+(?:have|carry|got)|is\s+there|"
+                      r"(?:is|are)\s+(?:in|on)\s+(?:the|our)\s+(?:catalog(?:ue)?|library|collection|store|shop|system))\b")
+
+
+def _how_much_we_have(intent, ops, kinds, profile, spec, as_of, out) -> None:
+    """'how much jazz do we have': how much of the catalogue is of that kind, as a number of its rows or, when
+    they have a length, as the time they last: not the money the kind made."""
+    m = _WE_HAVE.match(intent.lower)
+    sold = catalogue(profile)
+    if m is None or sold is None or spec.shape != "aggregate" or not spec.filters or intent.measures or \
+            intent.explicit_measure or intent.money is not None and intent.money.text.lower() != "how much":
+        return
+    if not all(f.entity.table == sold.table or profile.path(sold.table, f.entity.table) is not None
+               for f in spec.filters):
+        return
+    counted = rows_counted(sold.table, profile)
+    spec.fact, spec.measure = counted
+    spec.count_table, spec.agg = None, None
+    out.read += [_span(intent, m.start(), m.start(1)), _span(intent, m.end(1), m.end())]
+    out.replaces |= {"ranking_metric", "unit", "insufficient_info"}
+    length = _length_total(profile, sold.table, "hours")
+    if length is None:
+        return
+    from archetypes.ranking_metric import ARCHETYPE
+
+    readings = [Reading(measure.value, measure.label, _set_figure(fact, measure)) for fact, measure in (counted, length)]
+    out.detections.append(ARCHETYPE.detection(_span(intent, m.start(), m.start(1) - 1), readings,
+                                              question=f"How much: the {counted[1].label.lower()}, or their "
+                                                       f"total length in hours?"))
+
+
+def _set_figure(fact: Fact, measure: Measure):
+    def apply(spec: QuerySpec) -> None:
+        spec.fact, spec.measure = fact, measure
+    return apply
+
+
+def _length_total(profile: SchemaProfile, table: str, unit: str) -> tuple[Fact, Measure] | None:
+    """The rows' length column summed, in `unit` (the column's own unit converted)."""
+    columns = _attribute_columns(profile, table, "length")
+    stored = _stored_seconds(columns[0]) if columns else None
+    seconds = _said_seconds(unit)
+    if not columns or stored is None or seconds is None:
+        return None
+    factor = seconds / stored
+    fact = profile.facts.get(table) or Fact(table=table, measures=[], row_count=profile.tables[table].row_count)
+    return fact, Measure(slug(f"total {unit}"), f"{' '.join(words(columns[0]))} in {unit} (÷ {factor:,.0f})",
+                         "expression", table, (columns[0],), expression=f"{columns[0]} / {factor!r}")
+
+
 def _duration_total(intent, ops, kinds, profile, spec, as_of, out) -> None:
     """'how many hours of music do we have', 'total runtime of the rock genre in hours': the rows' length column
     added up, in the unit asked (the column's own unit converted), not a count of the rows."""
@@ -2613,7 +2667,8 @@ def _listing(intent, ops, kinds, profile, spec, as_of, out) -> None:
     listed = head.entity.table if head is not None else next(
         (rows_of(profile, m) for m, _ in intent.measures if m.kind in ("count", "count_distinct")), None)
     pending = _not_yet_column(lower, profile, listed) if listed is not None else None
-    own = stock_words(lower) or (pending[0] if pending is not None else None)
+    missing = _missing_column(lower, profile, listed) if listed is not None else None
+    own = stock_words(lower) or (pending[0] if pending is not None else None) or (missing[0] if missing else None)
     if own is not None:
         lower = _without(lower, [Span(own.start(), own.end(), "")])
     if _AGGREGATING.search(lower) or kinds & lexicon.SHAPE_OPERATORS and own is None:
@@ -2622,7 +2677,7 @@ def _listing(intent, ops, kinds, profile, spec, as_of, out) -> None:
         return
     # ('iron maiden albums', 'queen tracks': rows named by a name before the table's noun, no figure asked)
     if not (_LISTING.search(lower) or _starts_with_table(intent, out.value_spans + intent.names, profile) or
-            _starts_with_column(intent, profile, spec, out)):
+            _starts_with_column(intent, profile, spec, out) or pending is not None and _starts_with_events(intent, own)):
         return
     target = _counted_rows(intent, profile) or _head_target(intent)
     if target is None and pending is not None and (events := _event_rows(intent, profile)) is not None:
@@ -2693,6 +2748,61 @@ def _not_yet(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: Shape
     m, column = found
     assert rows is not None
     spec.conditions.append(RowCondition(rows, column, "is_null", label=f"{phrase(column)} is empty"))
+    out.read.append(_span(intent, m.start(), m.end()))
+    out.consumed.add("negation")
+
+
+_WITHOUT = re.compile(r"\b(?:without|with\s+no|(?:has|have|had|got)\s+no|missing|lacking|no|(?:is|are)\s*n[o']?t\s+with|"
+                      r"(?:isnt|arent)\s+with|(?:do|does)\s*n[o']?t\s+have|(?:dont|doesnt)\s+have)"
+                      r"\s+(?:an?\s+|any\s+|the\s+)?((?:[a-z]+)(?:\s+[a-z]+)?)")
+
+
+def _missing_column(lower: str, profile: SchemaProfile, table: str | None) -> tuple[_Found, str] | None:
+    """'clients without a company', 'with no fax number', "aren't with a company": a column of the rows
+    themselves left empty (never another table: 'clients with no bookings' is an absence of bookings)."""
+    if table is None or table not in profile.tables:
+        return None
+    for m in _WITHOUT.finditer(lower):
+        said = m.group(1).split()
+        for n in (2, 1):
+            wanted = [singular(w) for w in said[:n]]
+            if len(wanted) < n:
+                continue
+            found = [c.name for c in profile.tables[table].columns if c.nullable and c.family != "temporal" and
+                     [singular(w) for w in words(c.name)][:n] == wanted and
+                     (n == 2 or len(words(c.name)) == 1 or words(c.name)[-1] in ("number", "name", "address", "id"))]
+            if len(found) == 1 and not _names_a_table(profile, wanted[-1]):
+                end = m.start(1) + len(" ".join(said[:n]))
+                return _Found(m.start(), end), found[0]
+    return None
+
+
+class _Found:
+    """The span of the words read, as a match's start() and end()."""
+
+    def __init__(self, start: int, end: int) -> None:
+        self._start, self._end = start, end
+
+    def start(self) -> int:
+        return self._start
+
+    def end(self) -> int:
+        return self._end
+
+
+def _names_a_table(profile: SchemaProfile, word: str) -> bool:
+    return any(singular(w) == word for t in profile.tables for w in words(t)[-1:])
+
+
+def _without_column(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: ShapeRead) -> None:
+    """The rows' own column left empty, as a condition of the rows listed or counted."""
+    rows = _rows_read(spec)
+    found = _missing_column(intent.lower, profile, rows) if spec.shape in ("aggregate", "list") else None
+    if found is None or rows is None:
+        return
+    m, column = found
+    spec.conditions.append(RowCondition(rows, column, "is_null", label=f"no {phrase(column)}"))
+    spec.list_columns = tuple(c for c in spec.list_columns if c != column)  # an empty column, shown empty: left out
     out.read.append(_span(intent, m.start(), m.end()))
     out.consumed.add("negation")
 
@@ -2978,6 +3088,16 @@ def _starts_with_table(intent: Intent, values: list[Span], profile: SchemaProfil
     own = {w for c in profile.tables[first.entity.table].columns for w in words(c.name)}
     said = [(w, s) for w, s, _ in intent.tokens if start <= s < first.span.start]
     return all(any(v.start <= s < v.end for v in values) or w in own for w, s in said)
+
+
+def _starts_with_events(intent: Intent, own: re.Match | _Found | None) -> bool:
+    """'parcels that haven't shipped', 'unshipped parcels': a bare noun phrase of events (a count's noun) in a
+    state of their own: those rows, listed, as 'clients in japan' lists clients."""
+    m = re.match(r"\s*(?:(?:all|our|the|any|every)\s+)*", intent.lower)
+    start = m.end() if m else 0
+    if own is not None and own.start() == start:
+        start = own.end() + len(intent.lower[own.end():]) - len(intent.lower[own.end():].lstrip())
+    return any(m.kind == "count" and span.start == start for m, span in intent.measures)
 
 
 def _counted_rows(intent: Intent, profile: SchemaProfile) -> Target | None:

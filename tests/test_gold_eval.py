@@ -55,6 +55,8 @@ def result(columns: list[str], rows: list[list]) -> RunResult:
     ("rows", [[1, 54], [2, 56]], [["1997-Q1", 54], ["1997-Q2", 56]], True),  # a quarter numbered or labelled
     ("rows", [[1, 54], [2, 56]], [["1997-Q1", 56], ["1997-Q2", 54]], False),
     ("rows", [[0, 10], [1, 12]], [["Monday", 12], ["Sunday", 10]], True),   # a weekday numbered (0 = Sunday) or named
+    ("rows", [["0", 10], ["1", 12]], [["Monday", 12], ["Sunday", 10]], True),  # its number as text (strftime's %w)
+    ("rows", [["0", 10], ["1", 12]], [["Monday", 10], ["Sunday", 12]], False),
     ("rows", [[0, 10], [1, 12]], [["Monday", 10], ["Sunday", 12]], False),
     ("rows", [["A1", "IT"], ["A2", "IT"], ["B", "Bo"]], [["IT"], ["Bo"], ["IT"]], True),  # namesakes, with keys
     ("rows", [["A1", "IT"], ["A2", "IT"], ["B", "Bo"]], [["IT"], ["Bo"]], False),

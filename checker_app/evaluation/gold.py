@@ -281,10 +281,14 @@ def _same_rows(gold: list[list[Any]], got: list[list[Any]]) -> bool:
                  for v in row] for row in got]
     if numbered != got and _rows_match(gold, numbered):
         return True
-    # the days of the week numbered on one side (0 = Sunday, SQLite's %w) and named on the other
-    days = [[float(_WEEKDAYS.index(v.strip().lower())) if isinstance(v, str) and v.strip().lower() in _WEEKDAYS
-             else v for v in row] for row in got]
-    return days != got and _rows_match(gold, days)
+    # the days of the week numbered on one side (0 = Sunday, SQLite's %w, a number or its text) and named on the
+    # other
+    for number in (float, str):
+        days = [[number(_WEEKDAYS.index(v.strip().lower())) if isinstance(v, str) and v.strip().lower() in _WEEKDAYS
+                 else v for v in row] for row in got]
+        if days != got and _rows_match(gold, days):
+            return True
+    return False
 
 
 _WEEKDAYS = ("sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday")
