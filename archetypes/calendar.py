@@ -67,6 +67,21 @@ class Window:
     end: dt.date
     label: str
 
+    @property
+    def open_start(self) -> bool:
+        """'before 1997': no start named (OPEN_START stands for it)."""
+        return self.start <= OPEN_START
+
+    def dates(self) -> str:
+        """'2024-01-01 to 2024-12-31', '2024-03-05', 'before 1997-01-01'."""
+        last = self.end - DAY
+        if self.open_start:
+            return f"before {self.end.isoformat()}"
+        return self.start.isoformat() if last <= self.start else f"{self.start.isoformat()} to {last.isoformat()}"
+
+
+OPEN_START = dt.date(1900, 1, 1)  # the start of a window that names only its end ('before 1997')
+
 
 @dataclass(frozen=True)
 class Period:

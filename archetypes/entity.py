@@ -415,7 +415,11 @@ def _one_word_pool(pool: list[Match], term: str) -> list[Match]:
     if lemma(term) != term and not (term.endswith("s") and term.startswith(lemma(term))):
         return []  # an inflected word ('wrote', 'sold') begins a title ('Wrote A Song For Everyone'), names nothing;
         # a plural noun ('cables') may begin a name ('Cables & Chargers') as it is
-    return starting if len(starting) == len(pool) <= MAX_ONE_WORD_MATCHES else []
+    if len(starting) == len(pool) <= MAX_ONE_WORD_MATCHES:
+        return starting
+    # 'jane': a person's first name (Jane Peacock) before a title that merely holds the word ('Mary Jane')
+    people = [m for m in starting if _first_name(m, term)]
+    return people if len(people) <= MAX_ONE_WORD_MATCHES else []
 
 
 # people nouns whose rows are often bands or firms ('Frank Zappa & Captain Beefheart', 'Frankenversand')

@@ -64,8 +64,7 @@ def _window(spec: QuerySpec, profile: SchemaProfile) -> str:
             counted is not None and not any(c.family == "temporal" for c in counted.columns) and \
             (spec.fact is None or spec.fact.time is None):
         return ""  # rows with no date: no window bounds them, and the explanation must not say one does
-    last = window.end - dt.timedelta(days=1)
-    when = window.start.isoformat() if last == window.start else f"{window.start.isoformat()} to {last.isoformat()}"
+    when = window.dates()
     zone = spec.zone or profile.business_time_zone or "UTC"
     where = " in each row's own time zone" if zone == "local" else "" if zone == "UTC" else f" ({zone} days)"
     time = spec.fact.time if spec.fact is not None else None
@@ -200,8 +199,8 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
         own = profile.facts.get(spec.group.table)
         when = ""
         if spec.window is not None and own is not None and own.time is not None and not spec.group.column_only:
-            last = spec.window.end - dt.timedelta(days=1)  # 'list bookings from last week': the list's own dates
-            when = f" with {phrase(own.time.column)} {spec.window.start.isoformat()} to {last.isoformat()}"
+            # 'list bookings from last week': the list's own dates
+            when = f" with {phrase(own.time.column)} {spec.window.dates()}"
         return f"{plural(spec.group.noun).capitalize()}{extra}{when}{_filters(spec)}, listed by {by}"
     if spec.measure is None or spec.fact is None:
         if spec.count_table:
@@ -289,8 +288,7 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
 
 
 def _span(window) -> str:
-    last = window.end - dt.timedelta(days=1)
-    return window.start.isoformat() if last <= window.start else f"{window.start.isoformat()} to {last.isoformat()}"
+    return window.dates()
 
 
 def _group_noun(spec: QuerySpec) -> str:

@@ -705,6 +705,7 @@ def _time(intent: Intent, as_of: dt.date | None) -> None:
     found = _concrete_window(lower, anchor)
     if found is not None:
         window, match, single_day = found
+        window, match = _open_ended(lower, window, match, anchor)
         intent.window = window
         intent.window_span = Span(match[0], match[1], text[match[0]:match[1]])
         intent.day_specific = single_day
@@ -712,6 +713,25 @@ def _time(intent: Intent, as_of: dt.date | None) -> None:
             intent.day_boundary = intent.window_span  # 'march 6 2025' is a day: whose day?
     elif (m := RE_ALL_TIME.search(lower)) is not None:
         intent.window_span = Span(m.start(), m.end(), text[m.start():m.end()])
+
+
+_BEFORE = re.compile(r"\b(?:before|prior to|until|till|earlier than|pre)\s+(?:the\s+(?:start\s+of\s+)?)?$")
+_AFTER = re.compile(r"\b(?:after|later than|post)\s+(?:the\s+(?:end\s+of\s+)?)?$")
+
+
+def _open_ended(lower: str, window: calendar.Window, match: tuple[int, int],
+                as_of: dt.date) -> tuple[calendar.Window, tuple[int, int]]:
+    """'before 1997': everything up to the year's start, never the year itself; 'after june 2024': from the
+    month's end to the latest day. The word is part of the window's span."""
+    before = _BEFORE.search(lower[:match[0]])
+    if before is not None:
+        return calendar.Window(calendar.OPEN_START, window.start, lower[before.start():match[1]]), \
+            (before.start(), match[1])
+    after = _AFTER.search(lower[:match[0]])
+    if after is not None:
+        end = max(as_of + calendar.DAY, window.end + calendar.DAY)
+        return calendar.Window(window.end, end, lower[after.start():match[1]]), (after.start(), match[1])
+    return window, match
 
 
 def _fiscal_window(intent: Intent, profile: SchemaProfile, as_of: dt.date | None) -> None:

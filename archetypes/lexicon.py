@@ -33,6 +33,7 @@ opened raised submitted filed logged
 carry carries carried carrying handle handles handled handling went go goes gone gets called named
 appear appears appeared appearing featured
 actually through via market markets
+roughly approximately approx around ballpark
 """.split())
 
 # verbs and nouns that name the fact rows themselves ('sold', 'purchases', 'spent'): read as the
@@ -255,7 +256,7 @@ GRAMMAR_IDIOMS = re.compile(
     r"\bover(?=\s+(?:the\s+)?(?:last|past|previous|prior|trailing|recent|whole|entire|full|course)\b)"
     r"|\b(?:break|breaks|breaking|broken|broke)\s+(?:(?:it|them|this|that|those|these)\s+)?(?:down|out)\b"
     r"|\bon\s+(?:file|record|the\s+books)\b|\bin\s+(?:the|our)\s+(?:system|database|db|records?|books)\b"
-    r"|\b(?:end|ends|ended|ending)\s+up\b"
+    r"|\b(?:end|ends|ended|ending)\s+up\b|\bin\s+total\b|\ball\s+told\b"
     r"|\b(?:hand|hands|handed|handing)\s+out\b|\bhow\s+big\b"
     r"|(?<=\bin stock)|\bleft(?=\s+(?:in\s+stock|on\s+hand)\b)"
     # 'tracks under rock', 'what we carry under cables & chargers': filed under a kind, no threshold

@@ -678,6 +678,9 @@ def _build(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None) -> ex
         return None
     if spec.grain and time_expr is not None:
         span = window or _data_span(spec, fact, as_of)
+        if window is not None and window.open_start:  # 'monthly sales before 1997': from the data's first month
+            data = _data_span(spec, fact, as_of)
+            span = calendar.Window(max(data.start, window.start), window.end, window.label) if data else window
         if span is not None:
             periods = calendar.periods(spec.grain, span.start, span.end, fiscal=profile.fiscal,
                                        fiscal_year_start=profile.fiscal_year_start)

@@ -44,7 +44,7 @@ _FIRST_RANKED = re.compile(r"\b(first)\s+(?:\d{1,3}|" + "|".join(_NUMBER_WORDS) 
 _RANKED = re.compile(r"\b(?:ranked|sorted|ordered)\s+by\b")
 
 # 'average $ per order', 'how many $ did we make': the sign alone says money ('$5' is an amount, read as it is)
-_MONEY_SIGN = re.compile(r"(?<![\w$€£¥])([$€£¥])(?!\s*\d)(?=\s|$|[?!.,])")
+_MONEY_SIGN = re.compile(r"(?<![\w$€£¥])([$€£¥]{1,3})(?!\s*\d)(?=\s|$|[?!.,])")
 
 # "who hasn't purchased in six months": in the last six months (said after a negation: a gap up to now)
 _GAP = re.compile(r"\b(?:in|for|within)\s+(?:the\s+)?(?!last\b|past\b)((\d{1,3}|" + "|".join(_NUMBER_WORDS) +
@@ -58,6 +58,9 @@ _WORKS_UNDER = re.compile(r"\b(?:works?|working|worked)\s+(?:directly\s+)?under\
 _NUMBER_ONE = re.compile(r"(?:(?<=\bour )|(?<=\bthe )|(?<=\bis )|(?<=\bwas )|(?<=\bmy )|^)(#\s?1|no\.\s?1|number one)"
                          r"(?=\s+[a-z])")  # ('order #1' is the order keyed 1)
 _SHORTHAND = re.compile(r"\b(ppl)\b")
+# 'w/ us', 'w/o a phone': with, without; '500 bucks': dollars
+_WITH = re.compile(r"\b(w/o|w/)(?=\s|$)")
+_BUCKS = re.compile(r"(?<=\d\s)(bucks)\b|(?<=\d)(bucks|k bucks)\b")
 
 # operator and fact words long enough to be misspelt recognisably ('averge', 'percnet', 'reveune')
 _SPELLED = tuple(sorted({w for w in [*lexicon.OPERATORS, *lexicon.FACT_WORDS, *lexicon.MONEY_WORDS]
@@ -150,6 +153,11 @@ def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
         found[m.span(1)] = "top"
     for m in _SHORTHAND.finditer(lower):
         found[m.span(1)] = "people"
+    for m in _WITH.finditer(lower):
+        found[m.span(1)] = "without" if m.group(1) == "w/o" else "with"
+    for m in _BUCKS.finditer(lower):
+        group = 1 if m.group(1) else 2
+        found[m.span(group)] = "dollars"
     for m in _HOW_LONG.finditer(lower):
         found[m.span(1)] = "length"
     for m in lexicon.TOKEN.finditer(lower):

@@ -126,7 +126,7 @@ def read_shape(intent: Intent, ops: list[OperatorMention], profile: SchemaProfil
     _counted_state(intent, profile, spec)
     for reader in (_absence, _figure_over_figure, _share, read_change, _distribution, _first_or_last, _largest_event, _attribute,
                    _how_much_we_have, _duration_total, _against_average, _average, _period_average, _having, _currency_of_rows,
-                   _listing):
+                   _who_dated, _listing):
         reader(intent, ops, kinds, profile, spec, as_of, out)
     if out.share_of_passing is not None:
         _share_of_passing(out.share_of_passing, profile, spec, out)
@@ -2388,6 +2388,12 @@ def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
         measure = next(((f, x) for f in profile.fact_list() for x in f.measures
                         if x.kind == "count" and f.table != target.entity.table and
                         profile.path(f.table, target.entity.table) is not None), None)
+    if measure is None and not money_named and re.match(r"\s*(?:order|purchase|transaction|sale)s\b", rest):
+        # 'clients who placed over 20 purchases' where no table is called so: their events (the headers, the
+        # fewest rows), counted
+        counts = [(f, x) for f in profile.fact_list() for x in f.measures if x.kind == "count" and
+                  f.table != target.entity.table and profile.path(f.table, target.entity.table) is not None]
+        measure = min(counts, key=lambda c: c[0].row_count or 0, default=None)
     before = intent.money is not None and target.span.end <= intent.money.start < m.start()
     if measure is None and (money_named or before):  # 'shops with revenue over 1000': the money named before it
         measure = next(((f, x) for f, x in profile.measures_reaching(target.entity.table) if x.money), None)
@@ -2705,8 +2711,54 @@ def _listing(intent, ops, kinds, profile, spec, as_of, out) -> None:
     spec.shape, spec.group, spec.fact, spec.measure = "list", entity, None, None
     spec.window = None if intent.window is None else spec.window
     spec.list_columns = _columns_named(intent, profile, entity.table, target)
+    _own_dated(intent, profile, spec, entity.table, out)
     out.read += _table_verbs(intent, {f.entity.table for f in spec.filters} - {entity.table})
     out.replaces |= {"ranking_metric", "unit", "timezone"}
+
+
+def _who_dated(intent, ops, kinds, profile, spec, as_of, out) -> None:
+    """'who did we hire before 2003', 'who was hired after 1993': the people whose own date the verb names
+    (a hire date), within the window; not money dated so."""
+    from archetypes.analyse import _date_words
+
+    if spec.shape != "aggregate" or intent.window is None or intent.measures or intent.explicit_measure or \
+            intent.how_many is not None or not re.match(r"^\s*who\b", intent.lower):
+        return
+    found = [(name, c.name) for name, entity in profile.entities.items() if not entity.column_only and
+             singular(entity.noun.split()[-1]) in lexicon.PEOPLE_NOUNS
+             for c in profile.tables[name].columns if c.family == "temporal" and _date_words(intent, c.name)]
+    if len(found) != 1:
+        return
+    entity = profile.entities[found[0][0]]
+    spec.shape, spec.group, spec.fact, spec.measure, spec.count_table = "list", entity, None, None, None
+    spec.list_columns = (found[0][1],)
+    _own_dated(intent, profile, spec, entity.table, out)
+    out.read.append(_span(intent, 0, 3))
+    out.replaces |= {"ranking_metric", "unit", "timezone", "insufficient_info"}
+
+
+def _own_dated(intent: Intent, profile: SchemaProfile, spec: QuerySpec, table: str, out: ShapeRead) -> None:
+    """'staff hired before 2003', 'clients who joined in 2024': the listed rows' own date the question's verb
+    names, bounded by the window (a list has no events to date)."""
+    from archetypes.analyse import _date_words, _own_date
+
+    window, span = intent.window, intent.window_span
+    if window is None or span is None or table not in profile.tables:
+        return
+    dated = _own_date(intent, profile.tables[table])
+    said = _date_words(intent, dated.column) if dated is not None else []
+    own = profile.facts.get(table)
+    if dated is None or not said or own is not None and own.time is not None and own.time.column == dated.column:
+        return  # ('list bookings from last week': the events' own date, which the window bounds already)
+    column = dated.column
+    if not window.open_start:
+        spec.conditions.append(RowCondition(table, column, "since", (window.start.isoformat(),),
+                                            label=f"{phrase(column)} from {window.start.isoformat()}"))
+    spec.conditions.append(RowCondition(table, column, "before_day", (window.end.isoformat(),),
+                                            label=f"{phrase(column)} before {window.end.isoformat()}"))
+    spec.window = None
+    out.read += [span, *said]
+    out.replaces.add("timeframe")
 
 
 def _rows_read(spec: QuerySpec) -> str | None:

@@ -41,6 +41,9 @@ def open_or_unfinished(intent: Intent, profile: SchemaProfile, base: QuerySpec) 
     return ARCHETYPE.detection(Span(0, len(intent.question), intent.question), readings, question=f"Only '{flt.values[0]}', or {', '.join(others)} too?")
 
 
+_RATE_NOUNS = frozenset({"rate", "rates", "ratio", "share", "percentage", "percent", "pct", "%", "proportion"})
+
+
 def undated_state(intent: Intent, profile: SchemaProfile, base: QuerySpec) -> list[tuple[Span, str]]:
     """'visits cancelled in march', 'how are refunds trending': the time asked is when the rows reached the state,
     but the data records no date of it; the rows' own date (when the visit was booked) is all a reading can bound.
@@ -65,6 +68,8 @@ def undated_state(intent: Intent, profile: SchemaProfile, base: QuerySpec) -> li
     nouns = {singular(w) for w in words(fact.table)} | {singular(w) for w in words(fact.time.table)}
     if at is None or any(singular(w) in nouns for w, _, _ in tokens[at + 1:at + 4]) or said.start < tokens[at][1]:
         return []  # 'cancelled (usd) visits in march', 'visits in 2025 that got cancelled': the visits of a time
+    if any(w in _RATE_NOUNS for w, _, _ in tokens[at + 1:at + 3]):
+        return []  # 'the cancellation rate this year': the rate of the year's visits, as any rate of a period
     rows = plural(phrase(fact.time.table).split()[-1])
     return [(said, f"the data records no date of being {state.lower()}: only the {rows}' own {phrase(fact.time.column)} "
                    f"can be bounded, which is another question")]
