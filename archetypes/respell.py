@@ -24,7 +24,8 @@ _PERIOD_YEAR = re.compile(r"\b(?:" + _MONTHS + r"|q[1-4]|h[12]|fy)\.?,?\s+(\d{2}
 _YEAR_PAIR = re.compile(r"(?<![\w$€£¥.,'’])(\d{2})\s+(?:vs\.?|versus|to|and|-|against|compared to)\s+['’]?(\d{2})\b"
                         r"(?![.,]?\d|\s*%|\s+(?!(?:in|for|of|by|per|at|on|sales|revenue|growth)\b)[a-z])")
 # 'parcels shipped to germany in 97': one year of the data after a preposition, ending the phrase
-_LONE_YEAR = re.compile(r"\b(?:in|of|during|since|for|from|before|after|until)\s+(\d{2})\b(?![.,]?\d|\s*%|\s*[a-z])")
+_LONE_YEAR = re.compile(r"\b(?:in|of|during|since|for|from|before|after|until)\s+(\d{2})\b(?![.,]?\d|\s*%|"
+                        r"\s*(?!(?:revenue|sales|order|freight|income|spend|spending|profit|turnover)s?\b)[a-z])")
 
 # 'how long is the average song': the average length ('how long is <a row named>' is read as it is)
 _HOW_LONG = re.compile(r"\bhow\s+(long)(?=\s+(?:is|are|was|were)\s+(?:(?:the|an|a|our)\s+)?(?:average|avg|typical|mean)\b)")
@@ -58,6 +59,15 @@ _WORKS_UNDER = re.compile(r"\b(?:works?|working|worked)\s+(?:directly\s+)?under\
 _NUMBER_ONE = re.compile(r"(?:(?<=\bour )|(?<=\bthe )|(?<=\bis )|(?<=\bwas )|(?<=\bmy )|^)(#\s?1|no\.\s?1|number one)"
                          r"(?=\s+[a-z])")  # ('order #1' is the order keyed 1)
 _SHORTHAND = re.compile(r"\b(ppl)\b")
+# 'shipping co', 'shipping company': a shipper; 'favorite genre': the most popular one
+_COMPANY = re.compile(r"\b((?:shipping|delivery|freight|courier|trucking)\s+(?:co|company|companies|firm|firms))\b(?!-)")
+# 'the biggest item range': the most items
+_RANGE = re.compile(r"\b((?:biggest|largest|widest|broadest|smallest|narrowest)\s+([a-z]+?)s?\s+"
+                    r"(?:range|lineup|line-up|selection|assortment|variety|catalog|catalogue|offering))\b")
+# "who's been with the company longest": the longest serving
+_TENURE = re.compile(r"\b((?:been|worked|stayed|served)\s+(?:with\s+(?:the\s+company|us|the\s+firm|the\s+business|the\s+team)|"
+                     r"here|at\s+the\s+company)\s+(?:the\s+)?longest)\b")
+_FAVOURITE = re.compile(r"\b(fav(?:ou?rite|e)s?)\b(?=\s+[a-z])")
 # 'w/ us', 'w/o a phone': with, without; '500 bucks': dollars
 _WITH = re.compile(r"\b(w/o|w/)(?=\s|$)")
 _BUCKS = re.compile(r"(?<=\d\s)(bucks)\b|(?<=\d)(bucks|k bucks)\b")
@@ -153,6 +163,15 @@ def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
         found[m.span(1)] = "top"
     for m in _SHORTHAND.finditer(lower):
         found[m.span(1)] = "people"
+    for m in _COMPANY.finditer(lower):
+        found[m.span(1)] = "shippers" if m.group(1).endswith(("ies", "firms")) else "shipper"
+    for m in _RANGE.finditer(lower):
+        fewest = m.group(1).startswith(("smallest", "narrowest"))
+        found[m.span(1)] = f"{'fewest' if fewest else 'most'} {m.group(2)}s"
+    for m in _TENURE.finditer(lower):
+        found[m.span(1)] = "longest serving"
+    for m in _FAVOURITE.finditer(lower):
+        found[m.span(1)] = "most popular"
     for m in _WITH.finditer(lower):
         found[m.span(1)] = "without" if m.group(1) == "w/o" else "with"
     for m in _BUCKS.finditer(lower):
