@@ -711,7 +711,7 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
         grounded.shape.read += rows[0] + [rows[3]] + versus.links(intent, rows[0])
     if compared is not None:
         spans = [s.span for s in compared.sides]
-        grounded.shape.read += spans + [compared.link] + versus.links(intent, spans)
+        grounded.shape.read += spans + [compared.link] + versus.links(intent, spans) + versus.asked(intent)
         if sides is not None:
             grounded.shape.detections.append(sides)
             grounded.shape.replaces.add("entity")  # one entity question at a time: which values are compared

@@ -41,6 +41,7 @@ _BARE_SPAN = re.compile(r"\b" + _A + r"\s+(?P<link>to)\s+" + _B)
 _COMPARISON = re.compile(
     r"\b" + _A + r"(?:\s+[a-z'$]+){0,4}?\s+(?P<link>(?:(?:is|was|were|are)\s+)?(?:(?:better|worse|higher|lower|bigger|"
     r"smaller|stronger|weaker|greater|more|less|fewer)\s+than|(?:up|down)\s+(?:on|from|against)|than|"
+    r"beat|beats|outperform(?:ed|s)?|outs(?:old|ell|ells)|top(?:ped)?|"
     r"compared?\s+(?:to|with|against)|compares\s+(?:to|with)|against|versus|vs\.?|over))\s+(?:(?:in|the)\s+)*" + _B)
 
 

@@ -67,6 +67,8 @@ _RANGE = re.compile(r"\b((?:biggest|largest|widest|broadest|smallest|narrowest)\
 # "who's been with the company longest": the longest serving
 _TENURE = re.compile(r"\b((?:been|worked|stayed|served)\s+(?:with\s+(?:the\s+company|us|the\s+firm|the\s+business|the\s+team)|"
                      r"here|at\s+the\s+company)\s+(?:the\s+)?longest)\b")
+# 'biggest genre gainer': the biggest growth
+_GAINER = re.compile(r"\b(?:biggest|largest|top)\s+(?:[a-z]+\s+)?(gainers?)\b")
 _FAVOURITE = re.compile(r"\b(fav(?:ou?rite|e)s?)\b(?=\s+[a-z])")
 # 'w/ us', 'w/o a phone': with, without; '500 bucks': dollars
 _WITH = re.compile(r"\b(w/o|w/)(?=\s|$)")
@@ -170,6 +172,8 @@ def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
         found[m.span(1)] = f"{'fewest' if fewest else 'most'} {m.group(2)}s"
     for m in _TENURE.finditer(lower):
         found[m.span(1)] = "longest serving"
+    for m in _GAINER.finditer(lower):
+        found[m.span(1)] = "growth"
     for m in _FAVOURITE.finditer(lower):
         found[m.span(1)] = "most popular"
     for m in _WITH.finditer(lower):

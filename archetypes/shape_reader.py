@@ -393,7 +393,9 @@ def _nearest_fact(profile: SchemaProfile, table: str) -> Fact | None:
 # -- absence -----------------------------------------------------------------------------------------
 
 def _absence(intent, ops, kinds, profile, spec, as_of, out) -> None:
-    negation = [m for m in ops if m.category == "negation" and m.word not in ("nothing",)]
+    # ('nothing' only after a verb of the events: 'genres that sold nothing')
+    negation = [m for m in ops if m.category == "negation" and (m.word not in ("nothing",) or re.search(
+        r"\b(?:sold|sell|sells|bought|ordered|earned|made|booked)\s+nothing\b", intent.lower))]
     if not negation:
         return
     target = _main_target(intent)

@@ -30,6 +30,9 @@ _LINK = re.compile(r"\s+(vs\.?|v\.|versus|compared\s+(?:to|with)|against)\s+")
 _OR = re.compile(r"\s+(or)\s+")
 _LEADING = frozenset({"the", "our", "in", "for", "at", "of", "from"})
 _NOT_A_SIDE = lexicon.TIME_WORDS | frozenset(lexicon.OPERATORS)  # a short word (us) only next to a value like it
+# 'did berlin or toronto do better', 'is rock or jazz bigger': which of them, asked without 'which'
+_WHICH_DID_BETTER = re.compile(r"^\s*(?:did|does|do|is|was|are|were|has|have)\b.*\bor\b.*\b(?:better|worse|more|"
+                               r"bigger|higher|stronger|weaker|larger|smaller|less|fewer|lower)\b")
 MAX_READINGS = 8
 MAX_SIDES = 5
 
@@ -53,7 +56,7 @@ def find(intent: Intent, profile: SchemaProfile) -> Versus | None:
     """The values compared side by side, or None when the sides are not values of one column."""
     lower = intent.lower
     link = _LINK.search(lower)
-    if link is None and re.search(r"\b(?:which|who)\b", lower):
+    if link is None and (re.search(r"\b(?:which|who)\b", lower) or _WHICH_DID_BETTER.search(lower)):
         link = _OR.search(lower)
     if link is None:
         return None
@@ -147,6 +150,17 @@ def links(intent: Intent, spans: list[Span]) -> list[Span]:
         if m is not None and m.end() <= after.start + 1:
             found.append(Span(m.start(1), m.end(1), intent.question[m.start(1):m.end(1)]))
     return found
+
+
+def asked(intent: Intent) -> list[Span]:
+    """The comparative that asks which side wins ('did berlin or toronto do better'): read, as the sides are
+    shown side by side."""
+    m = _WHICH_DID_BETTER.search(intent.lower)
+    if m is None:
+        return []
+    word = re.search(r"\b(?:better|worse)\b", intent.lower[m.start():m.end()])
+    return [Span(m.start() + word.start(), m.start() + word.end(), intent.question[m.start() + word.start():
+                                                                                m.start() + word.end()])] if word else []
 
 
 def is_link(versus: Versus, mention: OperatorMention) -> bool:
