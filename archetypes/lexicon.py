@@ -202,6 +202,11 @@ KIND_TABLE_WORDS = frozenset({"type", "kind", "category", "genre", "class", "for
 CATALOGUE_WORDS = frozenset({"catalog", "catalogs", "catalogue", "catalogues", "catalouge", "assortment", "library",
                              "collection", "offering", "offerings"})
 
+# a date a row fills when it goes out ('shipped date'), and the words that speak of the going out (a shipper, freight,
+# a carrier): the window may bound either date, and rows without one may not count
+SENT_DATE_WORDS = frozenset({"shipped", "delivered", "dispatched", "sent"})
+SENDING_TALK = re.compile(r"\b(?:shippers?|shipping|ship\s+via|carriers?|couriers?|freight|delivery|deliveries)\b")
+
 TOKEN = re.compile(r"\d+\.\d+|" + WORD.pattern + r"|%|[$€£¥]|#\d+")
 
 # nouns for people: 'who' asks for one of these when the rows hold no first and last name

@@ -47,6 +47,10 @@ _LEFT = frozenset({"terminated", "termination", "left", "leaving", "departed", "
                    "resignation", "churned", "offboarded", "exit", "exited", "separation", "separated"})
 # a flight's 'actual_departure' is when it left, not a row's end of life ('scheduled_departure' its plan)
 _TIMETABLE = frozenset({"actual", "scheduled", "planned", "expected", "estimated", "sched"})
+# a date a row fills when it goes out ('shipped date'): rows without one have not; asked about when the question
+# speaks of the going out itself (a shipper, freight, a carrier), never of the rows' own state ('shipped')
+_SENT_SAID = re.compile(r"\b(?:shipped|delivered|dispatched|sent|unshipped|undelivered|late|on time|in transit|"
+                        r"ship(?:s)?\s+(?:on|in|by|within))\b")
 _FORMER = re.compile(r"\b(former|ex|past|left|terminated|churned|resigned|departed|leavers?)\b")
 _HISTORY = re.compile(r"\b(ever|historically|all[- ]time|history|over time|in total|including (?:past|old|"
                       r"expired|cancelled|deleted))\b")
@@ -90,6 +94,12 @@ def detect(ctx: Context) -> Detection | None:
         if scope.kind in ("status", "status_void") and root is not None and root != scope.table and \
                 _rows_of_the_state(root, scope, profile):
             continue  # refunds point at refunded payments: 'only succeeded payments' would keep no refund
+        if scope.kind == "sent" and (not lexicon.SENDING_TALK.search(ctx.intent.lower) or _SENT_SAID.search(ctx.intent.lower)
+                                     or base.window is not None  # (the window by the sent date asks it: timeframe)
+                                     or scope.table != root or base.shape not in ("aggregate", "share", "ranking")
+                                     or base.measure is None or base.measure.kind != "count"):
+            continue  # ('how many parcels has each shipper handled': all, or those shipped so far; a figure of
+            #           every parcel, freight included, is no count of what went out)
         if scope.kind in ("validity", "left") and _ended_rows_asked(base, scope):
             continue  # 'memberships cancelled this year': rows that ended, dated by their end: never current ones
         if scope.kind in ("validity", "left") and (_CURRENT.search(ctx.intent.lower) or
@@ -342,6 +352,8 @@ def scopes(profile: SchemaProfile) -> list[Scope]:
                 found.append(Scope("retired", name, column.name))
             elif parts & _LEFT and column.family == "temporal" and column.nullable and not parts & _TIMETABLE:
                 found.append(Scope("left", name, column.name))
+            elif parts & lexicon.SENT_DATE_WORDS and column.family == "temporal" and column.nullable and len(temporal) > 1:
+                found.append(Scope("sent", name, column.name))
         ends = [c for c in temporal if set(words(c.name)) & lexicon.VALIDITY_END_WORDS]
         starts = [c for c in temporal if set(words(c.name)) & lexicon.VALIDITY_START_WORDS and c not in ends]
         if starts and ends:
@@ -392,6 +404,13 @@ def _detection(ctx: Context, scope: Scope) -> Detection:
                     Reading("all", f"Every {phrase(scope.table)} ever, those with a {phrase(scope.column)} included",
                             _apply([]))]
         question = f"Only current {noun}, or those with a {phrase(scope.column)} too?"
+    elif scope.kind == "sent":
+        readings = [Reading("all", f"Every {phrase(scope.table)}, those without a {phrase(scope.column)} included",
+                            _apply([])),
+                    Reading(f"only_{slug(scope.column)}", f"Only {noun} with a {phrase(scope.column)}",
+                            _apply([RowCondition(scope.table, scope.column, "not_null",
+                                                 label=f"{phrase(scope.column)} given")]))]
+        question = f"Count every {phrase(scope.table)}, or only those with a {phrase(scope.column)}?"
     elif scope.kind == "deleted":
         readings = [Reading("not_deleted", f"Only {noun} not deleted",
                             _apply([_not_deleted(ctx.profile, scope)])),

@@ -4,7 +4,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from archetypes import calendar
+from archetypes import calendar, lexicon
 from archetypes.archetype import Archetype, Context
 from archetypes.intent import _MONTH_RE as MONTH_PATTERN
 from archetypes.intent import UNIT_WORDS, Span
@@ -26,8 +26,10 @@ _TREND_WORDS = ("trend", "growth", "growing", "grown", "declin", "momentum", "ov
 def detect(ctx: Context) -> Detection | None:
     intent = ctx.intent
     if intent.window is not None and intent.window_span is not None:
+        # the date a word names first ('shipped in 1997'); a date the talk implies ('freight in 1997') only when
+        # the window itself is not in doubt ('freight last month': which last month is asked first)
         return _date_column(ctx) or _last_period(ctx) or _last_n_periods(ctx) or _period_so_far(ctx) or \
-            _fiscal_period(ctx)
+            _fiscal_period(ctx) or _date_column(ctx, implied=True)
     if intent.vague_time is None or intent.window is not None or intent.window_span is not None:
         return None
     anchor = ctx.as_of or dt.date.today()
@@ -216,10 +218,12 @@ def _fiscal_window(ctx: Context, unit: str, *, current: bool) -> calendar.Window
     return chosen
 
 
+# freight paid, spent, charged, carried: a cost incurred when the rows go out, so dated either way
+_PAID_WHEN_SENT = re.compile(r"\b(?:pay|pays|paid|spend|spent|spending|costs?|charges?|charged|carr(?:y|ies|ied))\b")
 _NOT_EVENT_WORDS = {"date", "at", "time", "on", "day", "timestamp", "datetime", "utc", "local"}
 
 
-def _date_column(ctx: Context) -> Detection | None:
+def _date_column(ctx: Context, implied: bool = False) -> Detection | None:
     """'parcels we shipped in 1997' on a table dated by its booking date that also has a shipped date: the
     window applies to either date, and they count different rows."""
     from dataclasses import replace
@@ -238,6 +242,9 @@ def _date_column(ctx: Context) -> Detection | None:
             continue
         event = [w for w in words(column.name) if w not in _NOT_EVENT_WORDS]
         hit = next((asked[lemma(w)] for w in event if lemma(w) in asked and len(w) > 2), None)
+        talk = lexicon.SENDING_TALK.search(ctx.intent.lower) if set(event) & lexicon.SENT_DATE_WORDS else None
+        if hit is None and talk is not None and implied and _PAID_WHEN_SENT.search(ctx.intent.lower):
+            hit = talk.span()  # 'freight paid in 1998': paid when the rows ship
         if hit is None:
             continue
         other = replace(fact, time=time_column(table, column))
