@@ -961,6 +961,10 @@ def _apply_values(grounded: Grounded, intent: Intent, profile: SchemaProfile, sp
         chosen = [r for r in refs if (r.table, r.column) == columns[0]]
         ref = chosen[0]
         wider = kinds_holding(profile, ref) if len(chosen) == 1 and not mention.negated else ()
+        plain = [r for r in chosen if value_key(r.value)[:1] == value_key(mention.span.text)[:1]]
+        if len(chosen) > 1 and len(plain) == 1 and all(r.kind_word for r in chosen) and not mention.negated:
+            # 'mpeg': the kind named by the word (MPEG audio file), or every kind holding it (protected MPEG-4)
+            ref, wider = plain[0], tuple(r.value for r in chosen if r is not plain[0])
         if wider and not _named_whole(intent, mention, wider):
             grounded.wider.append((mention, ref, wider))
             continue
