@@ -229,6 +229,22 @@ def fiscal_window(unit: str, anchor: dt.date, *, current: bool, fiscal: FiscalCa
     return Window(period.start, end if current else period.end, period.label)
 
 
+def named_fiscal(year: int, quarter: int | None, *, fiscal: FiscalCalendar | None = None,
+                 fiscal_year_start: int | None = None) -> Window | None:
+    """Fiscal year `year` ('FY2024'), or its quarter `quarter`, by the profile's fiscal calendar; None without one
+    or when the calendar does not hold it."""
+    if not (fiscal or fiscal_year_start):
+        return None
+    grain = "fy_quarter" if quarter else "fy_year"
+    label = f"FY{year} Q{quarter}" if quarter else f"FY{year}"
+    wide = periods(grain, dt.date(year - 2, 1, 1), dt.date(year + 3, 1, 1), fiscal=fiscal,
+                   fiscal_year_start=fiscal_year_start)
+    found = [p for p in wide if p.label == label]
+    if not found:
+        return None
+    return Window(min(p.start for p in found), max(p.end for p in found), label)
+
+
 def _fiscal_periods(grain: str, start: dt.date, end: dt.date, fiscal: FiscalCalendar) -> list[Period]:
     grouped: dict[str, list] = {}
     for item in fiscal.periods:

@@ -734,8 +734,36 @@ def _open_ended(lower: str, window: calendar.Window, match: tuple[int, int],
     return window, match
 
 
+# 'fiscal q4 fy2024', 'q4 fy24', 'fy2024 q4', 'fiscal 2024', 'fy 2024': a fiscal quarter or year named
+_NAMED_FISCAL = re.compile(r"\b(?:fiscal\s+)?q([1-4])\s+(?:of\s+)?(?:fy|fiscal(?:\s+year)?)\s?'?((?:19|20)?\d{2})\b|"
+                           r"\bfy\s?'?((?:19|20)?\d{2})\s+q([1-4])\b|"
+                           r"\bfiscal\s+q([1-4])(?:\s+(?:of\s+)?((?:19|20)\d{2}))?\b|"
+                           r"\b(?:fy|fiscal(?:\s+year)?)\s?'?((?:19|20)\d{2}|\d{2})\b")
+
+
+def _named_fiscal_window(intent: Intent, profile: SchemaProfile, as_of: dt.date | None) -> bool:
+    """A fiscal quarter or year named by the question, placed on the profile's fiscal calendar (never the
+    calendar quarter of the same number): applied, with the words that name it as the window's span."""
+    m = _NAMED_FISCAL.search(intent.lower)
+    if m is None or not (profile.fiscal or profile.fiscal_year_start):
+        return False
+    quarter = m.group(1) or m.group(4) or m.group(5)
+    said = m.group(2) or m.group(3) or m.group(6) or m.group(7)
+    year = int(said) if said else (as_of or dt.date.today()).year
+    year = year + 2000 if year < 100 else year
+    window = calendar.named_fiscal(year, int(quarter) if quarter else None, fiscal=profile.fiscal,
+                                   fiscal_year_start=profile.fiscal_year_start)
+    if window is None:
+        return False
+    intent.window = window
+    intent.window_span = Span(m.start(), m.end(), intent.question[m.start():m.end()])
+    return True
+
+
 def _fiscal_window(intent: Intent, profile: SchemaProfile, as_of: dt.date | None) -> None:
     """'this fiscal quarter': the fiscal period of the profile's calendar, not the calendar one."""
+    if _named_fiscal_window(intent, profile, as_of):
+        return
     m = RE_WINDOW_UNIT.search(intent.lower)
     if m is None or m.group(2) != "fiscal" or as_of is None or intent.window_span is None or \
             intent.window_span.start != m.start():
