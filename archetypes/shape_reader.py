@@ -1203,6 +1203,14 @@ def _verb_dated(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: Sh
         verb = None  # 'joined last year': 'last' is the window's word, not the row that joined last
     said = tenure or verb
     target = _main_target(intent)
+    if target is None and said is not None and re.match(r"^\s*who\b", intent.lower):
+        # "who's been with us the longest": the one table of people with a start date (the staff)
+        people = [e for n, e in profile.entities.items() if not e.column_only and
+                  singular(e.noun.split()[-1]) in lexicon.PEOPLE_NOUNS and _attribute_columns(profile, n, "recency")]
+        target = Target(people[0], _span(intent, 0, 3)) if len(people) == 1 else None
+        if target is not None:
+            out.replaces.add("insufficient_info")
+            out.read.append(target.span)
     if said is None or target is None or target.entity.column_only:
         return False
     entity = target.entity
