@@ -922,6 +922,23 @@ def _timeliness_word(intent: Intent, span: Span) -> Span:
 _DID_BEFORE = re.compile(r"\b(?:did|do|does|didn't|didnt|will|would|can|could)\b(?:\s+[\w'.&-]+){1,4}\s*$")
 
 
+_AS_VERB_BEFORE = re.compile(r"\b(?:never|not|n't|nt|who|that|which|have|has|had|ever|already|we|they)\s+$")
+
+
+def _events_verb(intent: Intent, mention: ValueMention, profile: SchemaProfile) -> bool:
+    """A status value that is the verb of the events holding it ('booked' of bookings), said as a verb ('who
+    never booked', 'that booked'): the events, not their status."""
+    from archetypes.intent import stem
+    from archetypes.values import lemma
+
+    if not mention.refs or not _AS_VERB_BEFORE.search(intent.lower[:mention.span.start]):
+        return False
+    said = mention.span.text.lower()
+    return all(lexicon.is_state_column(words(r.column)) and r.table in profile.facts and
+               any(stem(said) == stem(w) or lemma(said) == lemma(singular(w)) for w in words(r.table))
+               for r in mention.refs)
+
+
 def _said_as_verb(intent: Intent, span: Span) -> bool:
     """'did acme open', 'does the team close': the word is the verb after a subject, the question's last word."""
     return _DID_BEFORE.search(intent.lower[:span.start]) is not None and \
@@ -936,6 +953,11 @@ def _apply_values(grounded: Grounded, intent: Intent, profile: SchemaProfile, sp
         if all(r.kind_word for r in mention.refs) and _joined_to_a_noun(mention, grounded, intent):
             # 'songs and videos': every kind, or each kind counted, not the videos alone
             grounded.unread.append((mention.span, "a kind joined by 'and' to other rows is not filtered on"))
+            continue
+        if _events_verb(intent, mention, profile):
+            # 'members who never booked a class': the bookings themselves, not those whose status is 'booked';
+            # no reading yet reads the events from their verb, so it is said, never filtered on
+            grounded.unread.append((mention.span, "the verb of the events here, not their status of that name"))
             continue
         if _said_as_verb(intent, mention.span) and all(lexicon.is_state_column(words(r.column)) for r in mention.refs):
             # 'how many tickets did acme open': what they did, not the tickets still open

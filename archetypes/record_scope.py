@@ -46,6 +46,16 @@ _UNDER_WAY = frozenset({"open", "pending"})
 _LEFT = frozenset({"terminated", "termination", "left", "leaving", "departed", "departure", "resigned",
                    "resignation", "churned", "offboarded", "exit", "exited", "separation", "separated"})
 # a flight's 'actual_departure' is when it left, not a row's end of life ('scheduled_departure' its plan)
+# a membership's or a person's own end ('members.cancelled_on'): an event's cancellation is no leaving
+_ENDED = frozenset({"cancelled", "canceled", "churned", "ended"})
+_HOLDERS = frozenset({"membership", "subscription", "account", "contract", "enrollment", "enrolment"})
+
+
+def _held(table: str) -> bool:
+    noun = singular(words(table)[-1]) if words(table) else ""
+    return noun in lexicon.PEOPLE_NOUNS or noun in _HOLDERS
+
+
 _TIMETABLE = frozenset({"actual", "scheduled", "planned", "expected", "estimated", "sched"})
 # a date a row fills when it goes out ('shipped date'): rows without one have not; asked about when the question
 # speaks of the going out itself (a shipper, freight, a carrier), never of the rows' own state ('shipped')
@@ -350,7 +360,8 @@ def scopes(profile: SchemaProfile) -> list[Scope]:
                     found.append(Scope("deleted", name, column.name))
             elif parts & RETIRED and is_yes_no(column):
                 found.append(Scope("retired", name, column.name))
-            elif parts & _LEFT and column.family == "temporal" and column.nullable and not parts & _TIMETABLE:
+            elif (parts & _LEFT or parts & _ENDED and _held(name)) and column.family == "temporal" and \
+                    column.nullable and not parts & _TIMETABLE:
                 found.append(Scope("left", name, column.name))
             elif parts & lexicon.SENT_DATE_WORDS and column.family == "temporal" and column.nullable and len(temporal) > 1:
                 found.append(Scope("sent", name, column.name))

@@ -1,0 +1,53 @@
+"""Found trying a gym's schema the project never saw (members, bookings whose status may be 'booked', a member's own
+cancellation date): 'members who never booked a class' was marked clear while it read 'booked' as the bookings'
+status (members with no booking in status booked); 'how many active members' left 'active' unread although a
+member with no cancellation date is the active one."""
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+from tests.support import connect
+
+# (member, cancelled on, booking statuses): member 1 only ever cancelled, member 3 never booked at all
+MEMBERS = [(1, "2025-03-01", ("cancelled",)), (2, None, ("attended", "booked")), (3, None, ()), (4, "2025-05-01",
+                                                                                                  ("no_show",))]
+
+
+def _gym(url: str) -> None:
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("CREATE TABLE members (id INTEGER PRIMARY KEY, full_name VARCHAR(30) NOT NULL, "
+                             "joined_on DATE NOT NULL, cancelled_on DATE)")
+        conn.exec_driver_sql("CREATE TABLE bookings (id INTEGER PRIMARY KEY, member_id INTEGER NOT NULL "
+                             "REFERENCES members(id), booked_at TIMESTAMP NOT NULL, status VARCHAR(20) NOT NULL)")
+        conn.execute(sa.text("INSERT INTO members VALUES (:i, :n, '2024-01-01', :c)"),
+                     [{"i": i, "n": f"Member {i}", "c": c} for i, c, _ in MEMBERS])
+        rows = [(member, status) for member, _, statuses in MEMBERS for status in statuses]
+        conn.execute(sa.text("INSERT INTO bookings VALUES (:i, :m, '2025-06-10 09:00:00', :s)"),
+                     [{"i": i, "m": m, "s": s} for i, (m, s) in enumerate(rows, 1)])
+    engine.dispose()
+
+
+def test_the_events_verb_is_never_their_status(tmp_path) -> None:
+    url = f"sqlite:///{tmp_path / 'gym.sqlite'}"
+    _gym(url)
+    connected = connect(url)
+    analysis = connected.analyse("members who never booked a class")
+    assert not analysis.understood.complete, analysis.understood  # said, never filtered on status 'booked'
+    assert "booked" in [i.text for i in analysis.understood.ignored], analysis.understood
+    assert not any("status is booked" in i.explanation for i in analysis.interpretations)
+    counted = connected.analyse("how many bookings are booked")  # the status, where it is one
+    assert counted.understood.complete and "status is booked" in counted.interpretations[0].explanation
+    connected.db.dispose()
+
+
+def test_active_members_have_no_cancellation_date(tmp_path) -> None:
+    url = f"sqlite:///{tmp_path / 'gym.sqlite'}"
+    _gym(url)
+    connected = connect(url)
+    analysis = connected.analyse("how many active members do we have")
+    assert analysis.understood.complete, analysis.understood
+    assert [int(connected.run(i).rows[0][0]) for i in analysis.interpretations] == [2]
+    every = connected.analyse("how many members do we have")  # not said: current ones, or every one ever
+    assert sorted(int(connected.run(i).rows[0][0]) for i in every.interpretations) == [2, 4]
+    connected.db.dispose()
