@@ -1,7 +1,8 @@
 """Found trying a gym's schema the project never saw (members, bookings whose status may be 'booked', a member's own
 cancellation date): 'members who never booked a class' was marked clear while it read 'booked' as the bookings'
 status (members with no booking in status booked); 'how many active members' left 'active' unread although a
-member with no cancellation date is the active one."""
+member with no cancellation date is the active one; 'which city brings in the most money', with payments in pounds
+and euros and no rates to convert by, ranked the pounds alone and said 'clear'."""
 from __future__ import annotations
 
 import sqlalchemy as sa
@@ -17,11 +18,18 @@ def _gym(url: str) -> None:
     engine = sa.create_engine(url)
     with engine.begin() as conn:
         conn.exec_driver_sql("CREATE TABLE members (id INTEGER PRIMARY KEY, full_name VARCHAR(30) NOT NULL, "
-                             "joined_on DATE NOT NULL, cancelled_on DATE)")
+                             "city VARCHAR(20) NOT NULL, joined_on DATE NOT NULL, cancelled_on DATE)")
+        conn.exec_driver_sql("CREATE TABLE payments (id INTEGER PRIMARY KEY, member_id INTEGER NOT NULL "
+                             "REFERENCES members(id), amount NUMERIC(8,2) NOT NULL, currency CHAR(3) NOT NULL, "
+                             "paid_at TIMESTAMP NOT NULL)")
         conn.exec_driver_sql("CREATE TABLE bookings (id INTEGER PRIMARY KEY, member_id INTEGER NOT NULL "
                              "REFERENCES members(id), booked_at TIMESTAMP NOT NULL, status VARCHAR(20) NOT NULL)")
-        conn.execute(sa.text("INSERT INTO members VALUES (:i, :n, '2024-01-01', :c)"),
-                     [{"i": i, "n": f"Member {i}", "c": c} for i, c, _ in MEMBERS])
+        conn.execute(sa.text("INSERT INTO members VALUES (:i, :n, :t, '2024-01-01', :c)"),
+                     [{"i": i, "n": f"Member {i}", "t": "Leeds" if i % 2 else "York", "c": c} for i, c, _ in MEMBERS])
+        # Leeds pays the most pounds, York the most euros
+        conn.exec_driver_sql("INSERT INTO payments VALUES (1, 1, 100, 'GBP', '2025-06-01 10:00:00'), "
+                             "(2, 2, 30, 'GBP', '2025-06-01 10:00:00'), (3, 2, 90, 'EUR', '2025-06-02 10:00:00'), "
+                             "(4, 3, 20, 'EUR', '2025-06-03 10:00:00')")
         rows = [(member, status) for member, _, statuses in MEMBERS for status in statuses]
         conn.execute(sa.text("INSERT INTO bookings VALUES (:i, :m, '2025-06-10 09:00:00', :s)"),
                      [{"i": i, "m": m, "s": s} for i, (m, s) in enumerate(rows, 1)])
@@ -50,4 +58,16 @@ def test_active_members_have_no_cancellation_date(tmp_path) -> None:
     assert [int(connected.run(i).rows[0][0]) for i in analysis.interpretations] == [2]
     every = connected.analyse("how many members do we have")  # not said: current ones, or every one ever
     assert sorted(int(connected.run(i).rows[0][0]) for i in every.interpretations) == [2, 4]
+    connected.db.dispose()
+
+
+def test_a_ranking_in_two_currencies_with_no_rates_is_asked(tmp_path) -> None:
+    url = f"sqlite:///{tmp_path / 'gym.sqlite'}"
+    _gym(url)
+    connected = connect(url)
+    analysis = connected.analyse("which city brings in the most money")
+    assert "unit" in [d.archetype for d in analysis.detections], analysis.detections
+    winners = {i.explanation.split("only amounts in ")[1][:3]: str(connected.run(i).rows[0][0])
+               for i in analysis.interpretations}
+    assert winners == {"GBP": "Leeds", "EUR": "York"}, winners
     connected.db.dispose()
