@@ -614,6 +614,7 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
         anchor = own
         intent = read(text, profile, anchor)
     _who_buys(intent, profile)
+    _how_much_paid(intent, profile)
     _which_did(intent, profile)
     _best_seller(intent, profile)
     _size_ranked(intent, profile)
@@ -743,6 +744,30 @@ def _name_asked_of(intent: Intent, profile: SchemaProfile, lookup: Lookup | None
     if len(term) < 3 or not any(fold(x.name) == fold(term) for x in _matches(profile, term, lookup)):
         return None
     return Span(m.start(2), m.end(2), intent.question[m.start(2):m.end(2)])
+
+
+_HOW_MUCH_PAID = re.compile(r"^\s*how\s+much\b.*\b(?:pay|pays|paid|paying|spend|spends|spent|spending)\b")
+
+
+def _how_much_paid(intent: Intent, profile: SchemaProfile) -> None:
+    """'how much did york members pay last quarter': the money they paid, not how many of them there are (the
+    people's own count, named as the payers, is no figure asked)."""
+    if _HOW_MUCH_PAID.match(intent.lower) is None or intent.how_many is not None:
+        return
+    people = {singular(w) for w in lexicon.PEOPLE_NOUNS}
+    counted = [(m, s) for m, s in intent.measures if m.kind == "count" and
+               singular(words(m.table)[-1] if words(m.table) else m.table) in people]
+    if not counted or len(counted) != len(intent.measures):
+        return
+    payers = {m.table for m, _ in counted}
+    if not any(x.money and profile.path(f.table, t) is not None for f, x in profile.measures_reaching(None)
+               for t in payers):
+        return
+    intent.measures = []
+    for measure, span in counted:  # the payers stay named: their words still filter or group them
+        entity = profile.entities.get(measure.table)
+        if entity is not None and not any(t.entity == entity for t in intent.targets):
+            intent.targets.append(Target(entity, span))
 
 
 def _who_buys(intent: Intent, profile: SchemaProfile) -> None:
@@ -922,7 +947,9 @@ def _timeliness_word(intent: Intent, span: Span) -> Span:
 _DID_BEFORE = re.compile(r"\b(?:did|do|does|didn't|didnt|will|would|can|could)\b(?:\s+[\w'.&-]+){1,4}\s*$")
 
 
-_AS_VERB_BEFORE = re.compile(r"\b(?:never|not|n't|nt|who|that|which|have|has|had|ever|already|we|they)\s+$")
+_AS_VERB_BEFORE = re.compile(r"\b(?:never|not|n't|nt|who|that|which|have|has|had|ever|already|we|they|"
+                             r"(?!(?:is|was|has|does|status|class|plus|bus|gas|yes|this|its)\b)[a-z]{3,}s)\s+$")  # 'members booked'
+
 
 
 def _events_verb(intent: Intent, mention: ValueMention, profile: SchemaProfile) -> bool:

@@ -2,7 +2,8 @@
 cancellation date): 'members who never booked a class' was marked clear while it read 'booked' as the bookings'
 status (members with no booking in status booked); 'how many active members' left 'active' unread although a
 member with no cancellation date is the active one; 'which city brings in the most money', with payments in pounds
-and euros and no rates to convert by, ranked the pounds alone and said 'clear'."""
+and euros and no rates to convert by, ranked the pounds alone and said 'clear'; 'how much did york members pay'
+counted the members."""
 from __future__ import annotations
 
 import sqlalchemy as sa
@@ -70,4 +71,18 @@ def test_a_ranking_in_two_currencies_with_no_rates_is_asked(tmp_path) -> None:
     winners = {i.explanation.split("only amounts in ")[1][:3]: str(connected.run(i).rows[0][0])
                for i in analysis.interpretations}
     assert winners == {"GBP": "Leeds", "EUR": "York"}, winners
+    connected.db.dispose()
+
+
+def test_how_much_people_paid_is_money_not_a_count_of_them(tmp_path) -> None:
+    url = f"sqlite:///{tmp_path / 'gym.sqlite'}"
+    _gym(url)
+    connected = connect(url)
+    analysis = connected.analyse("how much did york members pay")
+    assert analysis.interpretations and all("Sum of amount over the payments where city is York" in i.explanation
+                                            for i in analysis.interpretations), analysis.interpretations
+    answers = sorted(str(connected.run(i).rows) for i in analysis.interpretations)
+    assert any("30" in a for a in answers) and any("90" in a for a in answers), answers  # pounds; euros
+    said = connected.analyse("which members booked yoga")  # a verb after its subject: never the status
+    assert not any("status is booked" in i.explanation for i in said.interpretations)
     connected.db.dispose()
