@@ -1374,13 +1374,27 @@ def _distinct_actors(intent: Intent, profile: SchemaProfile, table: str) -> tupl
     if not any(t[0] in lexicon.FACT_WORDS and t[0] not in lexicon.FACT_NOUNS or t[0] in lexicon.SERVING_VERBS
                for t in intent.tokens):
         return None
-    return _actors(profile, table)
+    return _actors(profile, table, prefer=_verb_facts(intent, profile))
 
 
-def _actors(profile: SchemaProfile, table: str, reaching: str | None = None) -> tuple[Fact, Measure] | None:
+def _verb_facts(intent: Intent, profile: SchemaProfile) -> frozenset[str]:
+    """The facts the question's verbs name: by a dated deed ('paid' of paid_at) or by their own noun ('booked' of
+    bookings): 'how many members paid' counts the payers, not those who booked."""
+    from archetypes.intent import _deed_root, stem, vocabulary
+
+    deeds = vocabulary(profile).deeds
+    said = {w for w, _, _ in intent.tokens}
+    named = {deeds[_deed_root(w)] for w in said if _deed_root(w) in deeds}
+    named |= {f.table for f in profile.fact_list() for w in said if len(w) > 4 and w.endswith("ed") and
+              any(stem(w) == stem(n) for n in words(f.table))}
+    return frozenset(named)
+
+
+def _actors(profile: SchemaProfile, table: str, reaching: str | None = None,
+            prefer: frozenset[str] = frozenset()) -> tuple[Fact, Measure] | None:
     """The distinct rows of `table` that a fact's rows point at (one edge away), counted on a fact that also
-    reaches the `reaching` table when one is given."""
-    for fact in profile.fact_list():
+    reaches the `reaching` table when one is given; a fact the question's verb names first (`prefer`)."""
+    for fact in sorted(profile.fact_list(), key=lambda f: f.table not in prefer):
         edges = profile.path(fact.table, table) if fact.table != table else None
         if reaching is not None and fact.table != reaching and profile.path(fact.table, reaching) is None:
             continue

@@ -3,7 +3,7 @@ cancellation date): 'members who never booked a class' was marked clear while it
 status (members with no booking in status booked); 'how many active members' left 'active' unread although a
 member with no cancellation date is the active one; 'which city brings in the most money', with payments in pounds
 and euros and no rates to convert by, ranked the pounds alone and said 'clear'; 'how much did york members pay'
-counted the members."""
+counted the members, 'how many members have paid' the members who booked."""
 from __future__ import annotations
 
 import sqlalchemy as sa
@@ -83,6 +83,8 @@ def test_how_much_people_paid_is_money_not_a_count_of_them(tmp_path) -> None:
                                             for i in analysis.interpretations), analysis.interpretations
     answers = sorted(str(connected.run(i).rows) for i in analysis.interpretations)
     assert any("30" in a for a in answers) and any("90" in a for a in answers), answers  # pounds; euros
+    paid = connected.analyse("how many members have paid")  # the payers, not the members who booked
+    assert paid.interpretations and all("with payments" in i.explanation for i in paid.interpretations)
     said = connected.analyse("which members booked yoga")  # a verb after its subject: never the status
     assert not any("status is booked" in i.explanation for i in said.interpretations)
     connected.db.dispose()
