@@ -339,6 +339,7 @@ def scopes(profile: SchemaProfile) -> list[Scope]:
     if cached is not None:
         return cached
     found: list[Scope] = []
+    ended: list[Scope] = []  # a holder's own cancelled or ended date: a scope only where no status says the state
     for name, table in profile.tables.items():
         keys = set(table.primary_key) | {c for fk in table.foreign_keys for c in fk.columns}
         temporal = [c for c in table.columns if c.family == "temporal"]
@@ -360,9 +361,11 @@ def scopes(profile: SchemaProfile) -> list[Scope]:
                     found.append(Scope("deleted", name, column.name))
             elif parts & RETIRED and is_yes_no(column):
                 found.append(Scope("retired", name, column.name))
-            elif (parts & _LEFT or parts & _ENDED and _held(name)) and column.family == "temporal" and \
-                    column.nullable and not parts & _TIMETABLE:
+            elif parts & _LEFT and column.family == "temporal" and column.nullable and not parts & _TIMETABLE:
                 found.append(Scope("left", name, column.name))
+            elif parts & _ENDED and _held(name) and column.family == "temporal" and column.nullable and \
+                    not parts & _TIMETABLE:
+                ended.append(Scope("left", name, column.name))
             elif parts & lexicon.SENT_DATE_WORDS and column.family == "temporal" and column.nullable and len(temporal) > 1:
                 found.append(Scope("sent", name, column.name))
         ends = [c for c in temporal if set(words(c.name)) & lexicon.VALIDITY_END_WORDS]
@@ -375,6 +378,8 @@ def scopes(profile: SchemaProfile) -> list[Scope]:
                 #           valid for a while (whose current row has no end, or a far-future one)
             found.append(Scope("validity", name, end.name, start=starts[0].name,
                                sentinel=marked if marked and marked != "null" else None))
+    stated = {x.table for x in found if x.kind in ("status", "status_void", "left")}
+    found += [x for x in ended if x.table not in stated]
     profile.cache["record_scopes"] = found
     return found
 
