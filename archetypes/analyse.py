@@ -430,6 +430,14 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
             said.insert(0, (Span(amount.start(), amount.end(), ctx.question[amount.start():amount.end()]),
                             "an amount, while every reading counts rows"))
         out += said[:1]
+    money_columns = {singular(w) for f in ctx.profile.facts.values() for m in f.measures if m.money
+                     for c in m.columns for w in words(c)}
+    if summed and not money_columns & used:
+        # 'how much revenue did each instructor bring in' summed the classes' capacity: money asked, while no
+        # reading adds up any amount of money (none reaches what is grouped)
+        out += [(Span(start, end, ctx.question[start:end]), "money, while no reading adds up an amount of money")
+                for word, start, end in ctx.intent.tokens if word in _MONEY_NOUNS and
+                not any(v.start <= start < v.end for v in values)][:1]
     for word, start, end in ctx.intent.tokens:
         base = singular(word)
         if base not in identifiers and len(word) > 5 and word.endswith("ed"):

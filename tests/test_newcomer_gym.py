@@ -88,3 +88,27 @@ def test_how_much_people_paid_is_money_not_a_count_of_them(tmp_path) -> None:
     said = connected.analyse("which members booked yoga")  # a verb after its subject: never the status
     assert not any("status is booked" in i.explanation for i in said.interpretations)
     connected.db.dispose()
+
+
+def test_money_asked_where_no_money_reaches_is_said(tmp_path) -> None:
+    """'how much revenue did each instructor bring in' summed the classes' capacity, marked clear: no payment
+    reaches an instructor, so the money word is said unread."""
+    url = f"sqlite:///{tmp_path / 'studio.sqlite'}"
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("CREATE TABLE instructors (id INTEGER PRIMARY KEY, name VARCHAR(30) NOT NULL)")
+        conn.exec_driver_sql("CREATE TABLE classes (id INTEGER PRIMARY KEY, instructor_id INTEGER NOT NULL "
+                             "REFERENCES instructors(id), starts_at TIMESTAMP NOT NULL, capacity INTEGER NOT NULL)")
+        conn.exec_driver_sql("CREATE TABLE payments (id INTEGER PRIMARY KEY, amount NUMERIC(8,2) NOT NULL, "
+                             "paid_at TIMESTAMP NOT NULL)")
+        conn.exec_driver_sql("INSERT INTO instructors VALUES (1, 'Maya Cole'), (2, 'Tom Reed')")
+        conn.exec_driver_sql("INSERT INTO classes VALUES (1, 1, '2025-06-01 09:00:00', 20), "
+                             "(2, 2, '2025-06-02 09:00:00', 12)")
+        conn.exec_driver_sql("INSERT INTO payments VALUES (1, 49, '2025-06-01 10:00:00'), (2, 29, '2025-06-02 10:00:00')")
+    engine.dispose()
+    connected = connect(url)
+    analysis = connected.analyse("how much revenue did each instructor bring in?")
+    assert not analysis.understood.complete and "revenue" in [i.text for i in analysis.understood.ignored]
+    seats = connected.analyse("total capacity per instructor")  # the figure named, summed: read
+    assert seats.understood.complete and "Sum of capacity" in seats.interpretations[0].explanation
+    connected.db.dispose()
