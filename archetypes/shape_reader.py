@@ -2183,17 +2183,24 @@ def _set_figure(fact: Fact, measure: Measure):
     return apply
 
 
-def _length_total(profile: SchemaProfile, table: str, unit: str) -> tuple[Fact, Measure] | None:
-    """The rows' length column summed, in `unit` (the column's own unit converted)."""
+def _length_total(profile: SchemaProfile, table: str, said: str | None) -> tuple[Fact, Measure] | None:
+    """The rows' length column summed, in the unit `said` ('hours', 'mins'; None: the column's own unit)."""
     columns = _attribute_columns(profile, table, "length")
-    stored = _stored_seconds(columns[0]) if columns else None
-    seconds = _said_seconds(unit)
-    if not columns or stored is None or seconds is None:
+    if not columns:
+        return None
+    column = columns[0]
+    stored = _stored_seconds(column)
+    unit = _DURATION_UNITS.get(said, said) if said else None
+    seconds = _said_seconds(said) if said else stored
+    if stored is None or seconds is None:
         return None
     factor = seconds / stored
+    shown = plural(singular(unit)) if unit else " ".join(words(column))
     fact = profile.facts.get(table) or Fact(table=table, measures=[], row_count=profile.tables[table].row_count)
-    return fact, Measure(slug(f"total {unit}"), f"{' '.join(words(columns[0]))} in {unit} (÷ {factor:,.0f})",
-                         "expression", table, (columns[0],), expression=f"{columns[0]} / {factor!r}")
+    if factor == 1:
+        return fact, Measure(slug(f"total {shown}"), f"Sum of {' '.join(words(column))}", "sum", table, (column,))
+    return fact, Measure(slug(f"total {shown}"), f"{' '.join(words(column))} in {shown} (÷ {factor:,.0f})",
+                         "expression", table, (column,), expression=f"{column} / {factor!r}")
 
 
 def _duration_total(intent, ops, kinds, profile, spec, as_of, out) -> None:
@@ -2212,19 +2219,10 @@ def _duration_total(intent, ops, kinds, profile, spec, as_of, out) -> None:
         (scoped[0] if len(scoped) == 1 else None)
     if table is None:
         return
-    column = _attribute_columns(profile, table, "length")[0]
-    stored = _stored_seconds(column)
-    said = m.group(2) or m.group(1)  # 'in hours' at the end says the unit of the answer
-    unit = _DURATION_UNITS.get(said, said) if said else None
-    seconds = _said_seconds(said) if said else stored
-    if stored is None or seconds is None:
+    found = _length_total(profile, table, m.group(2) or m.group(1))  # 'in hours' at the end: the answer's unit
+    if found is None:
         return
-    factor = seconds / stored
-    shown = plural(singular(unit)) if unit else " ".join(words(column))
-    spec.fact = profile.facts.get(table) or Fact(table=table, measures=[], row_count=profile.tables[table].row_count)
-    spec.measure = Measure(slug(f"total {shown}"), f"{' '.join(words(column))} in {shown} (÷ {factor:,.0f})",
-                           "expression", table, (column,), expression=f"{column} / {factor!r}") if factor != 1 else \
-        Measure(slug(f"total {shown}"), f"Sum of {' '.join(words(column))}", "sum", table, (column,))
+    spec.fact, spec.measure = found
     spec.count_table, spec.agg = None, None
     # the words of the total and of its unit, not what lies between them ('total runtime of our tv content')
     if m.re is _NAMED_LENGTH:
