@@ -6,9 +6,12 @@ and euros and no rates to convert by, ranked the pounds alone and said 'clear'; 
 counted the members, 'how many members have paid' the members who booked."""
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+import pytest
 import sqlalchemy as sa
 
-from tests.support import connect
+from tests.support import Connected, connect
 
 # (member, cancelled on, booking statuses): member 1 only ever cancelled, member 3 never booked at all
 MEMBERS = [(1, "2025-03-01", ("cancelled",)), (2, None, ("attended", "booked")), (3, None, ()), (4, "2025-05-01",
@@ -37,47 +40,45 @@ def _gym(url: str) -> None:
     engine.dispose()
 
 
-def test_the_events_verb_is_never_their_status(tmp_path) -> None:
+@pytest.fixture
+def gym(tmp_path) -> Iterator[Connected]:
     url = f"sqlite:///{tmp_path / 'gym.sqlite'}"
     _gym(url)
     connected = connect(url)
+    yield connected
+    connected.db.dispose()
+
+
+def test_the_events_verb_is_never_their_status(gym: Connected) -> None:
+    connected = gym
     analysis = connected.analyse("members who never booked a class")
     assert not analysis.understood.complete, analysis.understood  # said, never filtered on status 'booked'
     assert "booked" in [i.text for i in analysis.understood.ignored], analysis.understood
     assert not any("status is booked" in i.explanation for i in analysis.interpretations)
     counted = connected.analyse("how many bookings are booked")  # the status, where it is one
     assert counted.understood.complete and "status is booked" in counted.interpretations[0].explanation
-    connected.db.dispose()
 
 
-def test_active_members_have_no_cancellation_date(tmp_path) -> None:
-    url = f"sqlite:///{tmp_path / 'gym.sqlite'}"
-    _gym(url)
-    connected = connect(url)
+def test_active_members_have_no_cancellation_date(gym: Connected) -> None:
+    connected = gym
     analysis = connected.analyse("how many active members do we have")
     assert analysis.understood.complete, analysis.understood
     assert [int(connected.run(i).rows[0][0]) for i in analysis.interpretations] == [2]
     every = connected.analyse("how many members do we have")  # not said: current ones, or every one ever
     assert sorted(int(connected.run(i).rows[0][0]) for i in every.interpretations) == [2, 4]
-    connected.db.dispose()
 
 
-def test_a_ranking_in_two_currencies_with_no_rates_is_asked(tmp_path) -> None:
-    url = f"sqlite:///{tmp_path / 'gym.sqlite'}"
-    _gym(url)
-    connected = connect(url)
+def test_a_ranking_in_two_currencies_with_no_rates_is_asked(gym: Connected) -> None:
+    connected = gym
     analysis = connected.analyse("which city brings in the most money")
     assert "unit" in [d.archetype for d in analysis.detections], analysis.detections
     winners = {i.explanation.split("only amounts in ")[1][:3]: str(connected.run(i).rows[0][0])
                for i in analysis.interpretations}
     assert winners == {"GBP": "Leeds", "EUR": "York"}, winners
-    connected.db.dispose()
 
 
-def test_how_much_people_paid_is_money_not_a_count_of_them(tmp_path) -> None:
-    url = f"sqlite:///{tmp_path / 'gym.sqlite'}"
-    _gym(url)
-    connected = connect(url)
+def test_how_much_people_paid_is_money_not_a_count_of_them(gym: Connected) -> None:
+    connected = gym
     analysis = connected.analyse("how much did york members pay")
     assert analysis.interpretations and all("Sum of amount over the payments where city is York" in i.explanation
                                             for i in analysis.interpretations), analysis.interpretations
@@ -87,7 +88,6 @@ def test_how_much_people_paid_is_money_not_a_count_of_them(tmp_path) -> None:
     assert paid.interpretations and all("with payments" in i.explanation for i in paid.interpretations)
     said = connected.analyse("which members booked yoga")  # a verb after its subject: never the status
     assert not any("status is booked" in i.explanation for i in said.interpretations)
-    connected.db.dispose()
 
 
 def test_money_asked_where_no_money_reaches_is_said(tmp_path) -> None:
