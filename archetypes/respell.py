@@ -70,6 +70,13 @@ _TENURE = re.compile(r"\b((?:been|worked|stayed|served)\s+(?:with\s+(?:the\s+com
 # 'biggest genre gainer': the biggest growth
 _GAINER = re.compile(r"\b(?:biggest|largest|top)\s+(?:[a-z]+\s+)?(gainers?)\b")
 _FAVOURITE = re.compile(r"\b(fav(?:ou?rite|e)s?)\b(?=\s+[a-z])")
+# 'the largest sale in our history': of all time
+_IN_HISTORY = re.compile(r"\b((?:in|of)\s+(?:our|the\s+company'?s|the\s+shop'?s|the\s+store'?s|the\s+business'?s)\s+"
+                         r"(?:whole\s+|entire\s+)?history|in\s+(?:all\s+of\s+)?history)\b")
+# 'the past half year': the last 6 months
+_HALF_YEAR = re.compile(r"\b(half\s+(?:a\s+)?year)\b")
+# 'clients inactive for the past 3 months', 'dormant since june': no purchase in that time
+_INACTIVE = re.compile(r"\b(inactive|dormant)\s+(?=(?:for|in|over|during|since|the)\s)")
 # 'w/ us', 'w/o a phone': with, without; '500 bucks': dollars
 _WITH = re.compile(r"\b(w/o|w/)(?=\s|$)")
 _BUCKS = re.compile(r"(?<=\d\s)(bucks)\b|(?<=\d)(bucks|k bucks)\b")
@@ -176,6 +183,13 @@ def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
         found[m.span(1)] = "growth"
     for m in _FAVOURITE.finditer(lower):
         found[m.span(1)] = "most popular"
+    for m in _IN_HISTORY.finditer(lower):
+        found[m.span(1)] = "ever"
+    for m in _HALF_YEAR.finditer(lower):
+        found[m.span(1)] = "6 months"
+    for m in _INACTIVE.finditer(lower):
+        if named is None or not named(m.group(1)):  # (a status value 'inactive' is read as the value)
+            found[m.span(1)] = "who haven't bought"
     for m in _WITH.finditer(lower):
         found[m.span(1)] = "without" if m.group(1) == "w/o" else "with"
     for m in _BUCKS.finditer(lower):
