@@ -921,7 +921,7 @@ def _size_ranked(intent: Intent, profile: SchemaProfile) -> None:
 
 def _apply_flags(grounded: Grounded, intent: Intent, profile: SchemaProfile, spec: QuerySpec) -> None:
     """'discontinued items': the yes/no column the word names, as a condition on the rows read."""
-    from archetypes.flags import flag_mentions, timeliness_mentions
+    from archetypes.flags import amount_mentions, flag_mentions, timeliness_mentions
 
     tables = {t for t in (spec.fact.table if spec.fact else None, spec.count_table) if t}
     tables |= {t.entity.table for t in intent.targets if not t.entity.column_only}
@@ -932,6 +932,10 @@ def _apply_flags(grounded: Grounded, intent: Intent, profile: SchemaProfile, spe
     valued = named | {table for table, edges in profile.edges.items() if any(e.ref_table in named for e in edges)}
     values = [m.span for m in grounded.values]
     flags = flag_mentions(intent, profile, tables | valued)
+    # 'sales with a discount': the figure may sit on the rows that point at those read (a sale's lines)
+    children = {t for t, edges in profile.edges.items() if any(e.ref_table in tables for e in edges)}
+    flags += [m for m in amount_mentions(intent, profile, tables | valued | children)
+              if not any(f.span.start < m.span.end and m.span.start < f.span.end for f in flags)]
     for mention in flags + timeliness_mentions(intent, profile, tables | reached):
         # the word of the flag itself, not the deed read with it ('delivered on time': 'on time')
         own = mention.span if mention in flags else _timeliness_word(intent, mention.span)

@@ -37,6 +37,20 @@ _HOW_LONG_UNTIL = re.compile(r"\bhow\s+long\s+(?:until|till|before)\s+(?:(?:a|an
 # 'time between order and shipment', 'days between ordering and shipping'
 _BETWEEN = re.compile(r"\b(?:time|days|hours|minutes|weeks|gap|delay)\s+(?:it\s+takes?\s+)?between\s+(?:the\s+|an?\s+)?"
                       r"([a-z]+)(?:\s+(?:date|time|day))?\s+and\s+(?:the\s+|an?\s+)?([a-z]+)")
+# 'days from order to shipment', 'average time from signup to first purchase'
+_FROM_TO = re.compile(r"\b(?:time|days|hours|minutes|weeks|gap|delay)\s+(?:it\s+takes?\s+)?from\s+(?:the\s+|an?\s+)?"
+                      r"([a-z]+)(?:\s+(?:date|time|day))?\s+(?:to|until|till)\s+(?:the\s+|an?\s+|first\s+)?([a-z]+)")
+# 'parcels that took more than a week to ship', 'tickets taking over 3 days to close': rows kept by their own
+# time between two dates, not an average of it
+_TOOK = re.compile(r"\b(?:took|take|takes|taking|taken|needed|needing)\s+(more than|longer than|over|less than|under|"
+                   r"fewer than|at least|at most|within)\s+(an?|one|two|three|four|five|six|seven|ten|\d+(?:\.\d+)?)\s+"
+                   r"(days?|weeks?|hours?|months?)\s+(?:to\s+(?:get\s+|be\s+)?|before\s+(?:being\s+|it\s+was\s+)?)"
+                   r"([a-z]+)")
+_TOOK_OPS = {"more than": "gt", "longer than": "gt", "over": "gt", "less than": "lt", "under": "lt",
+             "fewer than": "lt", "at least": "ge", "at most": "le", "within": "le"}
+_NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+                 "ten": 10}
+_DAYS_IN = {"day": 1, "week": 7, "hour": 1 / 24, "month": 365.25 / 12}
 # 'which shipper is the fastest to ship', 'who delivers quickest'
 _FAST_TO = re.compile(r"\b(?:fastest|quickest|slowest|speediest)\s+(?:[a-z]+\s+){0,2}?(?:to|at|in)\s+(?:get\s+)?"
                       r"([a-z]+)")
@@ -84,6 +98,7 @@ class DurationAsked:
     summed: bool = False    # 'nights sold': each row's span added up
     others: tuple[tuple[str, str], ...] = ()  # other (start, end) pairs the words fit as well: a delay on departure
     #                                           or on arrival
+    kept: tuple[str, float, str] | None = None  # rows kept by their own duration: (op, days, the words), not averaged
 
 
 def _root(word: str) -> str:
@@ -131,8 +146,11 @@ def duration_asked(intent: Intent, profile: SchemaProfile, mentioned: tuple[str,
         for m in pattern.finditer(lower):
             if m.group(1) not in _NOT_A_VERB:
                 found.append((m, None, m.group(1)))
-    for m in _BETWEEN.finditer(lower):
+    for m in (*_BETWEEN.finditer(lower), *_FROM_TO.finditer(lower)):
         found.append((m, m.group(1), m.group(2)))
+    took = _TOOK.search(lower)
+    if took is not None and took.group(4) not in _NOT_A_VERB:
+        found.insert(0, (took, None, took.group(4)))
     lives = [m for pattern in (_LASTS, _LENGTH, _DAYS_TAKEN) for m in pattern.finditer(lower)]
     delay = _DELAY.search(lower)
     if not found and not lives and delay is None:
@@ -156,6 +174,11 @@ def duration_asked(intent: Intent, profile: SchemaProfile, mentioned: tuple[str,
                 if began is None or _names_column(end_word, began):
                     continue
                 start = began
+            if m.re is _TOOK:
+                said_number, unit = m.group(2), m.group(3).rstrip("s")
+                days = (_NUMBER_WORDS.get(said_number) or float(said_number)) * _DAYS_IN[unit]
+                return DurationAsked(table, start, end, "day", [_span(intent, m)],
+                                     kept=(_TOOK_OPS[m.group(1)], days, f"{m.group(1)} {said_number} {m.group(3)}"))
             said, read = _unit_said(intent, m)
             speed = [s for s in (_FASTEST.search(lower), _SLOWEST.search(lower)) if s is not None]
             read += [_span(intent, s) for s in speed]

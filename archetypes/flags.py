@@ -85,6 +85,39 @@ def flag_mentions(intent: Intent, profile: SchemaProfile, tables: set[str]) -> l
     return out
 
 
+# 'sales with a discount', 'discounted lines', 'sold without a discount': a figure of the row said to be there
+# (above 0) or not (0 or none); not when the figure is compared with a number ('with a discount above 10%')
+_HAVING_A = r"(?:with|had|has|have|got|gotten|get|gets|getting|received|receive|given|having|carry|carried)\s+(?:a|an|any|some)\s+"
+_WITHOUT_A = r"(?:without|w/o|with\s+no|had\s+no|has\s+no|have\s+no|no)\s+(?:a\s+|an\s+|any\s+)?"
+_NOT_COMPARED = r"(?!\s+(?:above|over|below|under|of|greater|less|more|higher|lower|between|bigger|larger|smaller|"
+_NOT_COMPARED += r"at\s+least|at\s+most|>|<|=|\$|\d))"
+
+
+def amount_mentions(intent: Intent, profile: SchemaProfile, tables: set[str]) -> list[FlagMention]:
+    """One condition per figure column (one word: 'discount') said to be there or not: above 0, or 0 or none."""
+    out: list[FlagMention] = []
+    keys_of = {t: set(profile.tables[t].primary_key) | {c for e in profile.edges.get(t, ()) for c in e.columns}
+               for t in tables if t in profile.tables}
+    for table in sorted(keys_of):
+        for column in profile.tables[table].columns:
+            parts = words(column.name)
+            if column.family != "numeric" or len(parts) != 1 or column.name in keys_of[table] or \
+                    is_yes_no(column) or parts[0] in ("id", "key", "number", "no", "count", "year"):
+                continue
+            noun = singular(parts[0])
+            for negated, pattern in ((False, _HAVING_A + noun + r"s?\b" + _NOT_COMPARED),
+                                     (False, noun + r"(?:ed|d)\b"),
+                                     (True, _WITHOUT_A + noun + r"s?\b" + _NOT_COMPARED)):
+                for m in re.finditer(r"\b" + pattern, intent.lower):
+                    label = f"no {phrase(column.name)}" if negated else f"{phrase(column.name)} above 0"
+                    condition = RowCondition(table, column.name, "le_or_null" if negated else "gt", ("0",), label,
+                                             asked=True)
+                    span = Span(m.start(), m.end(), intent.question[m.start():m.end()])
+                    if not any(f.span.start < span.end and span.start < f.span.end for f in out):
+                        out.append(FlagMention(span, condition))
+    return out
+
+
 # 'late' / 'on time' / 'early': a row's date of the deed against its date due, both on the row
 _DUE = frozenset({"required", "due", "promised", "expected", "deadline", "target", "scheduled", "requested"})
 _DONE_AT = frozenset({"shipped", "delivered", "completed", "closed", "resolved", "returned", "paid", "arrived",

@@ -931,6 +931,10 @@ def _minus_months(day: dt.date, months: int) -> dt.date:
     return dt.date(year, month, min(day.day, last))
 
 
+_LENGTH_COMPARED = re.compile(r"\b(?:more|less|longer|shorter|fewer) than\s+$|\b(?:over|under|within|at least|"
+                              r"at most|about|almost|nearly)\s+$")
+
+
 def _grain(intent: Intent) -> None:
     lower = intent.lower
     cycle = RE_CYCLE.search(lower)
@@ -938,7 +942,9 @@ def _grain(intent: Intent) -> None:
         unit = "hour" if "hour" in cycle.group(0) or "time of" in cycle.group(0) else "weekday"
         intent.grain = (unit, Span(cycle.start(), cycle.end(), intent.question[cycle.start():cycle.end()]))
         return
-    m = RE_GRAIN.search(lower)
+    # 'took more than a week', 'within a day': a length of time compared, not a period to group by
+    m = next((g for g in RE_GRAIN.finditer(lower)
+              if not _LENGTH_COMPARED.search(lower[:g.start()]) or not g.group(0).startswith(("a ", "one "))), None)
     if m is None:
         return
     qualifier = (m.group(1) or "").strip()

@@ -190,10 +190,11 @@ class RowCondition:
     table: str
     column: str
     # eq | in | not_in | lt_column | sum_lt_column | is_null | le | gt_or_null | not_null | after | before | on_time
-    # | since | before_day
+    # | since | before_day | days_gt | days_ge | days_lt | days_le (values: the start column, the days)
     op: str
     values: tuple[str, ...] = ()
     label: str = ""
+    asked: bool = False   # the question's own words ('with a discount'): never dropped where it cannot be read
 
     def against_average(self, alias: str, peers: list[RowCondition]) -> exp.Expr:
         """The row's figure against the average of the rows of its table that the `peers` conditions keep (the
@@ -222,6 +223,9 @@ class RowCondition:
             return exp.GTE(this=target, expression=_typed_literal(self.values[0]))
         if self.op == "before_day":
             return exp.LT(this=target, expression=_typed_literal(self.values[0]))
+        if self.op == "le_or_null":  # no figure: 0 or none at all ('lines without a discount')
+            return exp.Paren(this=exp.or_(exp.Is(this=target.copy(), expression=exp.Null()),
+                                          exp.LTE(this=target, expression=exp.Literal.number(self.values[0]))))
         if self.op == "gt_or_null":
             return exp.Paren(this=exp.or_(exp.Is(this=target.copy(), expression=exp.Null()),
                                           exp.GT(this=target, expression=_typed_literal(self.values[0]))))
@@ -243,6 +247,11 @@ class RowCondition:
             if self.op == "before":
                 return exp.LT(this=done, expression=due)
             return exp.LTE(this=done, expression=due)
+        if self.op.startswith("days_"):  # the row's own time between two of its dates ('took over a week to ship')
+            from archetypes.duration_reader import DAYS_BETWEEN
+
+            days = exp.Anonymous(this=DAYS_BETWEEN, expressions=[col(self.values[0], alias), target])
+            return _compare(days, (self.op.removeprefix("days_"), float(self.values[1])))
         if self.op == "ge_sentinel":   # the current row: the end is the sentinel or missing
             return exp.Paren(this=exp.or_(exp.Is(this=target.copy(), expression=exp.Null()),
                                           exp.GTE(this=target, expression=_typed_literal(self.values[0]))))
@@ -903,6 +912,13 @@ def row_filters(spec: QuerySpec, profile: SchemaProfile, source: _From, root: st
     unread = []
     for condition in spec.conditions:
         route = profile.path(root, condition.table)
+        if route is None and condition.asked and (held := child_condition(profile, source, root, condition)) is not None:
+            where.append(held)  # 'sales with a discount': those with a line discounted
+            continue
+        if route is None and condition.asked:
+            spec.notes.append(f"no reading over {root} can apply '{condition.label}'")
+            spec.invalid = True
+            continue
         if route is None:
             unread.append(condition)  # the scope concerns rows this reading does not read
             continue
@@ -934,6 +950,20 @@ def bridged(profile: SchemaProfile, source: _From, root: str, flt: EntityFilter)
             found = exp.Exists(this=inner.select.select(exp.Literal.number(1)).where(link).where(held))
             return exp.Not(this=found) if flt.negate else found
     return None
+
+
+def child_condition(profile: SchemaProfile, source: _From, root: str, condition: RowCondition) -> exp.Expr | None:
+    """Rows of `root` with a row of the condition's table pointing at them that passes it: EXISTS, so a row is
+    counted once however many of its lines pass. None when that table does not point at `root`."""
+    back = next((e for e in profile.edges.get(condition.table, ()) if e.ref_table == root), None)
+    if back is None:
+        return None
+    outer = source.alias_for(())
+    inner = _From(condition.table, prefix=f"c{len(source.aliases)}_")
+    link = exp.and_(*[exp.EQ(this=col(own, inner.aliases[()]), expression=col(ref, outer))
+                      for own, ref in zip(back.columns, back.ref_columns)])
+    return exp.Exists(this=inner.select.select(exp.Literal.number(1)).where(link)
+                      .where(condition.expression(inner.aliases[()])))
 
 
 def through_children(profile: SchemaProfile, source: _From, root: str, flt: EntityFilter) -> exp.Expr | None:

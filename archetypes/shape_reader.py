@@ -265,6 +265,15 @@ def _duration(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: Shap
     asked = duration_asked(intent, profile, mentioned)
     if asked is None:
         return False
+    if asked.kept is not None:  # 'parcels that took more than a week to ship': those rows, counted or listed
+        op, days, length = asked.kept
+        spec.conditions = [*spec.conditions, RowCondition(
+            asked.table, asked.end, f"days_{op}", (asked.start, repr(days)),
+            label=f"{phrase(asked.end)} {length} after {phrase(asked.start)}")]
+        out.read += asked.read
+        out.consumed |= {"compare"}
+        out.replaces |= {"ranking_metric", "unit", "aggregation_level"}  # 'a week' is no weekly series
+        return True
     apply_duration(asked, intent, profile, spec)
     # 'average delay': the bags whose status is 'delayed' are not the rows timed
     said = {lemma(w) for span in asked.read for w in words(span.text)}

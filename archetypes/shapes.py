@@ -20,6 +20,7 @@ from archetypes.query import (
     _From,
     _range,
     bridged,
+    child_condition,
     col,
     ident,
     literal,
@@ -547,8 +548,15 @@ def _share(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
         spec.invalid = True
         return None
     parts = [f.condition(prepared.source.alias_for(route or ())) for f, route in zip(spec.share_filters, routes)]
-    parts += [c.expression(prepared.source.alias_for(profile.path(spec.fact.table, c.table) or ()))
-              for c in spec.share_conditions]
+    for kept in spec.share_conditions:
+        route = profile.path(spec.fact.table, kept.table)
+        held = kept.expression(prepared.source.alias_for(route or ())) if route is not None or \
+            kept.table == spec.fact.table else child_condition(profile, prepared.source, spec.fact.table, kept)
+        if held is None:  # 'what % of sales had a discount' where no line of them holds one
+            spec.notes.append(f"the part ('{kept.label}') cannot be reached from the rows counted; no share")
+            spec.invalid = True
+            return None
+        parts.append(held)
     part_condition = exp.and_(*parts) if parts else exp.true()
     against = [f.condition(prepared.source.alias_for(roles.route(profile, spec.fact.table, f.entity.table, f.via)
                                                      or ())) for f in spec.share_against]
