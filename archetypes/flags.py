@@ -75,13 +75,13 @@ def flag_mentions(intent: Intent, profile: SchemaProfile, tables: set[str]) -> l
             if not negated:  # 'not active' is left to the words around it
                 out.append(FlagMention(Span(start, end, intent.question[start:end]),
                                        RowCondition(table, name, "eq", (yes_no_value(values, False),),
-                                                    label=f"not {' '.join(words(name))}")))
+                                                    label=f"not {' '.join(words(name))}", asked=True)))
             continue
         value = yes_no_value(values, not negated)
         label = f"{'not ' if negated else ''}{' '.join(words(name))}"
         first = start if not negated else next(s for w, s, _ in tokens[max(0, index - 2):index] if w in _NEGATIONS)
         out.append(FlagMention(Span(first, end, intent.question[first:end]),
-                               RowCondition(table, name, "eq", (value,), label=label)))
+                               RowCondition(table, name, "eq", (value,), label=label, asked=True)))
     return out
 
 
@@ -171,7 +171,7 @@ def timeliness_mentions(intent: Intent, profile: SchemaProfile, tables: set[str]
                 not is_date_only(done_column.type)  # 'promised_by' a day, 'delivered_at' a moment
             out.append(FlagMention(Span(start, m.end(), intent.question[start:m.end()]),
                                    RowCondition(table, actual, op, (due[0], "day") if by_day else (due[0],),
-                                                label=label)))
+                                                label=label, asked=True)))
             break
     return out
 
