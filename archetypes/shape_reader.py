@@ -36,7 +36,7 @@ _THRESHOLD = re.compile(r"\b(more than|greater than|over|above|at least|exceedin
                         r"selling for)\s+\$?(\d[\d,]*(?:\.\d+)?|one|two|three|four|five|six|"
                         r"seven|eight|nine|ten|once|twice|thrice)\s*(k\b)?")
 # '15+ visits': at least that many (the same groups as above, the comparison word empty)
-_AT_LEAST_PLUS = re.compile(r"()(?<![\w.$])\$?(\d[\d,]*(?:\.\d+)?)\s*(k\b)?\+(?=\s|$)")
+_AT_LEAST_PLUS = re.compile(r"()(?<![\w.$])\$?(\d[\d,]*(?:\.\d+)?)\s*(k\b)?(?:\+(?=\s|$)|\s+or\s+more\b)")
 
 
 # 'clients who only bought from us once': exactly that many times, the words between read with it
@@ -2566,7 +2566,13 @@ def _event_having(intent: Intent, m: re.Match, rest: str, money_named: bool, num
     # the thing each line is of ('invoices with more than 10 tracks'): the lines pointing at it count it
     line_thing = lines is not None and any(m.end() <= t.span.start <= m.end() + 1 and e.ref_table == t.entity.table
                                            for t in intent.targets for e in profile.edges.get(lines.table, ()))
-    # 'how many bookings were over 1000': nothing after the number, an event's figure is its value
+    # 'how many bookings were over 1000': nothing after the number (but a time: 'over 1000 in 2024'), an event's
+    # figure is its value
+    window = intent.window_span
+    if window is not None and window.start >= m.end() and \
+            re.fullmatch(r"\s*(?:(?:in|during|for|from|since)\s*)?", intent.lower[m.end():window.start]):
+        rest = intent.lower[window.end:]
+        following = ""
     bare = not following and re.fullmatch(r"[\s?.!]*", rest) is not None and m.group(2) not in _NUMBER_WORDS
     if money_named or bare:
         # the value of its lines first: a header's own money may be a fee on it (freight), not its value
@@ -2598,7 +2604,8 @@ def _event_having(intent: Intent, m: re.Match, rest: str, money_named: bool, num
     spec.group, spec.limit = event, None
     spec.having = (_OPS[m.group(1)], number)
     spec.count_groups = intent.how_many is not None or bool(re.match(r"^\s*(?:what is the )?(?:number|count)\b",
-                                                                     intent.lower))
+                                                                     intent.lower)) or \
+        re.search(r"\bhow many\s*[?.!]*\s*$", intent.lower) is not None  # '... 5 or more items - how many?'
     out.consumed |= {"compare"}
     out.read.append(_span(intent, m.start(), min(len(intent.lower), m.end() + len(following) + 1)))
     out.replaces.add("ranking_metric")
