@@ -1724,8 +1724,13 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
 
                 readings = [r for r in _basket_readings(profile, fact, denominator) if "lines" in r.value or
                             "units" in r.value]
-                out.detections.append(ARCHETYPE.detection(_span(intent, per.start(), per.end()), readings,
-                                                          question=f"Counted how, per {phrase(denominator)}?"))
+                said_lines = _LINES_SAID.search(lower, 0, per.start())
+                if said_lines is not None:  # 'line items per order': the lines, not the units on them
+                    readings = [r for r in readings if r.value.startswith("lines_per")]
+                    out.read.append(_span(intent, said_lines.start(), said_lines.end()))
+                else:
+                    out.detections.append(ARCHETYPE.detection(_span(intent, per.start(), per.end()), readings,
+                                                              question=f"Counted how, per {phrase(denominator)}?"))
                 readings[0].apply(spec)  # type: ignore[misc]
                 out.replaces.add("ranking_metric")
                 out.consumed |= {"average"}
@@ -1829,11 +1834,16 @@ def _apply_basket(intent: Intent, span: Span, profile: SchemaProfile, fact: Fact
     readings = _basket_readings(profile, fact, header)
     if intent.how_many is not None:  # 'how many tracks are on an invoice': a count, never its money
         readings = [r for r in readings if not r.value.startswith(tuple(m.value for m in fact.measures if m.money))]
+    said_lines = _LINES_SAID.search(intent.lower, 0, span.start)
+    if said_lines is not None:  # 'line items per order': the lines, not the units on them
+        readings = [r for r in readings if r.value.startswith("lines_per")]
+        out.read.append(_span(intent, said_lines.start(), said_lines.end()))
     if not readings:
         return False
     spec.fact = fact
-    out.detections.append(ARCHETYPE.detection(span, readings, question=f"Basket size as which figure per "
-                                                                       f"{phrase(header)}?"))
+    if len(readings) > 1:
+        out.detections.append(ARCHETYPE.detection(span, readings, question=f"Basket size as which figure per "
+                                                                           f"{phrase(header)}?"))
     out.replaces.add("ranking_metric")
     spec.count_table, spec.agg = None, None  # 'how many tracks are on an invoice': counted per invoice, not all
     readings[0].apply(spec)  # type: ignore[misc]
@@ -1871,8 +1881,10 @@ def _rows_per(intent: Intent, average: OperatorMention, per: re.Match, profile: 
                                                                                           denominator)
     if rows is not None and rows in profile.facts and _header_of(profile, profile.facts[rows]) == denominator:
         # 'items per order', 'tracks on an invoice on average': the lines or the units of each, a basket's size
-        return start == 0 and _apply_basket(intent, _span(intent, per.start(), per.end()), profile,
-                                            profile.facts[rows], denominator, spec, out)
+        # (said first, 'avg items per order' is read by _average, over the lines' fact; the lines named as a
+        # table, 'average number of line items per order', have no fact read yet)
+        return (start == 0 or spec.fact is None) and _apply_basket(intent, _span(intent, per.start(), per.end()),
+                                                                   profile, profile.facts[rows], denominator, spec, out)
     if rows is None:
         return False
     spec.fact, spec.measure = rows_counted(rows, profile)
@@ -2101,6 +2113,9 @@ def _counts_table(profile: SchemaProfile, measure: Measure | None, table: str) -
         return measure.table == table
     return any(e.ref_table == table and tuple(e.columns) == tuple(measure.columns)
                for e in profile.edges.get(measure.table, ()))
+
+
+_LINES_SAID = re.compile(r"\blines?(?:[- ]items?)?\b")
 
 
 def _basket_readings(profile: SchemaProfile, fact: Fact, header: str) -> list[Reading]:
