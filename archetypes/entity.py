@@ -47,7 +47,13 @@ def known_filters(ctx: Context) -> list[EntityFilter]:
     found += [_filter(pool[0]) for span, pool in matched if len(pool) == 1 and span not in wider]
     found += [EntityFilter(pool[0].entity, tuple(sorted({m.name for m in pool}))) for span, pool in name_matches(ctx)
               if len(pool) > 1 and _as_pattern(ctx, span, pool)]
-    return found
+    # ('customer 42' is a key and a name of that row: one filter)
+    return [f for i, f in enumerate(found) if not any(_same_rows(f, g) for g in found[:i])]
+
+
+def _same_rows(a: EntityFilter, b: EntityFilter) -> bool:
+    return a.entity.table == b.entity.table and a.values == b.values and a.negate == b.negate and \
+        (a.column or a.entity.key[:1] and a.entity.key[0]) == (b.column or b.entity.key[:1] and b.entity.key[0])
 
 
 _PATTERN_BEFORE = re.compile(r"\b(?:contains?|containing|includes?|including|matching|match|like|with)\s+(?:the\s+"

@@ -21,7 +21,7 @@ from archetypes.grounding import OperatorMention
 from archetypes.hierarchy import read_hierarchy
 from archetypes.intent import RE_YEAR, STOPWORDS, Intent, Span, Target, catalogue
 from archetypes.model import Detection, Reading
-from archetypes.naming import phrase, plural, singular, slug, words
+from archetypes.naming import phrase, plural, same_root, singular, slug, words
 from archetypes.profile import Edge, Entity, Fact, Measure, SchemaProfile
 from archetypes.query import RANKING_LIMIT, Attribute, EntityFilter, QuerySpec, RowCondition
 from archetypes.stock_level import read_stock_level, stock_words
@@ -3041,7 +3041,11 @@ def _first_or_last(intent, ops, kinds, profile, spec, as_of, out) -> None:
 _WHEN_DID = re.compile(r"^\s*when\s+(?:did|was|were|has|had|is)\b")
 # the words for a row's own start: 'when did acme sign up', 'when was anna hired', 'when did they join'
 _STARTED = re.compile(r"\b(sign(?:ed)?[- ]?up|join(?:ed)?|register(?:ed)?|creat(?:ed|e)|hired?|onboard(?:ed)?|"
-                      r"start(?:ed)?|open(?:ed)?|become an? (?:customer|client|member))\b")
+                      r"start(?:ed)?|open(?:ed)?|become an? (?:customer|client|member)|"
+                      r"placed|made|booked|submitted|received|ordered|issued|raised|logged)\b")  # an event's own moment
+
+
+_WENT_OUT_WHEN = re.compile(r"\b(?:go|went|gone|get|got|be|was|been)\s+(?:sent\s+)?out\b")
 
 
 def _when_did(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: ShapeRead) -> bool:
@@ -3056,8 +3060,13 @@ def _when_did(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: Shap
     said = [(w, s, e) for w, s, e in intent.tokens if s > 4 and not any(k.start <= s < k.end
                                                                         for _, _, k in intent.key_refs)]
     dated = [(c.name, s, e) for c in profile.tables[owner.table].columns if c.family == "temporal"
-             for w, s, e in said if any(len(p) >= 4 and (w == p or w.startswith(p) and len(w) - len(p) <= 2)
+             for w, s, e in said if any(len(p) >= 4 and (w == p or w.startswith(p) and len(w) - len(p) <= 2 or
+                                                         len(w) >= 4 and same_root(w, p))  # 'did it ship'
                                         for p in words(c.name))]
+    went_out = _WENT_OUT_WHEN.search(intent.lower)
+    if not dated and went_out is not None:  # 'when did order 10250 go out': the day it was sent
+        dated = [(c.name, went_out.start(), went_out.end()) for c in profile.tables[owner.table].columns
+                 if c.family == "temporal" and set(words(c.name)) & lexicon.SENT_DATE_WORDS]
     started_span: Span | None
     if len({d[0] for d in dated}) == 1:
         columns, started_span = [dated[0][0]], _span(intent, dated[0][1], dated[0][2])
