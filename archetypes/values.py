@@ -108,6 +108,22 @@ _CYCLE_ADJECTIVES = {"year": ("annual", "yearly"), "month": ("monthly",), "week"
                      "quarter": ("quarterly",)}
 
 
+# a company's legal form, never said when it is named ('Google Inc.', 'Franchi S.p.A.', 'JetBrains s.r.o.')
+_LEGAL_FORM = re.compile(r"[\s,]+(?:inc|incorporated|ltd|limited|llc|plc|corp|corporation|co|gmbh|ag|s\.?\s?a|"
+                         r"s\.?p\.?a|s\.?r\.?o|s\.?a\.?r\.?l|b\.?v|n\.?v|ab|oy|as|ltda|pty)\.?\s*$", re.IGNORECASE)
+
+
+def _called(value: str) -> tuple[str, ...] | None:
+    """How a company is called, when its value says more: without its legal form ('Apple Inc.'), or before a
+    dash that spells it out ('Embraer - Empresa Brasileira de Aeronáutica S.A.')."""
+    short = value.split(" - ")[0] if " - " in value else value
+    short = _LEGAL_FORM.sub("", short).strip()
+    key = value_key(short)
+    if short == value or not key or len(key) > MAX_VALUE_WORDS or all(len(w) < 4 for w in key):
+        return None
+    return key
+
+
 def value_vocabulary(profile: SchemaProfile) -> ValueVocabulary:
     cached = profile.cache.get("value_vocabulary")
     if cached is not None:
@@ -130,6 +146,9 @@ def value_vocabulary(profile: SchemaProfile) -> ValueVocabulary:
             is_name = entity is not None and column.name in entity.name_columns
             for value in column.samples:
                 key = value_key(value)
+                called = _called(value)
+                if called is not None and called not in by_key:  # 'google': the company 'Google Inc.'
+                    by_key[called] = [ValueRef(name, column.name, value, is_name)]
                 if not key or len(key) > MAX_VALUE_WORDS or all(w.isdigit() for w in key):
                     continue
                 ref = ValueRef(name, column.name, value, is_name)
