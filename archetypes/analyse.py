@@ -391,9 +391,13 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
     if not read_tables & set(ctx.profile.facts):
         # 'how many sales reps do we have' counted every employee: no reading reads a sale ('the cheapest laptop
         # we sell' is the catalogue: the present verb offers, 'sales' and 'sold' happened)
+        # ('our sales rep steve': the word qualifies people a name already picks, so it changes no answer)
+        picked = {f.entity.table for f in ctx.base.filters if not f.negate} | \
+            {ref.table for _, ref in ctx.grounding.applied}
+        named_people = [t.span for t in ctx.intent.targets if t.entity.table in picked and len(t.span.text.split()) > 1]
         out += [(Span(start, end, ctx.question[start:end]), "no reading reads any sale or event")
                 for word, start, end in ctx.intent.tokens
-                if word in ("sales", "sale", "sold") and not any(v.start <= start < v.end for v in values)][:1]
+                if word in ("sales", "sale", "sold") and not any(v.start <= start < v.end for v in values + named_people)][:1]
     for word, start, end in ctx.intent.tokens:
         # 'how many paying students' counted students with enrollments: the verb names a table of events
         # (payments) that no reading reads

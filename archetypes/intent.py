@@ -977,6 +977,9 @@ def _money(intent: Intent) -> None:
     for m in RE_MONEY.finditer(lower):
         if RE_MONEY_AS_CRITERION.search(lower[:m.start()]):
             continue
+        if any(t.span.start <= m.start() and m.end() <= t.span.end and t.span.end - t.span.start > m.end() - m.start()
+               for t in intent.targets):
+            continue  # 'our sales rep': a word of a phrase naming people, not money
         intent.money = Span(m.start(), m.end(), text[m.start():m.end()])
         break
     made = RE_MONEY_MADE.search(lower) if intent.money is None else None

@@ -2716,6 +2716,8 @@ def _listing(intent, ops, kinds, profile, spec, as_of, out) -> None:
     own = stock_words(lower) or (pending[0] if pending is not None else None) or (missing[0] if missing else None)
     if own is not None:
         lower = _without(lower, [Span(own.start(), own.end(), "")])
+    # ('our sales rep steve': a word of a phrase naming people aggregates nothing)
+    lower = _without(lower, [t.span for t in intent.targets if len(t.span.text.split()) > 1])
     if _AGGREGATING.search(lower) or kinds & lexicon.SHAPE_OPERATORS and own is None:
         return
     if _reference(intent, profile, spec, out):
