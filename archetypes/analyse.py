@@ -808,8 +808,9 @@ def _who_buys(intent: Intent, profile: SchemaProfile) -> None:
 # 'which clients bought laptops in 2024', 'clients who ordered an ipad': the rows of a table that did it, each with
 # its figure (only those with such events appear), not a total
 _WHICH_DID = re.compile(r"^\s*(?:(?:which|what)\s+([a-z]+)\s+(?:have\s+|has\s+|ever\s+|actually\s+)*|"
-                        r"(?:list\s+|show\s+(?:me\s+)?)?(?:the\s+|all\s+|our\s+)?([a-z]+)\s+(?:who|that)\s+"
-                        r"(?:have\s+|has\s+|ever\s+)*)(?:bought|purchased|ordered|sold|spent\s+(?:money\s+)?on)\b")
+                        r"(?:list\s+|show\s+(?:me\s+)?)?(?:the\s+|all\s+|our\s+)?(?:(?!of\b)[a-z]+\s+){0,2}?([a-z]+)\s+"
+                        r"(?:who|that)\s+(?:have\s+|has\s+|ever\s+)*)(?:bought|purchased|ordered|sold|shopped|"
+                        r"spent\s+(?:money\s+)?on|placed\s+(?:an?\s+|any\s+|some\s+)?[a-z]+)\b")
 
 
 def _which_did(intent: Intent, profile: SchemaProfile) -> None:
@@ -824,6 +825,16 @@ def _which_did(intent: Intent, profile: SchemaProfile) -> None:
     if target is not None and any(f.table != target.entity.table and profile.path(f.table, target.entity.table)
                                   for f in profile.facts.values()):
         intent.group = target
+        deed = re.search(r"\b(?:ordered|shopped|placed\s+(?:an?\s+|any\s+|some\s+)?[a-z]+)\s*$", m.group(0))
+        own_count = all(x.kind in ("count", "count_distinct") and rows_of(profile, x) == target.entity.table
+                        for x, _ in intent.measures)  # ('clients' itself is a count of them)
+        if deed is not None and intent.money is None and not intent.explicit_measure and own_count:
+            # 'clients who ordered in june': those with events in the window, each with how many (no money said)
+            counted = next((x for f, x in profile.measures_reaching(target.entity.table) if f.table != target.entity.table
+                            and x.kind in ("count", "count_distinct")), None)
+            if counted is not None:
+                start = m.start() + deed.start()
+                intent.measures.append((counted, Span(start, m.end(), intent.question[start:m.end()])))
 
 
 _OFTEN = re.compile(r"\b(?:most|least)\s+(often|frequently)\b")

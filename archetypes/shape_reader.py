@@ -2699,6 +2699,9 @@ def _listing(intent, ops, kinds, profile, spec, as_of, out) -> None:
     if intent.how_many is not None or intent.money or intent.grain is not None or any(
             m.kind in ("product", "sum", "expression") for m, _ in intent.measures):
         return
+    if intent.group is not None and any(m.kind in ("count", "count_distinct") and m.table in profile.facts and
+                                        m.table != intent.group.entity.table for m, _ in intent.measures):
+        return  # 'clients who ordered in june': those with events then, each with how many
     lower = _without(intent.lower, out.value_spans)  # 'sales' inside the value 'Sales Support Agent' sums nothing
     if re.match(r"^\s*(?:please\s+)?(?:list|show(?: me)?|give me|display)\b", lower):
         # 'list the wearables we sell': what is on sale, described by the seller's verb, not a sum of sales
