@@ -777,7 +777,19 @@ def _fiscal_window(intent: Intent, profile: SchemaProfile, as_of: dt.date | None
 # holidays of a fixed date; movable ones (Easter, Thanksgiving) are not read
 RE_HOLIDAY = re.compile(r"\b(christmas eve|christmas day|christmas|xmas|boxing day|new year(?:'?s)?\s+eve|nye|"
                         r"new year(?:'?s)?\s+day|valentine(?:'?s)?\s+day|halloween|independence day|"
-                        r"(?:the )?fourth of july)(?:,?\s+((?:19|20)\d{2}))?\b")
+                        r"(?:the )?fourth of july|black friday|cyber monday|thanksgiving(?: day)?)"
+                        r"(?:,?\s+((?:19|20)\d{2}))?\b")
+
+
+def _holiday_on(said: str, year: int) -> dt.date:
+    """The day of a holiday RE_HOLIDAY found, in a year: US Thanksgiving is November's fourth Thursday, Black
+    Friday the day after, Cyber Monday the Monday after."""
+    if said.startswith(("thanksgiving", "black", "cyber")):
+        first = dt.date(year, 11, 1)
+        thursday = first + dt.timedelta(days=(3 - first.weekday()) % 7 + 21)
+        return thursday + dt.timedelta(days={"thanksgiving": 0, "black": 1, "cyber": 4}[said.split()[0]])
+    month, day_number = _holiday(said)
+    return dt.date(year, month, day_number)
 
 
 def _holiday(said: str) -> tuple[int, int]:
@@ -805,10 +817,9 @@ def _concrete_window(lower: str, as_of: dt.date) -> tuple[calendar.Window, tuple
             pass
     if (m := RE_HOLIDAY.search(lower)) is not None:
         # 'on christmas day 2024': a holiday of a fixed date, that year's, or the latest one begun
-        month, day_number = _holiday(m.group(1))
-        value = dt.date(int(m.group(2)) if m.group(2) else as_of.year, month, day_number)
+        value = _holiday_on(m.group(1), int(m.group(2)) if m.group(2) else as_of.year)
         if not m.group(2) and value > as_of:
-            value = dt.date(as_of.year - 1, month, day_number)
+            value = _holiday_on(m.group(1), as_of.year - 1)
         return calendar.Window(value, value + day, value.isoformat()), m.span(), True
     if (m := RE_ON_DAY.search(lower)) is not None:
         month_word = m.group(1) or m.group(5) or m.group(7)
