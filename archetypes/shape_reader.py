@@ -13,7 +13,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass, field, replace
 
-from archetypes import lexicon, naming
+from archetypes import calendar, lexicon, naming
 from archetypes.change_reader import read_change
 from archetypes.counted import bridge_between, bridges_to, buyers, rows_counted, rows_of, state_rows_counted
 from archetypes.counted import header_of as _header_of
@@ -126,7 +126,7 @@ def read_shape(intent: Intent, ops: list[OperatorMention], profile: SchemaProfil
     _counted_state(intent, profile, spec)
     for reader in (_absence, _figure_over_figure, _share, read_change, _distribution, _first_or_last, _largest_event, _attribute,
                    _how_much_we_have, _duration_total, _against_average, _average, _period_average, _having, _currency_of_rows,
-                   _who_dated, _listing):
+                   _who_dated, _active_rows, _listing):
         reader(intent, ops, kinds, profile, spec, as_of, out)
     if out.share_of_passing is not None:
         _share_of_passing(out.share_of_passing, profile, spec, out)
@@ -2691,8 +2691,8 @@ def _listing(intent, ops, kinds, profile, spec, as_of, out) -> None:
     """'List the genres', 'which clients are from canada', 'what is the list price of X': the rows of a
     table (with the columns named), not a total."""
     if spec.shape != "aggregate" or intent.ranking is not None or intent.superlative is not None or \
-            spec.having is not None:  # 'which clients topped $10k': a condition on totals, read above
-        return
+            spec.having is not None or any(d.archetype == "timeframe" for d in out.detections):
+        return  # 'which clients topped $10k': a condition on totals, read above; 'active clients': their events
     if _price_list(intent, profile, spec, out) or _when_did(intent, profile, spec, out) or \
             _price_of(intent, profile, spec, out):
         return
@@ -2758,6 +2758,71 @@ def _listing(intent, ops, kinds, profile, spec, as_of, out) -> None:
     _own_dated(intent, profile, spec, entity.table, out)
     out.read += _table_verbs(intent, {f.entity.table for f in spec.filters} - {entity.table})
     out.replaces |= {"ranking_metric", "unit", "timezone"}
+
+
+_ACTIVE = re.compile(r"\b(active)\b")
+_ENDED = frozenset("cancelled canceled ended churned closed terminated expired left deleted deactivated archived "
+                   "end".split())
+# how recent an event makes a row active, when the data does not say: each a reading
+_ACTIVE_WINDOWS = (("last_30_days", "Active: an event in the last 30 days", 0, 30),
+                   ("last_3_months", "Active: an event in the last 3 months", 3, 0),
+                   ("last_12_months", "Active: an event in the last 12 months", 12, 0),
+                   ("ever", "Active: any event at all", 0, 0))
+
+
+def _active_rows(intent, ops, kinds, profile, spec, as_of, out) -> None:
+    """'how many active clients do we have', 'active members': no column or value says active, so the rows with
+    events, within how recent a time is not said: the last 30 days, 3 months, 12 months, or ever (asked)."""
+    from archetypes.timeframe import ARCHETYPE
+
+    m = _ACTIVE.search(intent.lower)
+    if m is None or spec.window is not None or spec.shape != "aggregate" or \
+            any(s.start <= m.start(1) < s.end for s in out.flag_spans + out.value_spans):
+        return
+    target = next((t for t in intent.targets if t.span.start > m.end(1) and not t.entity.column_only and
+                   len(intent.lower[m.end(1):t.span.start].split()) <= 1), None)
+    if target is None:
+        return
+    table = target.entity.table
+    own = profile.tables[table].columns
+    if any(c.family == "temporal" and set(words(c.name)) & _ENDED or lexicon.is_state_column(words(c.name))
+           for c in own):
+        return  # the rows' own state says who is active ('cancelled_at', a status): record_scope reads it
+    fact, edge = next(((f, e) for f in profile.fact_list() if f.table != table and
+                       (e := profile.path(f.table, table)) is not None and len(e) == 1 and len(e[0].columns) == 1),
+                      (None, None))
+    if fact is None or edge is None or fact.time is None:
+        return
+    noun = plural(phrase(table).split()[-1])
+    counted = Measure(f"active_{slug(noun)}", f"{noun} with {plural(phrase(fact.table))}", "count_distinct", fact.table,
+                      edge[0].columns)
+    end = as_of + dt.timedelta(days=1)
+
+    def within(months: int, days: int):
+        def apply(spec: QuerySpec) -> None:
+            if days or months:
+                start = end - dt.timedelta(days=days) if days else _months_back(end, months)
+                spec.window = calendar.Window(start, end, f"the last {days or months} {'days' if days else 'months'}")
+        return apply
+
+    if intent.how_many is not None or COUNT_SAID.search(intent.lower):
+        spec.fact, spec.measure, spec.count_table = fact, counted, None
+    else:  # 'list our active clients': each with how many events
+        spec.fact, spec.measure, spec.count_table = fact, rows_counted(fact.table, profile)[1], None
+        spec.group, spec.limit = target.entity, None
+    readings = [Reading(value, label, within(months, days)) for value, label, months, days in _ACTIVE_WINDOWS]
+    out.detections.append(ARCHETYPE.detection(_span(intent, m.start(1), m.end(1)), readings,
+                                              question="Active as in an event how recently?"))
+    out.read.append(_span(intent, m.start(1), m.end(1)))
+    out.replaces |= {"ranking_metric", "timeframe", "aggregation_level"}
+
+
+def _months_back(day: dt.date, months: int) -> dt.date:
+    """The same day `months` months earlier (the month's last day when it is shorter)."""
+    index = day.year * 12 + day.month - 1 - months
+    year, month = index // 12, index % 12 + 1
+    following = dt.date(year + month // 12, month % 12 + 1, 1)
+    return dt.date(year, month, min(day.day, (following - dt.timedelta(days=1)).day))
 
 
 def _who_dated(intent, ops, kinds, profile, spec, as_of, out) -> None:
