@@ -45,6 +45,9 @@ def read_change(intent, ops, kinds, profile, spec, as_of, out) -> None:
             return
     if change.word == "between" and pair is None and not _TWO_YEARS.search(intent.lower):
         return
+    window = intent.window_span
+    if change.word == "between" and window is not None and window.start <= change.span.start < window.end:
+        return  # 'between 2024-03-01 and 2024-03-15': one range of days
     periods = _named_periods(intent, as_of, pair)
     versus = next((f for f in spec.filters if len(f.values) >= 2 and not f.negate), None)
     if periods is None and versus is not None and change.word in _VERSUS:

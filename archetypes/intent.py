@@ -103,6 +103,8 @@ RE_YEAR = re.compile(r"(?<![$€£¥\d,.])\b(?:fy\s?)?" + _YEAR_RE + r"\b(?![,.]
 _COMPARED_WITH = re.compile(r"\b(?:(?:more|less|fewer|greater|higher|lower)\s+than|over|above|under|below|at least|"
                             r"at most|exceeding|beyond)\s+\$?$")
 RE_ISO_DAY = re.compile(r"\b((?:19|20)\d{2})-(\d{2})-(\d{2})\b")
+RE_ISO_RANGE = re.compile(r"\b(?:from\s+|between\s+)?((?:19|20)\d{2})-(\d{2})-(\d{2})\s*(?:to|through|thru|until|till|and|-|–)\s*"
+                          r"((?:19|20)\d{2})-(\d{2})-(\d{2})\b")
 # 'on march 6', 'for the 6th of march', and without a preposition when the year follows ('march 6 2025')
 RE_ON_DAY = re.compile(r"\b(?:on|for|during)\s+" + _MONTH_RE + r"\.?\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+" + _YEAR_RE + r")?\b"
                        r"|\b(?:on|for|during)\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH_RE +
@@ -717,6 +719,7 @@ def _time(intent: Intent, as_of: dt.date | None) -> None:
 
 _BEFORE = re.compile(r"\b(?:before|prior to|until|till|earlier than|pre)\s+(?:the\s+(?:start\s+of\s+)?)?$")
 _AFTER = re.compile(r"\b(?:after|later than|post)\s+(?:the\s+(?:end\s+of\s+)?)?$")
+_SINCE_DAY = re.compile(r"\b(?:since|starting(?:\s+(?:on|from))?|on\s+or\s+after|from)\s+(?:the\s+)?$")
 
 
 def _open_ended(lower: str, window: calendar.Window, match: tuple[int, int],
@@ -727,6 +730,11 @@ def _open_ended(lower: str, window: calendar.Window, match: tuple[int, int],
     if before is not None:
         return calendar.Window(calendar.OPEN_START, window.start, lower[before.start():match[1]]), \
             (before.start(), match[1])
+    since = _SINCE_DAY.search(lower[:match[0]])
+    if since is not None and window.end - window.start == calendar.DAY:
+        # 'since april 1 1998': from that day to the latest one
+        return calendar.Window(window.start, max(as_of + calendar.DAY, window.end), lower[since.start():match[1]]), \
+            (since.start(), match[1])
     after = _AFTER.search(lower[:match[0]])
     if after is not None:
         end = max(as_of + calendar.DAY, window.end + calendar.DAY)
@@ -809,6 +817,16 @@ def _concrete_window(lower: str, as_of: dt.date) -> tuple[calendar.Window, tuple
         return calendar.Window(as_of - day, as_of, "yesterday"), m.span(), True
     if (m := re.search(r"\b(today|tonight|this morning)\b", lower)) is not None:
         return calendar.Window(as_of, as_of + day, "today"), m.span(), True
+    if (m := RE_ISO_RANGE.search(lower)) is not None:
+        # 'from 2024-03-01 to 2024-03-15': both days included
+        try:
+            first_day = dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+            last_day = dt.date(int(m.group(4)), int(m.group(5)), int(m.group(6)))
+            if first_day <= last_day:
+                return calendar.Window(first_day, last_day + day, f"{first_day.isoformat()} to {last_day.isoformat()}"), \
+                    m.span(), False
+        except ValueError:
+            pass
     if (m := RE_ISO_DAY.search(lower)) is not None:
         try:
             value = dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
