@@ -589,6 +589,7 @@ def _understood(ctx: Context, detections: list[Detection], analysis: Analysis):
     read += [span for span, _ in names] + ctx.extra.get("read", [])
     unread = list(grounded.unread) + list(grounded.shape.unread)
     unread += _unreflected(ctx, analysis, read)
+    unread += _periods_unread(intent, read)
     dropped = [n for n in analysis.notes if "cannot be reached" in n]
     for mention, ref in grounded.applied:
         if any(f"'{ref.target(ctx.profile).noun} {ref.value}'" in n for n in dropped) and not analysis.interpretations:
@@ -599,6 +600,21 @@ def _understood(ctx: Context, detections: list[Detection], analysis: Analysis):
     read_as = tuple(ReadAsSpan(span.text, (span.start, span.end), word) for span, word in intent.read_as
                     if (span.start, span.end) not in ignored)
     return replace(understood, read_as=read_as) if read_as else understood
+
+
+_MONTH_NAMES = frozenset("january february march april june july august september october november december".split())
+
+
+def _periods_unread(intent: Intent, read: list[Span]) -> list[tuple[Span, str]]:
+    """A month named outside every span read ('in march and may 1998' read as may alone): a period no reading
+    bounds, not a word to pass over as time talk."""
+    out = []
+    for word, start, end in intent.tokens:
+        month = word in _MONTH_NAMES or word == "may" and re.match(r"\s*(?:\d|and\b|&|,)", intent.lower[end:]) and \
+            re.search(r"\b(?:in|and|of|,|&)\s*$", intent.lower[:start])
+        if month and not any(s.start <= start < s.end for s in read):
+            out.append((Span(start, end, intent.question[start:end]), "a period no reading bounds (one window only)"))
+    return out
 
 
 def _own_anchor(intent: Intent, profile: SchemaProfile) -> dt.date | None:

@@ -92,7 +92,7 @@ RE_MONTH_YEAR = re.compile(r"\b" + _MONTH_RE + r"\.?,?\s+" + _YEAR_RE + r"\b")
 RE_QUARTER = re.compile(r"\b(?:q([1-4])|(first|second|third|fourth) quarter)(?:\s+(?:of\s+)?(?:fy\s?)?" + _YEAR_RE + r")?\b")
 # 'jan-mar 2025', 'april through june 2024': a run of months (a change 'from may to june' is two periods, read
 # by the change reader)
-RE_MONTH_RANGE = re.compile(r"\b" + _MONTH_RE + r"\s*(?:-|–|\bthrough\b|\bthru\b|\buntil\b|\btill\b)\s*" + _MONTH_RE +
+RE_MONTH_RANGE = re.compile(r"\b" + _MONTH_RE + r"\s*(-|–|\bthrough\b|\bthru\b|\buntil\b|\btill\b|\band\b|&)\s*" + _MONTH_RE +
                             r"(?:,?\s+(?:of\s+)?" + _YEAR_RE + r")?\b")
 # 'q1 this year', 'h2 last year', 'march of last year': a part of the year named relative to now
 RE_PART_OF_YEAR = re.compile(r"\b(?:q([1-4])|h([12])|(first|second|third|fourth) quarter|" + _MONTH_RE +
@@ -719,6 +719,9 @@ def _time(intent: Intent, as_of: dt.date | None) -> None:
 
 _BEFORE = re.compile(r"\b(?:before|prior to|until|till|earlier than|pre)\s+(?:the\s+(?:start\s+of\s+)?)?$")
 _AFTER = re.compile(r"\b(?:after|later than|post)\s+(?:the\s+(?:end\s+of\s+)?)?$")
+_WEEK_OF = re.compile(r"\bweek\s+of\s+(?:the\s+)?$")
+_THROUGH = re.compile(r"\b(?:through|thru|up\s+to|up\s+until|up\s+till|to\s+the\s+end\s+of|until\s+the\s+end\s+of)\s+"
+                      r"(?:and\s+including\s+)?$")
 _SINCE_DAY = re.compile(r"\b(?:since|starting(?:\s+(?:on|from))?|on\s+or\s+after|from)\s+(?:the\s+)?$")
 
 
@@ -730,6 +733,15 @@ def _open_ended(lower: str, window: calendar.Window, match: tuple[int, int],
     if before is not None:
         return calendar.Window(calendar.OPEN_START, window.start, lower[before.start():match[1]]), \
             (before.start(), match[1])
+    week = _WEEK_OF.search(lower[:match[0]])
+    if week is not None and window.end - window.start == calendar.DAY:  # 'the week of 2024-03-13': Monday to Sunday
+        monday = window.start - dt.timedelta(days=window.start.weekday())
+        return calendar.Window(monday, monday + dt.timedelta(days=7), lower[week.start():match[1]]), \
+            (week.start(), match[1])
+    through = _THROUGH.search(lower[:match[0]])
+    if through is not None:  # 'through march 1998', 'up to 2024-03-15': everything to the period's end
+        return calendar.Window(calendar.OPEN_START, window.end, lower[through.start():match[1]]), \
+            (through.start(), match[1])
     since = _SINCE_DAY.search(lower[:match[0]])
     if since is not None and window.end - window.start == calendar.DAY:
         # 'since april 1 1998': from that day to the latest one
@@ -877,9 +889,12 @@ def _concrete_window(lower: str, as_of: dt.date) -> tuple[calendar.Window, tuple
         else:
             start = as_of.replace(day=1)
         return calendar.Window(start, as_of + day, m.group(0)), m.span(), False
-    if (m := RE_MONTH_RANGE.search(lower)) is not None:
-        first, last = _MONTHS.get(m.group(1)[:3], 1), _MONTHS.get(m.group(2)[:3], 1)
-        year = int(m.group(3)) if m.group(3) else as_of.year - (1 if dt.date(as_of.year, first, 1) > as_of else 0)
+    if (m := RE_MONTH_RANGE.search(lower)) is not None and (
+            m.group(2) not in ("and", "&") or _MONTHS.get(m.group(3)[:3], 1) % 12 == _MONTHS.get(m.group(1)[:3], 1) % 12 + 1
+            or _MONTHS.get(m.group(3)[:3], 1) == _MONTHS.get(m.group(1)[:3], 1) + 1):
+        # ('march and april': two months in a row are one range; 'march and may' is not one)
+        first, last = _MONTHS.get(m.group(1)[:3], 1), _MONTHS.get(m.group(3)[:3], 1)
+        year = int(m.group(4)) if m.group(4) else as_of.year - (1 if dt.date(as_of.year, first, 1) > as_of else 0)
         start = dt.date(year, first, 1)
         end = calendar.add_months(dt.date(year + (1 if last < first else 0), last, 1), 1)
         return calendar.Window(start, end, m.group(0)), m.span(), False
