@@ -509,9 +509,15 @@ def value_columns_detection(span: Span, refs: list, profile: SchemaProfile, nega
     one reading per column, each filtering on that column. Reporting it read without a filter would answer
     a question about every country."""
     readings = []
-    for table, column in dict.fromkeys((r.table, r.column) for r in refs):
+    columns = list(dict.fromkeys((r.table, r.column) for r in refs))
+    targets = {(t, c): next(r for r in refs if (r.table, r.column) == (t, c)).target(profile) for t, c in columns}
+    nouns = [e.noun for e in targets.values()]
+    for table, column in columns:
         chosen = [r for r in refs if (r.table, r.column) == (table, column)]
-        flt = EntityFilter(chosen[0].target(profile), tuple(dict.fromkeys(r.value for r in chosen)), negate=negate)
+        target = targets[(table, column)]
+        if nouns.count(target.noun) > 1:  # 'country' of the clients or of the staff: said whose
+            target = replace(target, noun=f"{phrase(table)}'s {target.noun}")
+        flt = EntityFilter(target, tuple(dict.fromkeys(r.value for r in chosen)), negate=negate)
         readings.append(Reading(f"{table}.{column}", f"{span.text} as {table}.{column}", _apply_value(flt)))
     return ARCHETYPE.detection(span, readings, question=f"Which '{span.text}' do you mean?")
 
