@@ -264,6 +264,7 @@ GRAMMAR_IDIOMS = re.compile(
     r"|\b(?:end|ends|ended|ending)\s+up\b|\bin\s+total\b|\ball\s+told\b"
     r"|(?<=\bemail)\s+address(?:es)?\b|(?<=\be-mail)\s+address(?:es)?\b"  # 'email addresses': the email
     r"|\b(?:go|goes|went|gone|going)\s+out(?=\s+(?:with|via|by|through)\b)"  # 'go out with a shipper': ship with it
+    r"|\b(?:shipped|sent|dispatched)(?=\s+(?:via|through)\s+[a-z])"  # 'shipped via X': the carrier named
     r"|\b(?:hand|hands|handed|handing)\s+out\b|\bhow\s+big\b"
     r"|(?<=\bin stock)|\bleft(?=\s+(?:in\s+stock|on\s+hand)\b)"
     # 'tracks under rock', 'what we carry under cables & chargers': filed under a kind, no threshold
