@@ -590,6 +590,14 @@ def _understood(ctx: Context, detections: list[Detection], analysis: Analysis):
     unread = list(grounded.unread) + list(grounded.shape.unread)
     unread += _unreflected(ctx, analysis, read)
     unread += _periods_unread(intent, read)
+    code, said = intent.currency_named, intent.currency
+    amount = said is not None and (not said.text.strip()[:1].isalpha() or  # '$45', '500 dollars': an amount's unit
+                                   re.search(r"\d\s*$", intent.lower[:said.start]) is not None)
+    money = ctx.base.measure is not None and ctx.base.measure.money  # money summed in one currency needs no word
+    if code and said is not None and not amount and not money and ctx.profile.currency_columns and \
+            analysis.interpretations and not any(code.lower() in i.explanation.lower() for i in analysis.interpretations):
+        # 'which members paid in euros' listed every member: the currency said is kept or converted to, or not read
+        unread.append((intent.currency, f"no reading keeps or converts to {code}"))
     dropped = [n for n in analysis.notes if "cannot be reached" in n]
     for mention, ref in grounded.applied:
         if any(f"'{ref.target(ctx.profile).noun} {ref.value}'" in n for n in dropped) and not analysis.interpretations:
@@ -825,7 +833,7 @@ def _who_buys(intent: Intent, profile: SchemaProfile) -> None:
 # its figure (only those with such events appear), not a total
 _WHICH_DID = re.compile(r"^\s*(?:(?:which|what)\s+([a-z]+)\s+(?:have\s+|has\s+|ever\s+|actually\s+)*|"
                         r"(?:list\s+|show\s+(?:me\s+)?)?(?:the\s+|all\s+|our\s+)?(?:(?!of\b)[a-z]+\s+){0,2}?([a-z]+)\s+"
-                        r"(?:who|that)\s+(?:have\s+|has\s+|ever\s+)*)(?:bought|purchased|ordered|sold|shopped|"
+                        r"(?:who|that)\s+(?:have\s+|has\s+|ever\s+)*)(?:bought|purchased|ordered|sold|shopped|paid|"
                         r"spent\s+(?:money\s+)?on|placed\s+(?:an?\s+|any\s+|some\s+)?[a-z]+)\b")
 
 
@@ -841,13 +849,15 @@ def _which_did(intent: Intent, profile: SchemaProfile) -> None:
     if target is not None and any(f.table != target.entity.table and profile.path(f.table, target.entity.table)
                                   for f in profile.facts.values()):
         intent.group = target
-        deed = re.search(r"\b(?:ordered|shopped|placed\s+(?:an?\s+|any\s+|some\s+)?[a-z]+)\s*$", m.group(0))
+        deed = re.search(r"\b(?:ordered|shopped|paid|placed\s+(?:an?\s+|any\s+|some\s+)?[a-z]+)\s*$", m.group(0))
         own_count = all(x.kind in ("count", "count_distinct") and rows_of(profile, x) == target.entity.table
                         for x, _ in intent.measures)  # ('clients' itself is a count of them)
         if deed is not None and intent.money is None and not intent.explicit_measure and own_count:
             # 'clients who ordered in june': those with events in the window, each with how many (no money said)
-            counted = next((x for f, x in profile.measures_reaching(target.entity.table) if f.table != target.entity.table
-                            and x.kind in ("count", "count_distinct")), None)
+            named = _verb_facts(intent, profile)  # 'members who paid': the payments, not the bookings
+            counted = next((x for f, x in sorted(profile.measures_reaching(target.entity.table),
+                                                 key=lambda fx: fx[0].table not in named)
+                            if f.table != target.entity.table and x.kind in ("count", "count_distinct")), None)
             if counted is not None:
                 start = m.start() + deed.start()
                 intent.measures.append((counted, Span(start, m.end(), intent.question[start:m.end()])))

@@ -1,6 +1,8 @@
 """Money asked for or summed across several currency codes ('in dollars', 'total revenue')."""
 from __future__ import annotations
 
+import re
+
 from archetypes import lexicon
 from archetypes.archetype import Archetype, Context
 from archetypes.model import Detection, Reading
@@ -13,6 +15,10 @@ WHEN = ("Money is asked for ('in dollars') or summed ('total revenue') while the
 ASK = "Which currency treatment?"
 REASON = ("Adding amounts in different currency codes gives a number in no currency; keeping one currency, converting "
           "at the rate of the day, or reporting per currency each give a different, defensible answer.")
+
+
+# 'clients that paid in dollars', 'visits billed in yen': the rows recorded in it, never money converted into it
+_PAID_IN = re.compile(r"\b(?:paid|pay|pays|paying|billed|charged|invoiced|settled)\s+(?:(?:in|with)\s+)?$")
 
 
 def detect(ctx: Context) -> Detection | None:
@@ -67,7 +73,9 @@ def detect(ctx: Context) -> Detection | None:
     readings = [Reading(f"only_{target.lower()}", f"Only amounts recorded in {target}", _apply("only", target))]
     if present is not None and target not in present:
         readings = []  # 'berlin vs london': none of their amounts is in dollars, keeping only those keeps nothing
-    if rate is not None and fact.time is not None:
+    paid_in = intent.currency is not None and intent.currency_named is not None and \
+        _PAID_IN.search(intent.lower[:intent.currency.start]) is not None
+    if rate is not None and fact.time is not None and not paid_in:  # ('paid in dollars': the rows paid so)
         into = intent.currency_named if intent.currency_named in codes else rate.target
         # first: converting is what an analyst reports a total over several currency codes as; keeping one currency
         # drops rows, and one total per currency answers with several figures

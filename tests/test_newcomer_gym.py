@@ -90,6 +90,19 @@ def test_how_much_people_paid_is_money_not_a_count_of_them(gym: Connected) -> No
     assert not any("status is booked" in i.explanation for i in said.interpretations)
 
 
+def test_who_paid_in_a_currency_lists_the_payers_in_it(gym: Connected) -> None:
+    """'which members paid in euros' listed every member, the currency passed over: the payers in euros, and a
+    currency no row is in is said unread."""
+    connected = gym
+    euros = connected.analyse("which members paid in euros")
+    assert euros.understood.complete and euros.interpretations, euros.understood
+    assert {str(row[0]) for i in euros.interpretations for row in connected.run(i).rows} == {"Member 2", "Member 3"}
+    dollars = connected.analyse("which members paid in USD")  # no payment in dollars: never every member
+    assert "USD" in [i.text for i in dollars.understood.ignored], dollars.understood
+    when = connected.analyse("members who paid in june 2025")
+    assert when.understood.complete and all("payments dated 2025-06-01" in i.explanation for i in when.interpretations)
+
+
 def test_money_asked_where_no_money_reaches_is_said(tmp_path) -> None:
     """'how much revenue did each instructor bring in' summed the classes' capacity, marked clear: no payment
     reaches an instructor, so the money word is said unread."""
