@@ -651,6 +651,7 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
         intent = read(text, profile, anchor)
     _who_buys(intent, profile)
     _how_much_paid(intent, profile)
+    _how_much_verb(intent, profile)
     _which_did(intent, profile)
     _best_seller(intent, profile)
     _size_ranked(intent, profile)
@@ -783,6 +784,23 @@ def _name_asked_of(intent: Intent, profile: SchemaProfile, lookup: Lookup | None
 
 
 _HOW_MUCH_PAID = re.compile(r"^\s*how\s+much\b.*\b(?:pay|pays|paid|paying|spend|spends|spent|spending)\b")
+
+
+_AS_VERB = re.compile(r"\b(?:did|do|does|have|has|had|will|we|they|you)\s+(?:we\s+|they\s+|you\s+)?$")
+
+
+def _how_much_verb(intent: Intent, profile: SchemaProfile) -> None:
+    """'how much did we invoice in 2024', 'how much do we bill a month': the events' money, named by their own
+    noun used as the verb, not how many of them there are."""
+    if not re.match(r"^\s*how\s+much\b", intent.lower) or intent.how_many is not None or len(intent.measures) != 1:
+        return
+    measure, span = intent.measures[0]
+    fact = profile.facts.get(measure.table)
+    money = next((x for x in fact.measures if x.money), None) if fact is not None else None
+    if measure.kind != "count" or money is None or not _AS_VERB.search(intent.lower[:span.start]):
+        return
+    intent.measures = [(money, span)]
+    intent.explicit_measure = money.value
 
 
 def _how_much_paid(intent: Intent, profile: SchemaProfile) -> None:

@@ -67,6 +67,12 @@ def value_mentions(intent: Intent, profile: SchemaProfile) -> list[ValueMention]
     index = 0
     while index < len(words):
         matched = 0
+        negative = _prefix_negated(words[index].text, vocab)
+        if negative is not None:  # 'unpaid invoices': the invoices not in status paid
+            word = words[index]
+            found.append(ValueMention(Span(word.start, word.end, intent.question[word.start:word.end]), negative, True))
+            index += 1
+            continue
         for size in range(min(vocab.longest, len(words) - index), 0, -1):
             key = tuple(lemmas[index:index + size])
             refs = vocab.by_key.get(key) or vocab.by_key.get(tuple(w.text for w in words[index:index + size]))
@@ -123,6 +129,21 @@ def value_mentions(intent: Intent, profile: SchemaProfile) -> list[ValueMention]
             break
         index += matched or 1
     return found
+
+
+def _prefix_negated(word: str, vocab) -> tuple[ValueRef, ...] | None:
+    """'unpaid', 'unshipped', 'nonrefunded': a state value with a negating prefix, when the word itself is no
+    value (a state column's values, never a name)."""
+    if vocab.by_key.get((lemma(word),)) or vocab.by_key.get((word,)):
+        return None
+    for prefix in ("un", "non-", "non"):
+        rest = word[len(prefix):] if word.startswith(prefix) else ""
+        if len(rest) < 4:
+            continue
+        refs = vocab.by_key.get((lemma(rest),)) or vocab.by_key.get((rest,))
+        if refs and all(not r.name_column for r in refs):
+            return tuple(refs)
+    return None
 
 
 def _names_column(word: str, ref: ValueRef) -> bool:

@@ -261,7 +261,7 @@ GRAMMAR_IDIOMS = re.compile(
     r"\bover(?=\s+(?:the\s+)?(?:last|past|previous|prior|trailing|recent|whole|entire|full|course)\b)"
     r"|\b(?:break|breaks|breaking|broken|broke)\s+(?:(?:it|them|this|that|those|these)\s+)?(?:down|out)\b"
     r"|\bon\s+(?:file|record|the\s+books)\b|\bin\s+(?:the|our)\s+(?:system|database|db|records?|books)\b"
-    r"|\b(?:end|ends|ended|ending)\s+up\b|\bin\s+total\b|\ball\s+told\b"
+    r"|\b(?:end|ends|ended|ending)\s+up\b|\bin\s+total\b|\ball\s+told\b|\bright(?=\s+now\b)"
     r"|(?<=\bemail)\s+address(?:es)?\b|(?<=\be-mail)\s+address(?:es)?\b"  # 'email addresses': the email
     r"|\b(?:go|goes|went|gone|going)\s+out(?=\s+(?:with|via|by|through)\b)"  # 'go out with a shipper': ship with it
     r"|\b(?:shipped|sent|dispatched)(?=\s+(?:via|through)\s+[a-z])"  # 'shipped via X': the carrier named
