@@ -77,6 +77,9 @@ _IN_HISTORY = re.compile(r"\b((?:in|of)\s+(?:our|the\s+company'?s|the\s+shop'?s|
 _HALF_YEAR = re.compile(r"\b(half\s+(?:a\s+)?year)\b")
 # 'clients inactive for the past 3 months', 'dormant since june': no purchase in that time
 _INACTIVE = re.compile(r"\b(inactive|dormant)\s+(?=(?:for|in|over|during|since|the)\s)")
+# 'repeat clients', 'one-time buyers': those who bought more than once, or once only
+_REPEAT = re.compile(r"\b(repeat|returning|one[- ]time|one[- ]off)\s+((?:" + "|".join(sorted(lexicon.PEOPLE_NOUNS)) +
+                     r")s?)\b")
 # 'w/ us', 'w/o a phone': with, without; '500 bucks': dollars
 _WITH = re.compile(r"\b(w/o|w/)(?=\s|$)")
 _BUCKS = re.compile(r"(?<=\d\s)(bucks)\b|(?<=\d)(bucks|k bucks)\b")
@@ -183,6 +186,9 @@ def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
         found[m.span(1)] = "growth"
     for m in _FAVOURITE.finditer(lower):
         found[m.span(1)] = "most popular"
+    for m in _REPEAT.finditer(lower):
+        once = m.group(1).startswith("one")
+        found[m.span()] = f"{m.group(2)} who bought {'exactly once' if once else 'more than once'}"
     for m in _IN_HISTORY.finditer(lower):
         found[m.span(1)] = "ever"
     for m in _HALF_YEAR.finditer(lower):

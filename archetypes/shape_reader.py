@@ -124,7 +124,7 @@ def read_shape(intent: Intent, ops: list[OperatorMention], profile: SchemaProfil
         return out
     _fiscal_unknown(intent, profile, out)
     _counted_state(intent, profile, spec)
-    for reader in (_absence, _figure_over_figure, _share, read_change, _distribution, _first_or_last, _largest_event, _attribute,
+    for reader in (_new_rows, _absence, _figure_over_figure, _share, read_change, _distribution, _first_or_last, _largest_event, _attribute,
                    _how_much_we_have, _duration_total, _against_average, _average, _period_average, _having, _currency_of_rows,
                    _who_dated, _active_rows, _listing):
         reader(intent, ops, kinds, profile, spec, as_of, out)
@@ -439,6 +439,54 @@ def _absence(intent, ops, kinds, profile, spec, as_of, out) -> None:
     out.consumed.add("negation")
     out.replaces |= {"ranking_metric", "unit"}
     _present_then_absent(intent, profile, spec, as_of, out)
+
+
+_NEW = re.compile(r"\b(new|first[- ]time)\b")
+_JOINED_SAID = re.compile(r"\b(?:sign(?:ed)?[- ]?ups?|joined|registered|created|onboarded|enrolled)\b")
+
+
+def _new_rows(intent, ops, kinds, profile, spec, as_of, out) -> None:
+    """'how many new clients did we get in 2024' where the clients carry no date of their own: those whose first
+    event falls in the window (events then, none before it), not every client, nor the window passed over."""
+    m = _NEW.search(intent.lower)
+    window = spec.window
+    if m is None or window is None or window.open_start or spec.shape != "aggregate" or \
+            any(mention.category == "negation" for mention in ops):
+        return
+    target = next((t for t in intent.targets if t.span.start > m.end(1) and not t.entity.column_only and
+                   not intent.lower[m.end(1):t.span.start].strip()), None)
+    if target is None or len(target.entity.key) != 1 or _JOINED_SAID.search(intent.lower) or \
+            any(s.start <= m.start(1) < s.end for s in out.value_spans + intent.names):
+        return  # ('new york'; 'new clients who signed up in 2023': their own date, said)
+    entity = target.entity
+    fact = _named_fact(intent, profile, entity.table) or _nearest_fact(profile, entity.table)
+    counted = next((x for x in fact.measures if x.kind == "count"), None) if fact is not None else None
+    if fact is None or counted is None or fact.time is None or fact.table == entity.table:
+        return
+    many = intent.how_many is not None and intent.how_many[0] == entity.table or COUNT_SAID.search(intent.lower) is not None
+
+    def first_event(spec: QuerySpec) -> None:
+        spec.shape, spec.absent, spec.fact, spec.measure = "absence", entity, fact, counted
+        spec.group, spec.limit, spec.count_table, spec.list_columns = None, None, None, ()
+        spec.present_window = window
+        spec.window = calendar.Window(calendar.OPEN_START, window.start, f"before {window.start.isoformat()}")
+        spec.absent_count = many
+        spec.conditions = [c for c in spec.conditions if c.table != entity.table or c.op not in ("since", "before_day")]
+
+    out.read.append(_span(intent, m.start(1), m.end(1)))
+    out.replaces |= {"ranking_metric", "unit"}
+    if any(c.family == "temporal" for c in profile.tables[entity.table].columns):
+        # the rows' own date ('signed up') says when they are new, or their first event does: both asked
+        from archetypes.timeframe import ARCHETYPE
+
+        out.detections.append(ARCHETYPE.detection(_span(intent, m.start(1), m.end(1)), [
+            Reading("own_date", f"New: the {plural(entity.noun)} whose own date falls in the window", lambda spec: None),
+            Reading("first_event", f"New: the {plural(entity.noun)} whose first {phrase(fact.table)} falls in the window",
+                    first_event)], question=f"New {plural(entity.noun)} as in added then, or first active then?"))
+        return
+    first_event(spec)
+    out.consumed.add("negation")
+    out.replaces.add("timeframe")
 
 
 # 'ordered in 2024 but not in 2025', 'bought last year and haven't this year': events in one window, none in the next

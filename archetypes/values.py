@@ -96,7 +96,10 @@ def _demonyms_of() -> dict[str, tuple[tuple[str, ...], ...]]:
     found: dict[str, list[tuple[str, ...]]] = {}
     for demonym, places in DEMONYMS.items():
         for country in places:
-            found.setdefault(" ".join(value_key(country)), []).append(value_key(demonym))
+            key = value_key(demonym)
+            found.setdefault(" ".join(value_key(country)), []).append(key)
+            if key[-1].endswith("n"):  # 'canadians', 'germans': the people, said in the plural
+                found[" ".join(value_key(country))].append((*key[:-1], key[-1] + "s"))
     return {k: tuple(v) for k, v in found.items()}
 
 
