@@ -67,6 +67,9 @@ _RANGE = re.compile(r"\b((?:biggest|largest|widest|broadest|smallest|narrowest)\
 # "who's been with the company longest": the longest serving
 _TENURE = re.compile(r"\b((?:been|worked|stayed|served)\s+(?:with\s+(?:the\s+company|us|the\s+firm|the\s+business|the\s+team)|"
                      r"here|at\s+the\s+company)\s+(?:the\s+)?longest)\b")
+# 'which category grew fastest', 'our fastest-growing store': grew the most
+_FASTEST_GROWING = re.compile(r"\b(?:(grew|grow|grows|growing|increased|rose)\s+(?:the\s+)?(fastest|quickest)|"
+                              r"(fastest|quickest)[- ](growing))\b")
 # 'biggest genre gainer': the biggest growth
 _GAINER = re.compile(r"\b(?:biggest|largest|top)\s+(?:[a-z]+\s+)?(gainers?)\b")
 _FAVOURITE = re.compile(r"\b(fav(?:ou?rite|e)s?)\b(?=\s+[a-z])")
@@ -182,6 +185,11 @@ def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
         found[m.span(1)] = f"{'fewest' if fewest else 'most'} {m.group(2)}s"
     for m in _TENURE.finditer(lower):
         found[m.span(1)] = "longest serving"
+    for m in _FASTEST_GROWING.finditer(lower):
+        if m.group(1):
+            found[m.span(2)] = "most"
+        else:  # 'fastest growing store': the store that grew the most
+            found[m.span()] = "top growing"
     for m in _GAINER.finditer(lower):
         found[m.span(1)] = "growth"
     for m in _FAVOURITE.finditer(lower):
