@@ -124,7 +124,7 @@ def read_shape(intent: Intent, ops: list[OperatorMention], profile: SchemaProfil
         return out
     _fiscal_unknown(intent, profile, out)
     _counted_state(intent, profile, spec)
-    for reader in (_new_rows, _absence, _figure_over_figure, _share, read_change, _distribution, _first_or_last, _largest_event, _attribute,
+    for reader in (_new_rows, _stock_value, _absence, _figure_over_figure, _share, read_change, _distribution, _first_or_last, _largest_event, _attribute,
                    _how_much_we_have, _duration_total, _against_average, _average, _period_average, _having, _currency_of_rows,
                    _who_dated, _active_rows, _listing):
         reader(intent, ops, kinds, profile, spec, as_of, out)
@@ -439,6 +439,38 @@ def _absence(intent, ops, kinds, profile, spec, as_of, out) -> None:
     out.consumed.add("negation")
     out.replaces |= {"ranking_metric", "unit"}
     _present_then_absent(intent, profile, spec, as_of, out)
+
+
+_STOCK_VALUE = re.compile(r"\b(?:stock|inventory)\s+(?:value|worth)\b|\b(?:value|worth)\s+of\s+(?:our\s+|the\s+|all\s+)?"
+                          r"(?:stock|inventory)\b|\bhow\s+much\s+is\s+(?:our\s+|the\s+)?(?:stock|inventory)\s+worth\b")
+
+
+def _stock_value(intent, ops, kinds, profile, spec, as_of, out) -> None:
+    """'stock value by category', 'what is our inventory worth': each row's price times its quantity in stock,
+    added up (archetypes.stock_level finds the stock column), not the sales."""
+    from archetypes.stock_level import stock_columns
+
+    m = _STOCK_VALUE.search(intent.lower)
+    if m is None or spec.shape != "aggregate":
+        return
+    for table in profile.tables:
+        columns = stock_columns(profile, table)
+        prices = _attribute_columns(profile, table, "price")
+        if columns is None or not prices:
+            continue
+        info = profile.tables[table]
+        spec.fact = profile.facts.get(table) or Fact(table=table, measures=[], row_count=info.row_count)
+        spec.measure = Measure("stock_value", f"{phrase(prices[0])} × {phrase(columns.stock)}", "product", table,
+                               (prices[0], columns.stock), money=True)
+        spec.count_table, spec.agg, spec.per_table, spec.window = None, None, None, None
+        spec.filters = [f for f in spec.filters if f.entity.table == table or profile.path(table, f.entity.table)]
+        _group_by_mention(intent, spec, profile=profile)
+        if spec.group is not None and spec.group.table != table and profile.path(table, spec.group.table) is None:
+            spec.group = None
+        out.read.append(_span(intent, m.start(), m.end()))
+        out.consumed |= {"average", "ranking"}
+        out.replaces |= {"ranking_metric", "unit", "timeframe", "timezone"}
+        return
 
 
 _NEW = re.compile(r"\b(new|first[- ]time)\b")
