@@ -90,6 +90,8 @@ def read_change(intent, ops, kinds, profile, spec, as_of, out) -> None:
             spec.change = _same_days(before, after, stop)
         elif periods.year_ago is not None:
             out.detections.append(_baseline(span, before, after, periods.year_ago))
+        elif (rolling := _rolling_months(intent, before, after, stop)) is not None:
+            out.detections.append(rolling)
         earliest = spec.fact.time.earliest
         if earliest is not None and before.end <= earliest.date():
             spec.notes.append(f"the earlier period ({before.label}) has no rows: the data starts "
@@ -196,6 +198,27 @@ def _baseline(span: Span, before: calendar.Window, after: calendar.Window, year_
                 Reading("year_ago", f"{after.label} against {year_ago.label}", _set_periods(Change(year_ago, after)))]
     return ARCHETYPE.detection(span, readings, question=f"Compare {after.label} with {before.label} or with "
                                                          f"{year_ago.label}?")
+
+
+_LAST_MONTH = re.compile(r"\b(?:last|past|previous)\s+month\b")
+
+
+def _rolling_months(intent: Intent, before: calendar.Window, after: calendar.Window, stop: dt.date) -> Detection | None:
+    """'revenue last month vs the month before': the two calendar months, or the last 30 days against the 30
+    before them (both are what people mean by a month back from today, and they differ)."""
+    from archetypes.timeframe import ARCHETYPE
+
+    m = _LAST_MONTH.search(intent.lower)
+    if m is None or after.start != before.end or after.start.day != 1 or after.end.day != 1 or after.end >= stop or \
+            not 27 <= (before.end - before.start).days <= 31:
+        return None  # (the current month against the last: 'up on last month' names this month first)
+    thirty = dt.timedelta(days=30)
+    recent = calendar.Window(stop - thirty, stop, "the last 30 days")
+    earlier = calendar.Window(stop - 2 * thirty, stop - thirty, "the 30 days before")
+    readings = [Reading("calendar_months", f"{after.label} against {before.label}", _set_periods(Change(before, after))),
+                Reading("last_30_days", "The last 30 days against the 30 days before", _set_periods(Change(earlier, recent)))]
+    return ARCHETYPE.detection(_span(intent, m.start(), m.end()), readings,
+                               question="Calendar months, or the last 30 days against the 30 before?")
 
 
 def _set_periods(change: Change):
