@@ -375,7 +375,11 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
         if doer is not None and doer not in read_tables and not any(v.start <= start < v.end for v in values):
             out.append((Span(start, end, ctx.question[start:end]), f"read as {phrase(doer)}, which no reading uses"))
     summed = any(tree.find(exp.Sum, exp.Avg, exp.Min, exp.Max) is not None for tree in trees)
+    shaped = ctx.grounding.shape.read  # ('total units on order': 'order' is a word of the column's name, read)
     for measure, span in ctx.intent.measures:
+        if any(r.start <= span.start and span.end <= r.end and (r.start, r.end) != (span.start, span.end)
+               for r in shaped):
+            continue
         # 'the highest repair cost' ranked by the number of repairs: a figure named while every reading counts
         currency = ctx.intent.currency
         in_currency = currency is not None and currency.start <= span.start < currency.end  # 'in dollars'

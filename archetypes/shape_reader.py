@@ -124,7 +124,8 @@ def read_shape(intent: Intent, ops: list[OperatorMention], profile: SchemaProfil
         return out
     _fiscal_unknown(intent, profile, out)
     _counted_state(intent, profile, spec)
-    for reader in (_new_rows, _stock_value, _absence, _figure_over_figure, _share, read_change, _distribution, _first_or_last, _largest_event, _attribute,
+    for reader in (_new_rows, _stock_value, _named_column_total, _absence, _figure_over_figure, _share, read_change,
+                   _distribution, _first_or_last, _largest_event, _attribute,
                    _how_much_we_have, _duration_total, _against_average, _average, _period_average, _having, _currency_of_rows,
                    _who_dated, _active_rows, _listing):
         reader(intent, ops, kinds, profile, spec, as_of, out)
@@ -471,6 +472,34 @@ def _stock_value(intent, ops, kinds, profile, spec, as_of, out) -> None:
         out.consumed |= {"average", "ranking"}
         out.replaces |= {"ranking_metric", "unit", "timeframe", "timezone"}
         return
+
+
+def _named_column_total(intent, ops, kinds, profile, spec, as_of, out) -> None:
+    """'total units on order', 'units in stock for beverages': a figure column of the catalogue named by its whole
+    name, added up over its rows, not a shorter measure word inside that name ('units' sold)."""
+    if spec.shape != "aggregate" or spec.measure is None or spec.measure.kind not in ("sum", "product") or \
+            intent.ranking is not None or intent.superlative is not None or \
+            kinds & {"average", "share", "ratio", "attribute", "distribution", "change", "compare"}:
+        return
+    for table, info in profile.tables.items():
+        if table in profile.facts:
+            continue
+        keys = set(info.primary_key) | {c for fk in info.foreign_keys for c in fk.columns}
+        for column in info.columns:
+            parts = words(column.name)
+            if column.family != "numeric" or column.name in keys or len(parts) < 2 or column.name in spec.measure.columns:
+                continue
+            m = re.search(r"\b" + r"\s+".join(re.escape(w) + "s?" for w in parts) + r"\b", intent.lower)
+            if m is None or any(f.entity.table != table and profile.path(table, f.entity.table) is None
+                                for f in spec.filters) or \
+                    not any(m.start() <= s.start and s.end <= m.end() for _, s in intent.measures):
+                continue  # (only where a shorter measure word inside the name was read: 'units' of 'units on order')
+            spec.fact = Fact(table=table, measures=[], row_count=info.row_count)
+            spec.measure = Measure(slug(column.name), phrase(column.name), "sum", table, (column.name,))
+            spec.count_table, spec.window = None, None
+            out.read.append(_span(intent, m.start(), m.end()))
+            out.replaces |= {"ranking_metric", "unit", "timeframe", "timezone"}
+            return
 
 
 _NEW = re.compile(r"\b(new|first[- ]time)\b")
@@ -2375,6 +2404,9 @@ def _length_mentioned(intent: Intent, profile: SchemaProfile) -> tuple[str, str]
     return next(((t, c[0]) for t in tables if (c := _attribute_columns(profile, t, "length"))), None)
 
 
+_LINKING = frozenset({"on", "in", "of", "at", "to", "for", "by", "per", "the", "a"})
+
+
 def _numeric_mentioned(intent: Intent, profile: SchemaProfile, spec: QuerySpec) -> tuple[str, str] | None:
     """A numeric column the question names ('unit price', 'list price', 'milliseconds')."""
     tokens = [singular(w) for w, _, _ in intent.tokens]
@@ -2388,7 +2420,8 @@ def _numeric_mentioned(intent: Intent, profile: SchemaProfile, spec: QuerySpec) 
             if column.family != "numeric" or column.name in keys:
                 continue
             parts = [singular(w) for w in words(column.name)]
-            hits = sum(1 for p in parts if p in tokens)
+            # ('on' of 'units on order' is said anywhere: 'visits per month on average' names no such column)
+            hits = sum(1 for p in parts if p in tokens and p not in _LINKING)
             if not hits or (len(parts) > 1 and hits < len(parts) and parts[-1] not in tokens) or \
                     len(parts) > 2 and hits < 2:  # 'order' alone does not name 'units on order'
                 continue
