@@ -15,7 +15,7 @@ from adapters.safety import MAX_QUESTION_BYTES, decode_input
 from adapters.schema import TableInfo
 from archetypes import lexicon, roles, versus
 from archetypes.archetype import Context
-from archetypes.counted import bridge_between, bridges_to, rows_counted, rows_of
+from archetypes.counted import bridge_between, bridges_to, rows_counted, rows_of, verb_facts
 from archetypes.duration_reader import DAYS_BETWEEN, computes_duration
 from archetypes.errors import UnknownAnswerError
 from archetypes.expand import apply_mappings
@@ -54,6 +54,8 @@ class Grounded:
     shape: ShapeRead = field(default_factory=ShapeRead)
     unread: list[tuple[Span, str]] = field(default_factory=list)
     flags: list[Span] = field(default_factory=list)      # yes/no columns named, applied as conditions
+    # a status word said as the verb of its events ('booked' of bookings): read where a reading reads those events
+    event_verbs: list[tuple[Span, str]] = field(default_factory=list)
 
 
 def detect(question: str, profile: SchemaProfile, lookup: Lookup | None = None, *,
@@ -594,6 +596,12 @@ def _understood(ctx: Context, detections: list[Detection], analysis: Analysis):
     unread = list(grounded.unread) + list(grounded.shape.unread)
     unread += _unreflected(ctx, analysis, read)
     unread += _periods_unread(intent, read)
+    events_read = {t.name for i in analysis.interpretations for t in i.query.find_all(exp.Table)}
+    for span, table in grounded.event_verbs:
+        if table in events_read:
+            read.append(span)
+        else:
+            unread.append((span, "the verb of the events here, not their status of that name"))
     code, said = intent.currency_named, intent.currency
     amount = said is not None and (not said.text.strip()[:1].isalpha() or  # '$45', '500 dollars': an amount's unit
                                    re.search(r"\d\s*$", intent.lower[:said.start]) is not None)
@@ -661,6 +669,7 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
     _size_ranked(intent, profile)
     _where_based(intent, profile)
     _how_often(intent, profile)
+    _verb_ranked(intent, profile)
     grounded = Grounded(values=value_mentions(intent, profile), operators=operator_mentions(intent))
     compared = versus.find(intent, profile)  # 'rock vs metal': the two values side by side, not filters
     if compared is not None:
@@ -876,13 +885,35 @@ def _which_did(intent: Intent, profile: SchemaProfile) -> None:
                         for x, _ in intent.measures)  # ('clients' itself is a count of them)
         if deed is not None and intent.money is None and not intent.explicit_measure and own_count:
             # 'clients who ordered in june': those with events in the window, each with how many (no money said)
-            named = _verb_facts(intent, profile)  # 'members who paid': the payments, not the bookings
+            named = verb_facts(intent, profile)  # 'members who paid': the payments, not the bookings
             counted = next((x for f, x in sorted(profile.measures_reaching(target.entity.table),
                                                  key=lambda fx: fx[0].table not in named)
                             if f.table != target.entity.table and x.kind in ("count", "count_distinct")), None)
             if counted is not None:
                 start = m.start() + deed.start()
                 intent.measures.append((counted, Span(start, m.end(), intent.question[start:m.end()])))
+
+
+def _verb_ranked(intent: Intent, profile: SchemaProfile) -> None:
+    """'which member booked the most': the rows ranked by how many events the verb names (their bookings), not by
+    the money of other events (payments)."""
+    from archetypes.intent import stem
+
+    if intent.group is None or intent.explicit_measure or intent.measures or intent.money is not None or \
+            (intent.ranking is None and intent.superlative is None):
+        return
+    named = verb_facts(intent, profile)
+    group = intent.group.entity.table
+    facts = [profile.facts[t] for t in named if t in profile.facts and t != group and profile.path(t, group) is not None]
+    if len(facts) != 1:
+        return
+    counted = next((x for x in facts[0].measures if x.kind == "count"), None)
+    verb = next(((s, e) for w, s, e in intent.tokens if len(w) > 4 and w.endswith("ed") and
+                 any(stem(w) == stem(n) for n in words(facts[0].table))), None)
+    if counted is None or verb is None:
+        return
+    intent.explicit_measure = counted.value
+    intent.measures.append((counted, Span(verb[0], verb[1], intent.question[verb[0]:verb[1]])))
 
 
 _OFTEN = re.compile(r"\b(?:most|least)\s+(often|frequently)\b")
@@ -1033,7 +1064,11 @@ def _events_verb(intent: Intent, mention: ValueMention, profile: SchemaProfile) 
     from archetypes.intent import stem
     from archetypes.values import lemma
 
-    if not mention.refs or not _AS_VERB_BEFORE.search(intent.lower[:mention.span.start]):
+    before = intent.lower[:mention.span.start]
+    # ('which member booked the most': a table's noun, in the singular, is the subject too)
+    subject = any(t.span.end <= mention.span.start and not before[t.span.end:].strip() and not t.entity.column_only
+                  for t in intent.targets)
+    if not mention.refs or not (_AS_VERB_BEFORE.search(before) or subject):
         return False
     said = mention.span.text.lower()
     return all(lexicon.is_state_column(words(r.column)) and r.table in profile.facts and
@@ -1058,8 +1093,9 @@ def _apply_values(grounded: Grounded, intent: Intent, profile: SchemaProfile, sp
             continue
         if _events_verb(intent, mention, profile):
             # 'members who never booked a class': the bookings themselves, not those whose status is 'booked';
-            # no reading yet reads the events from their verb, so it is said, never filtered on
-            grounded.unread.append((mention.span, "the verb of the events here, not their status of that name"))
+            # never filtered on; said unread unless a reading reads the events ('which member booked the most':
+            # their bookings counted; 'who never booked': none of them)
+            grounded.event_verbs += [(mention.span, r.table) for r in mention.refs]
             continue
         if _said_as_verb(intent, mention.span) and all(lexicon.is_state_column(words(r.column)) for r in mention.refs):
             # 'how many tickets did acme open': what they did, not the tickets still open
@@ -1449,20 +1485,7 @@ def _distinct_actors(intent: Intent, profile: SchemaProfile, table: str) -> tupl
     if not any(t[0] in lexicon.FACT_WORDS and t[0] not in lexicon.FACT_NOUNS or t[0] in lexicon.SERVING_VERBS
                for t in intent.tokens):
         return None
-    return _actors(profile, table, prefer=_verb_facts(intent, profile))
-
-
-def _verb_facts(intent: Intent, profile: SchemaProfile) -> frozenset[str]:
-    """The facts the question's verbs name: by a dated deed ('paid' of paid_at) or by their own noun ('booked' of
-    bookings): 'how many members paid' counts the payers, not those who booked."""
-    from archetypes.intent import _deed_root, stem, vocabulary
-
-    deeds = vocabulary(profile).deeds
-    said = {w for w, _, _ in intent.tokens}
-    named = {deeds[_deed_root(w)] for w in said if _deed_root(w) in deeds}
-    named |= {f.table for f in profile.fact_list() for w in said if len(w) > 4 and w.endswith("ed") and
-              any(stem(w) == stem(n) for n in words(f.table))}
-    return frozenset(named)
+    return _actors(profile, table, prefer=verb_facts(intent, profile))
 
 
 def _actors(profile: SchemaProfile, table: str, reaching: str | None = None,

@@ -1,9 +1,14 @@
 """A table that is not a fact, counted like one: 'number of tracks per genre', 'artists with over 50 songs'."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from archetypes import lexicon
 from archetypes.naming import phrase, plural, singular, slug, words
 from archetypes.profile import Entity, Fact, Measure, SchemaProfile
+
+if TYPE_CHECKING:
+    from archetypes.intent import Intent
 
 
 def rows_counted(table: str, profile: SchemaProfile) -> tuple[Fact, Measure]:
@@ -78,3 +83,16 @@ def state_rows_counted(profile: SchemaProfile, filters: list) -> tuple[Fact, Mea
     holder = profile.facts.get(state.entity.table) if state is not None else None
     counted = next((m for m in holder.measures if m.kind == "count"), None) if holder is not None else None
     return (holder, counted) if holder is not None and counted is not None else None
+
+
+def verb_facts(intent: Intent, profile: SchemaProfile) -> frozenset[str]:
+    """The facts the question's verbs name: by a dated deed ('paid' of paid_at) or by their own noun ('booked' of
+    bookings): 'how many members paid' counts the payers, not those who booked."""
+    from archetypes.intent import _deed_root, stem, vocabulary
+
+    deeds = vocabulary(profile).deeds
+    said = {w for w, _, _ in intent.tokens}
+    named = {deeds[_deed_root(w)] for w in said if _deed_root(w) in deeds}
+    named |= {f.table for f in profile.fact_list() for w in said if len(w) > 4 and w.endswith("ed") and
+              any(stem(w) == stem(n) for n in words(f.table))}
+    return frozenset(named)

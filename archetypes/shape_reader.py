@@ -15,7 +15,15 @@ from dataclasses import dataclass, field, replace
 
 from archetypes import calendar, lexicon, naming
 from archetypes.change_reader import read_change
-from archetypes.counted import bridge_between, bridges_to, buyers, rows_counted, rows_of, state_rows_counted
+from archetypes.counted import (
+    bridge_between,
+    bridges_to,
+    buyers,
+    rows_counted,
+    rows_of,
+    state_rows_counted,
+    verb_facts,
+)
 from archetypes.counted import header_of as _header_of
 from archetypes.grounding import OperatorMention
 from archetypes.hierarchy import read_hierarchy
@@ -417,8 +425,11 @@ def _absence(intent, ops, kinds, profile, spec, as_of, out) -> None:
     pointing = _pointing_table(intent, profile, entity.table, negation[0].span.end)
     if pointing is not None and _sold_of(intent, profile, pointing[0].table) is not None:
         pointing = None  # 'genres that never sold a single track': the tracks' sales, not the catalogue's tracks
+    # ('members who never booked': the facts the verb names, the bookings, before the nearest ones)
+    said = [profile.facts[t] for t in verb_facts(intent, profile) if t in profile.facts and t != entity.table and
+            profile.path(t, entity.table) is not None]
     fact = pointing[0] if pointing else _named_fact(intent, profile, entity.table) or \
-        _nearest_fact(profile, entity.table)
+        (said[0] if len(said) == 1 else None) or _nearest_fact(profile, entity.table)
     if fact is None or entity.column_only or len(entity.key) != 1:
         out.unread.append((negation[0].span, f"no table of events points at {entity.noun}: nothing can be absent"))
         return
