@@ -84,10 +84,9 @@ def detect(ctx: Context) -> Detection | None:
                                 _apply("convert", into)))
     if not intent.currency_named:  # 'revenue in usd', 'over $1000': one currency asked, not one total per code
         readings.append(Reading("per_currency", f"One total per currency ({', '.join(codes)})", _apply("per", None)))
-    ranked = base.limit is not None or intent.ranking is not None or intent.superlative is not None
-    if rate is None and ranked and not intent.currency_named:
-        # 'which city brings in the most money' with nothing to convert by: no ranking per currency answers, so
-        # each currency's own ranking is a reading (never the most common one alone, passed off as clear)
+    if rate is None and not intent.currency_named:
+        # 'which city brings in the most money', 'average payment amount' with nothing to convert by: each
+        # currency's own figure is a reading (never the most common one alone, passed off as the answer)
         readings[-1:-1] = [Reading(f"only_{code.lower()}", f"Only amounts recorded in {code}", _apply("only", code))
                            for code in codes[:3] if code != target and (present is None or code in present)]
     return ARCHETYPE.detection(span, readings, question=f"Amounts are in {len(codes)} currency codes: which treatment?")

@@ -83,6 +83,15 @@ def test_a_ranking_in_two_currencies_with_no_rates_is_asked(gym: Connected) -> N
     assert winners == {"GBP": "Leeds", "EUR": "York"}, winners
 
 
+def test_an_average_in_two_currencies_with_no_rates_is_asked_per_currency(gym: Connected) -> None:
+    """'average payment amount' with pounds and euros and nothing to convert by: the average in each currency,
+    each a reading (only the euros' was offered, beside one figure per currency)."""
+    analysis = gym.analyse("average payment amount")
+    kept = sorted(i.explanation.split("only amounts in ")[1][:3] for i in analysis.interpretations
+                  if "only amounts in " in i.explanation)
+    assert kept == ["EUR", "GBP"], analysis.interpretations
+
+
 def test_how_much_people_paid_is_money_not_a_count_of_them(gym: Connected) -> None:
     connected = gym
     analysis = connected.analyse("how much did york members pay")
