@@ -596,6 +596,16 @@ def _understood(ctx: Context, detections: list[Detection], analysis: Analysis):
     unread = list(grounded.unread) + list(grounded.shape.unread)
     unread += _unreflected(ctx, analysis, read)
     unread += _periods_unread(intent, read)
+    for word, start, end in intent.tokens:
+        # 'visits in the morning', 'revenue on mondays': a part of the day or a weekday no reading bounds
+        word_span = Span(start, end, ctx.question[start:end])
+        window = intent.window_span
+        if word in _PARTS_OF_DAY and not (window is not None and window.start <= start < window.end):
+            # (the time zone's question reads 'morning' as whose morning; no reading keeps those hours yet)
+            unread.append((word_span, "no reading keeps only these hours of the day"))
+        elif word.rstrip("s") in _DAY_NAMES and not any(r.start <= start < r.end for r in read) and not any(
+                "the day is a" in i.explanation for i in analysis.interpretations):
+            unread.append((word_span, "no reading keeps only this day of the week"))
     events_read = {t.name for i in analysis.interpretations for t in i.query.find_all(exp.Table)}
     for span, table in grounded.event_verbs:
         if table in events_read:
@@ -1327,13 +1337,24 @@ _WEEKEND = re.compile(r"\b(?:on|at|over|during|for)\s+(?:the\s+)?weekends?\b|\bw
 _WORKDAYS = re.compile(r"\b(?:on|during)\s+(?:the\s+)?(?:weekdays|workdays|working days|business days)\b")
 
 
+_PARTS_OF_DAY = frozenset({"morning", "mornings", "afternoon", "afternoons", "evening", "evenings", "night", "nights",
+                           "overnight", "lunchtime", "midday", "noon", "midnight"})
+_DAY_NAMES = ("sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday")
+_NAMED_DAYS = re.compile(r"\b(" + "|".join(_DAY_NAMES) + r")(s?)\b")
+
+
 def _days_of_week(intent: Intent) -> tuple[int, ...]:
-    """'sales placed on weekends': Saturday and Sunday (0 = Sunday); 'on weekdays': Monday to Friday."""
+    """'sales placed on weekends': Saturday and Sunday (0 = Sunday); 'on weekdays': Monday to Friday; 'on mondays',
+    'every friday': that day of every week (not 'last monday', one day)."""
     if _WEEKEND.search(intent.lower):
         return (0, 6)
     if _WORKDAYS.search(intent.lower):
         return (1, 2, 3, 4, 5)
-    return ()
+    if intent.day_specific:
+        return ()
+    days = [_DAY_NAMES.index(m.group(1)) for m in _NAMED_DAYS.finditer(intent.lower)
+            if not re.search(r"\b(?:last|this|next|past|previous|coming)\s+$", intent.lower[:m.start()])]
+    return tuple(sorted(set(days)))
 
 
 def _count_named_values(intent: Intent, profile: SchemaProfile, spec: QuerySpec, names: bool = False) -> None:
