@@ -132,7 +132,7 @@ def read_shape(intent: Intent, ops: list[OperatorMention], profile: SchemaProfil
         return out
     _fiscal_unknown(intent, profile, out)
     _counted_state(intent, profile, spec)
-    for reader in (_new_rows, _stock_value, _named_column_total, _absence, _figure_over_figure, _share, read_change,
+    for reader in (_holders_counted, _new_rows, _stock_value, _named_column_total, _absence, _figure_over_figure, _share, read_change,
                    _distribution, _first_or_last, _largest_event, _attribute,
                    _how_much_we_have, _duration_total, _against_average, _average, _period_average, _having, _currency_of_rows,
                    _who_dated, _active_rows, _listing):
@@ -511,6 +511,41 @@ def _named_column_total(intent, ops, kinds, profile, spec, as_of, out) -> None:
             out.read.append(_span(intent, m.start(), m.end()))
             out.replaces |= {"ranking_metric", "unit", "timeframe", "timezone"}
             return
+
+
+_HOLDERS = re.compile(r"^\s*how\s+many\s+(.+?)\s+(?:had|have|has|got|received|made|booked|attended|did)\s+"
+                      r"(?:a|an|any|some|at\s+least\s+one)?\b")
+
+
+def _holders_counted(intent, ops, kinds, profile, spec, as_of, out) -> None:
+    """'how many dogs had a completed appointment in 2025': the distinct rows the named value picks (the dogs, of
+    the pets) among those events, not the events counted."""
+    m = _HOLDERS.match(intent.lower)
+    if m is None or spec.shape != "aggregate" or spec.fact is None or spec.measure is None or \
+            spec.measure.kind not in ("count", "count_distinct") or spec.group is not None:
+        return
+    named = [f for f in spec.filters if not f.negate and m.start(1) <= _filter_start(intent, f) < m.end(1)]
+    if len(named) != 1:
+        return
+    table = named[0].entity.table
+    edges = profile.path(spec.fact.table, table)
+    if table == spec.fact.table or edges is None or len(edges) != 1 or len(edges[0].columns) != 1:
+        return
+    noun = plural(phrase(table).split()[-1])
+    spec.measure = Measure(f"distinct_{slug(noun)}", f"Distinct {noun} with {plural(phrase(spec.fact.table))}",
+                           "count_distinct", spec.fact.table, edges[0].columns)
+    spec.count_table = None
+    out.replaces.add("ranking_metric")
+
+
+def _filter_start(intent: Intent, flt: EntityFilter) -> int:
+    """Where the question names a filter's value (-1 when it does not say it as typed)."""
+    said = [intent.lower.find(v.lower()) for v in flt.values]
+    found = [i for i in said if i >= 0]
+    if found:
+        return min(found)
+    singulars = [intent.lower.find(singular(v.lower())) for v in flt.values]
+    return min((i for i in singulars if i >= 0), default=-1)
 
 
 _NEW = re.compile(r"\b(new|first[- ]time)\b")

@@ -64,3 +64,17 @@ def test_a_breakdown_no_reading_makes_is_said_unread(tmp_path) -> None:
     assert not understood.complete
     assert [i.text for i in understood.ignored] == ["each year"], understood.ignored
     connected.db.dispose()
+
+
+def test_how_many_of_a_kind_had_events_counts_the_rows_not_the_events(tmp_path) -> None:
+    """A second clinic trial: 'how many dogs had a completed appointment in 2025' counted the dogs' appointments
+    (five here) and said clear; the dogs are counted (one)."""
+    url = f"sqlite:///{tmp_path / 'clinic.sqlite'}"
+    _clinic(url)
+    connected = connect(url)
+    analysis = connected.analyse("how many dogs had a completed appointment in 2025?")
+    assert analysis.understood.complete and analysis.interpretations, analysis.understood
+    for interpretation in analysis.interpretations:
+        assert "distinct pets" in interpretation.explanation, interpretation.explanation
+        assert int(connected.run(interpretation).rows[0][0]) == 1
+    connected.db.dispose()
