@@ -600,7 +600,8 @@ def _understood(ctx: Context, detections: list[Detection], analysis: Analysis):
         # 'visits in the morning', 'revenue on mondays': a part of the day or a weekday no reading bounds
         word_span = Span(start, end, ctx.question[start:end])
         window = intent.window_span
-        if word in _PARTS_OF_DAY and not (window is not None and window.start <= start < window.end):
+        shaped = any(r.start <= start < r.end for r in grounded.shape.read)  # ('nights sold': a stay's nights)
+        if word in _PARTS_OF_DAY and not shaped and not (window is not None and window.start <= start < window.end):
             # (the time zone's question reads 'morning' as whose morning; no reading keeps those hours yet)
             unread.append((word_span, "no reading keeps only these hours of the day"))
         elif word.rstrip("s") in _DAY_NAMES and not any(r.start <= start < r.end for r in read) and not any(
@@ -1025,7 +1026,7 @@ def _size_ranked(intent: Intent, profile: SchemaProfile) -> None:
 
 def _apply_flags(grounded: Grounded, intent: Intent, profile: SchemaProfile, spec: QuerySpec) -> None:
     """'discontinued items': the yes/no column the word names, as a condition on the rows read."""
-    from archetypes.flags import amount_mentions, flag_mentions, timeliness_mentions
+    from archetypes.flags import amount_mentions, dated_deed_mentions, flag_mentions, timeliness_mentions
 
     tables = {t for t in (spec.fact.table if spec.fact else None, spec.count_table) if t}
     tables |= {t.entity.table for t in intent.targets if not t.entity.column_only}
@@ -1040,6 +1041,9 @@ def _apply_flags(grounded: Grounded, intent: Intent, profile: SchemaProfile, spe
     children = {t for t, edges in profile.edges.items() if any(e.ref_table in tables for e in edges)}
     flags += [m for m in amount_mentions(intent, profile, tables | valued | children)
               if not any(f.span.start < m.span.end and m.span.start < f.span.end for f in flags)]
+    timely = timeliness_mentions(intent, profile, tables | reached)
+    flags += [m for m in dated_deed_mentions(intent, profile, tables | valued | children)
+              if not any(f.span.start < m.span.end and m.span.start < f.span.end for f in flags + timely)]
     for mention in flags + timeliness_mentions(intent, profile, tables | reached):
         # the word of the flag itself, not the deed read with it ('delivered on time': 'on time')
         own = mention.span if mention in flags else _timeliness_word(intent, mention.span)

@@ -118,6 +118,47 @@ def amount_mentions(intent: Intent, profile: SchemaProfile, tables: set[str]) ->
     return out
 
 
+_NOT_DONE = frozenset({"not", "yet", "still", "havent", "haven't", "hasnt", "hasn't", "didnt", "didn't", "isnt",
+                       "isn't", "arent", "aren't", "wasnt", "wasn't", "werent", "weren't", "no"})
+
+
+def dated_deed_mentions(intent: Intent, profile: SchemaProfile, tables: set[str]) -> list[FlagMention]:
+    """'paid invoices', 'unpaid invoices', 'invoices not yet paid': the deed a row's own date records (paid_on), said
+    of the rows: that date set, or empty. 'never paid' is left to the absence it asks ('owners who never paid an
+    invoice': none of their invoices paid)."""
+    out: list[FlagMention] = []
+    dated: dict[str, tuple[str, str]] = {}
+    for table in sorted(tables):
+        info = profile.tables.get(table)
+        for column in info.columns if info is not None else ():
+            deeds = set(words(column.name)) & _DONE_AT
+            if column.family == "temporal" and column.nullable and len(deeds) == 1:
+                dated.setdefault(next(iter(deeds)), (table, column.name))
+    tokens = intent.tokens
+    for index, (word, start, end) in enumerate(tokens):
+        negated_word = word.startswith("un") and word[2:] in dated
+        deed = word[2:] if negated_word else word
+        if deed not in dated:
+            continue
+        before = [w for w, _, _ in tokens[max(0, index - 3):index]]
+        after = tokens[index + 1][0] if index + 1 < len(tokens) else ""
+        table, dated_column = dated[deed]
+        if after in ("to", "via", "from", "through", "by", "with") and not negated_word:
+            continue  # 'shipped to germany', 'shipped via x': where or how, said of every row sent
+        negators = [w for w in before if w in _NOT_DONE]
+        if (negators or "never" in before) and not negated_word and \
+                any(t.entity.table == table for t in intent.targets[:1]):
+            continue  # 'parcels that never shipped', 'that havent shipped': their own pending state, read where it is
+        negated = negated_word or bool(negators) and "never" not in before
+        first = start if not negated or negated_word else next(s for w, s, _ in tokens[max(0, index - 3):index]
+                                                               if w in _NOT_DONE)
+        condition = RowCondition(table, dated_column, "is_null" if negated else "not_null", (),
+                                 label=f"{' '.join(words(dated_column))} {'is empty' if negated else 'is set'}",
+                                 asked=True)
+        out.append(FlagMention(Span(first, end, intent.question[first:end]), condition))
+    return out
+
+
 # 'late' / 'on time' / 'early': a row's date of the deed against its date due, both on the row
 _DUE = frozenset({"required", "due", "promised", "expected", "deadline", "target", "scheduled", "requested"})
 _DONE_AT = frozenset({"shipped", "delivered", "completed", "closed", "resolved", "returned", "paid", "arrived",

@@ -3067,7 +3067,8 @@ def _not_yet(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: Shape
         return
     m, column = found
     assert rows is not None
-    spec.conditions.append(RowCondition(rows, column, "is_null", label=f"{phrase(column)} is empty"))
+    if not any((c.table, c.column, c.op) == (rows, column, "is_null") for c in spec.conditions):  # (said once)
+        spec.conditions.append(RowCondition(rows, column, "is_null", label=f"{phrase(column)} is empty"))
     out.read.append(_span(intent, m.start(), m.end()))
     out.consumed.add("negation")
 

@@ -78,3 +78,34 @@ def test_how_many_of_a_kind_had_events_counts_the_rows_not_the_events(tmp_path) 
         assert "distinct pets" in interpretation.explanation, interpretation.explanation
         assert int(connected.run(interpretation).rows[0][0]) == 1
     connected.db.dispose()
+
+
+def _billing(url: str) -> None:
+    """Owners and their invoices, paid on a day or not yet (paid_on empty): owner 1 paid, owner 2 has an unpaid
+    invoice only, owner 3 has none."""
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("CREATE TABLE owners (owner_id INTEGER PRIMARY KEY, full_name VARCHAR(30) NOT NULL)")
+        conn.exec_driver_sql("CREATE TABLE invoices (invoice_id INTEGER PRIMARY KEY, owner_id INTEGER NOT NULL "
+                             "REFERENCES owners(owner_id), issued_on DATE NOT NULL, amount NUMERIC(8,2) NOT NULL, "
+                             "paid_on DATE)")
+        conn.exec_driver_sql("INSERT INTO owners VALUES (1, 'Ada Keller'), (2, 'Ben Roth'), (3, 'Cleo Marti')")
+        conn.exec_driver_sql("INSERT INTO invoices VALUES (1, 1, '2025-01-05', 80, '2025-01-20'), "
+                             "(2, 1, '2025-02-05', 40, '2025-02-11'), (3, 2, '2025-03-01', 120, NULL)")
+    engine.dispose()
+
+
+def test_paid_and_unpaid_are_the_rows_own_paid_date(tmp_path) -> None:
+    """'how many invoices are unpaid' counted every invoice ('unpaid' unread), 'how many paid invoices' too, and
+    'owners who have never paid an invoice' looked for owners with no invoice at all ('paid' passed over)."""
+    url = f"sqlite:///{tmp_path / 'billing.sqlite'}"
+    _billing(url)
+    connected = connect(url)
+    for question, expected in (("how many invoices are unpaid?", 1), ("how many paid invoices", 2)):
+        analysis = connected.analyse(question)
+        assert analysis.understood.complete and analysis.interpretations, (question, analysis.understood)
+        assert {int(connected.run(i).rows[0][0]) for i in analysis.interpretations} == {expected}, question
+    never = connected.analyse("which owners have never paid an invoice?")
+    assert never.understood.complete and never.interpretations, never.understood
+    assert {str(r[0]) for i in never.interpretations for r in connected.run(i).rows} == {"Ben Roth", "Cleo Marti"}
+    connected.db.dispose()
