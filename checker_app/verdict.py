@@ -207,8 +207,9 @@ def readings_divergent(results: Sequence[RunResult], side_by_side: int = 0,
     if side_by_side > 1 and all(len(r.rows) == side_by_side for r in answered):
         distinct = _side_by_side(answered)
         return distinct > 1, distinct
-    if top_n > 1 and by_winner(answered) and not any(_listed_by_name(r) for r in answered):
-        # 'top 3 composers': two readings naming the same leader and different thirds are different answers
+    if top_n > 1 and not any(_listed_by_name(r) for r in answered):
+        # 'top 3 composers': two readings naming the same leader and different thirds are different answers; the
+        # same three, whatever each one's figure (revenue of all orders or of completed ones), are the same answer
         members = [frozenset(_ranked_labels(r)[:top_n]) for r in answered]
         distinct = _clusters(members, lambda a, b: a == b)
         return distinct > 1, distinct

@@ -241,6 +241,9 @@ ONE_WINNER = [
     ([["New York", 1470], ["Tokyo", 900]], [["Tokyo", 1304], ["New York", 801]], 1, True),
     ([["New York", 9], ["Tokyo", 9]], [["Tokyo", 5], ["New York", 5]], 1, False),   # the same tied pair
     ([["New York", 1470], ["Tokyo", 900]], [["New York", 1304], ["Tokyo", 801]], 0, True),
+    # 'which five products earned the least' (here two): the same members, lowest first, whatever the figures
+    ([["Cable", 10.5], ["Sleeve", 12.0], ["Case", 15.0]], [["Sleeve", 8.0], ["Cable", 9.5], ["Case", 11.0]], 3, False),
+    ([["Cable", 10.5], ["Sleeve", 12.0], ["Case", 15.0]], [["Cable", 8.0], ["Sleeve", 9.5], ["Hub", 11.0]], 3, True),
 ]
 
 
