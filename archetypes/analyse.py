@@ -15,7 +15,7 @@ from adapters.safety import MAX_QUESTION_BYTES, decode_input
 from adapters.schema import TableInfo
 from archetypes import lexicon, roles, versus
 from archetypes.archetype import Context
-from archetypes.counted import bridge_between, bridges_to, rows_counted, rows_of, verb_facts
+from archetypes.counted import bridge_between, bridges_to, distinct_rows, rows_counted, rows_of, verb_facts
 from archetypes.duration_reader import DAYS_BETWEEN, computes_duration
 from archetypes.errors import UnknownAnswerError
 from archetypes.expand import apply_mappings
@@ -1522,9 +1522,7 @@ def _actors(profile: SchemaProfile, table: str, reaching: str | None = None,
         if reaching is not None and fact.table != reaching and profile.path(fact.table, reaching) is None:
             continue
         if edges is not None and len(edges) == 1 and len(edges[0].columns) == 1:
-            noun = plural(phrase(table).split()[-1]) if phrase(table) else "rows"
-            return fact, Measure(f"distinct_{slug(noun)}", f"Distinct {noun} with {plural(phrase(fact.table))}",
-                                 "count_distinct", fact.table, edges[0].columns)
+            return fact, distinct_rows(fact.table, table, edges[0].columns)
     return None
 
 

@@ -97,6 +97,14 @@ def quarter_start(day: dt.date) -> dt.date:
     return dt.date(day.year, 3 * ((day.month - 1) // 3) + 1, 1)
 
 
+def months_before(day: dt.date, months: int) -> dt.date:
+    """The same day `months` months earlier, the month's last day when that month is shorter."""
+    index = day.year * 12 + day.month - 1 - months
+    year, month = index // 12, index % 12 + 1
+    last = (dt.date(year + (month // 12), month % 12 + 1, 1) - DAY).day
+    return dt.date(year, month, min(day.day, last))
+
+
 def add_months(day: dt.date, months: int) -> dt.date:
     """The first of the month `months` after day's month, clamped to the calendar's ends."""
     index = day.year * 12 + day.month - 1 + months

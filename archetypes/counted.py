@@ -11,6 +11,14 @@ if TYPE_CHECKING:
     from archetypes.intent import Intent
 
 
+def distinct_rows(fact_table: str, table: str, columns: tuple[str, ...]) -> Measure:
+    """The distinct rows of `table` a fact's rows point at by `columns` ('how many clients ordered': the
+    clients, not their purchases)."""
+    noun = plural(phrase(table).split()[-1]) if phrase(table) else "rows"
+    return Measure(f"distinct_{slug(noun)}", f"Distinct {noun} with {plural(phrase(fact_table))}", "count_distinct",
+                   fact_table, tuple(columns))
+
+
 def rows_counted(table: str, profile: SchemaProfile) -> tuple[Fact, Measure]:
     """The table's rows as a count measure: its own fact when it is one, else a fact of its rows."""
     if table in profile.facts:

@@ -876,9 +876,9 @@ def _concrete_window(lower: str, as_of: dt.date) -> tuple[calendar.Window, tuple
             start = end - dt.timedelta(days=7 * count)
         elif unit in ("month", "quarter"):
             months = count * (3 if unit == "quarter" else 1)
-            start = _minus_months(end, months)
+            start = calendar.months_before(end, months)
         else:
-            start = _minus_months(end, 12 * count)
+            start = calendar.months_before(end, 12 * count)
         return calendar.Window(start, end, m.group(0)), m.span(), False
     if (m := RE_TO_DATE.search(lower)) is not None:
         kind = m.group(1)[0]
@@ -966,13 +966,6 @@ def _concrete_window(lower: str, as_of: dt.date) -> tuple[calendar.Window, tuple
         year = int(m.group(1))
         return calendar.Window(dt.date(year, 1, 1), dt.date(year + 1, 1, 1), m.group(0)), m.span(), False
     return None
-
-
-def _minus_months(day: dt.date, months: int) -> dt.date:
-    index = day.year * 12 + day.month - 1 - months
-    year, month = index // 12, index % 12 + 1
-    last = (dt.date(year + (month // 12), month % 12 + 1, 1) - calendar.DAY).day
-    return dt.date(year, month, min(day.day, last))
 
 
 _LENGTH_COMPARED = re.compile(r"\b(?:more|less|longer|shorter|fewer) than\s+$|\b(?:over|under|within|at least|"

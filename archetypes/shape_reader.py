@@ -19,6 +19,7 @@ from archetypes.counted import (
     bridge_between,
     bridges_to,
     buyers,
+    distinct_rows,
     rows_counted,
     rows_of,
     state_rows_counted,
@@ -531,9 +532,7 @@ def _holders_counted(intent, ops, kinds, profile, spec, as_of, out) -> None:
     edges = profile.path(spec.fact.table, table)
     if table == spec.fact.table or edges is None or len(edges) != 1 or len(edges[0].columns) != 1:
         return
-    noun = plural(phrase(table).split()[-1])
-    spec.measure = Measure(f"distinct_{slug(noun)}", f"Distinct {noun} with {plural(phrase(spec.fact.table))}",
-                           "count_distinct", spec.fact.table, edges[0].columns)
+    spec.measure = distinct_rows(spec.fact.table, table, edges[0].columns)
     spec.count_table = None
     out.replaces.add("ranking_metric")
 
@@ -2953,14 +2952,14 @@ def _active_rows(intent, ops, kinds, profile, spec, as_of, out) -> None:
     if fact is None or edge is None or fact.time is None:
         return
     noun = plural(phrase(table).split()[-1])
-    counted = Measure(f"active_{slug(noun)}", f"{noun} with {plural(phrase(fact.table))}", "count_distinct", fact.table,
-                      edge[0].columns)
+    counted = replace(distinct_rows(fact.table, table, edge[0].columns), value=f"active_{slug(noun)}",
+                      label=f"{noun} with {plural(phrase(fact.table))}")
     end = as_of + dt.timedelta(days=1)
 
     def within(months: int, days: int):
         def apply(spec: QuerySpec) -> None:
             if days or months:
-                start = end - dt.timedelta(days=days) if days else _months_back(end, months)
+                start = end - dt.timedelta(days=days) if days else calendar.months_before(end, months)
                 spec.window = calendar.Window(start, end, f"the last {days or months} {'days' if days else 'months'}")
         return apply
 
@@ -2974,14 +2973,6 @@ def _active_rows(intent, ops, kinds, profile, spec, as_of, out) -> None:
                                               question="Active as in an event how recently?"))
     out.read.append(_span(intent, m.start(1), m.end(1)))
     out.replaces |= {"ranking_metric", "timeframe", "aggregation_level"}
-
-
-def _months_back(day: dt.date, months: int) -> dt.date:
-    """The same day `months` months earlier (the month's last day when it is shorter)."""
-    index = day.year * 12 + day.month - 1 - months
-    year, month = index // 12, index % 12 + 1
-    following = dt.date(year + month // 12, month % 12 + 1, 1)
-    return dt.date(year, month, min(day.day, (following - dt.timedelta(days=1)).day))
 
 
 def _who_dated(intent, ops, kinds, profile, spec, as_of, out) -> None:
