@@ -113,7 +113,7 @@ RE_ON_DAY = re.compile(r"\b(?:on|for|during)\s+" + _MONTH_RE + r"\.?\s+(\d{1,2})
 # 'how much has X spent so far': to this day, every row (a period said with it, 'this year so far', bounds it)
 RE_ALL_TIME = re.compile(r"\b(all[- ]time|of all time|ever|since the (?:start|beginning)|in total|overall|lifetime|"
                          r"so far|up to now|until now|till now|to date(?=\s*[?.!]*$))\b")
-RE_BARE_MONTH = re.compile(r"\b(?:in|for|during|of|from|over)\s+(?:the\s+month\s+of\s+)?" + _MONTH_RE +
+RE_BARE_MONTH = re.compile(r"\b(?:in|for|during|of|from|over|this(?:\s+past)?)\s+(?:the\s+month\s+of\s+)?" + _MONTH_RE +
                            r"\b(?![\s.,]*\d)")
 RE_SINCE = re.compile(r"\bsince\s+(?:" + _MONTH_RE + r"(?:\s+" + _YEAR_RE + r")?|" + _YEAR_RE + r")\b")
 RE_NOT_SINCE = re.compile(r"\b(?:not|never|no|haven'?t|hasn'?t|didn'?t|nothing|none)\b")
@@ -124,9 +124,10 @@ RE_ALL_MATCHES = re.compile(r"\b(?:contain(?:s|ing)?|like|matching|match(?:es)?|
 RE_KEY_REF = re.compile(r"^\s*(?:#|no\.?\s*|number\s+|id\s+)?(\d{1,9})\b")
 RE_MOST_OF = re.compile(r"^\s*(?:which|what|where)\b.*\b(?:do|does|did)\s+most\s+(?:of\s+)?(?:our|the|all|all\s+the)?\s*"
                         r"([a-z]+)\s+(?:come|live|shop|stay|work|sit|belong|buy|order)")
-RE_ROWS_BY = re.compile(r"^\s*(?:(?:show|give|get)\s+(?:me\s+)?)?(?:(?:the|our|all|all\s+the)\s+)?([a-z]+)\s+"
+RE_ROWS_BY = re.compile(r"^\s*(?:(?:show|give|get)\s+(?:me\s+)?)?(?:(?:an?|the)\s+)?"
+                        r"(?:(?:breakdown|breakout|split|mix)\s+of\s+)?(?:(?:the|our|all|all\s+the)\s+)?([a-z]+)\s+"
                         r"(?:by|per|grouped\s+by|broken\s+down\s+by|split\s+by|for\s+each)\s+[a-z]")
-RE_NOUN_COUNT = re.compile(r"\b([a-z]+)\s+(?:count|counts|tally)\b")
+RE_NOUN_COUNT = re.compile(r"\b([a-z]+)\s+(?:count|counts|tally|volume|volumes)\b")
 RE_CHILD_COUNT = re.compile(r"\b(?:most|fewest|least|number of|count of|how many)\s+(?:distinct\s+|unique\s+|different\s+)?"
                             r"([a-z][a-z ]{1,30})")
 RE_SUPERLATIVE = re.compile(r"\b(?<!at )(?:the )?(most|fewest|least|highest|lowest|largest|smallest|biggest)\b"
@@ -496,6 +497,7 @@ def _phrasal_table(m: re.Match[str], vocab: Vocabulary) -> str:
 
 _ARROW = re.compile(r"(?<=\s)(?:->|=>)(?=\s)")
 _SHORTHAND_WITH = re.compile(r"\bw/(?=\s)")
+_CONTACT_NUMBER = re.compile(r"\b(phone|telephone|fax|mobile|cell|contact)\s+numbers?\b")
 _POSSESSIVE = re.compile(r"(?<=[a-z])(?<!\bwhat)(?<!\bwho)(?<!\bit)(?<!\bthat)(?<!\bthere)(?<!\bhere)(?<!\blet)"
                          r"(?<!\bhow)(?<!\bwhere)(?<!\bwhen)(?<!\bhe)(?<!\bshe)'s\b")
 
@@ -504,6 +506,8 @@ def read(question: str, profile: SchemaProfile, as_of: dt.date | None) -> Intent
     text = question  # at most adapters.safety.MAX_QUESTION_BYTES: every word is read
     lower = _POSSESSIVE.sub("  ", text.lower().replace("’", "'"))  # same length: spans still hold
     lower = _SHORTHAND_WITH.sub("vs", _ARROW.sub("to", lower))  # '2024 -> 2025', 'compared w/ may': same length
+    # 'the phone number of our london client' names a column, no count: the word 'number' blanked, same length
+    lower = _CONTACT_NUMBER.sub(lambda m: m.group(1) + " " * (m.end() - m.end(1)), lower)
     vocab = vocabulary(profile)
     lower = _HYPHENATED.sub(lambda m: _joined(m, vocab), lower)
     lower = _PHRASAL.sub(lambda m: _phrasal_table(m, vocab), lower)
@@ -1104,14 +1108,23 @@ def _how_many(intent: Intent, vocab: Vocabulary) -> None:
 _TIMELINESS_ADJECTIVES = frozenset({"late", "overdue", "delayed", "early"})
 
 
+_UNITS_VOLUME = frozenset({"sale", "sales", "selling", "sold", "unit", "units", "trade", "trading", "product", "item"})
+
+
 def _noun_count(intent: Intent, vocab: Vocabulary) -> None:
     """'song count by genre', 'order count for march': the noun before 'count' is what is counted; 'patients by
     sex', 'clients by country': the rows of the table the question opens with, counted per group (no figure is
     named, and a table's rows broken down are counted, not some other table's money summed)."""
     for m in RE_NOUN_COUNT.finditer(intent.lower):
         table = vocab.tables.get((singular(m.group(1)),))
+        said = intent.lower[m.end(1):m.end()].strip()
+        if said.startswith("volume") and (m.group(1) in _UNITS_VOLUME or m.group(1) in lexicon.MONEY_WORDS):
+            continue  # 'sales volume' is units sold; 'booking volume', 'call volume' the rows counted
         if table is not None:
             intent.how_many = (table, Span(m.start(1), m.end(1), intent.question[m.start(1):m.end(1)]))
+            # the word 'volume' counts those rows: it names no units figure
+            intent.measures = [(measure, span) for measure, span in intent.measures
+                               if not (span.start >= m.end(1) and span.end <= m.end())]
             return
 
 
@@ -1275,6 +1288,8 @@ _AND_GRAIN = re.compile(r"(day|week|month|quarter|year)s?\b")
 
 _BREAKDOWN_AFTER = re.compile(r"\s+(?:breakdown|breakout|split|mix)\b")
 _BREAKDOWN_BEFORE = re.compile(r"\b(?:breakdown|breakout|split|mix)\s+(?:of|by)\s+(?:the\s+|our\s+)?")
+# 'a breakdown of clients by city': the clients are what is split (counted), the city the breakdown
+_SPLIT_BY = re.compile(r"\s+(?:by|per|across|for\s+each)\b")
 
 
 def _breakdown_named(intent: Intent) -> None:
@@ -1282,7 +1297,7 @@ def _breakdown_named(intent: Intent) -> None:
     beside any other grouping said."""
     starts = {m.end() for m in _BREAKDOWN_BEFORE.finditer(intent.lower)}
     named = next((t for t in intent.targets if _BREAKDOWN_AFTER.match(intent.lower, t.span.end) or
-                  t.span.start in starts), None)
+                  t.span.start in starts and not _SPLIT_BY.match(intent.lower, t.span.end)), None)
     if named is None or intent.ranking is not None:
         return
     if intent.group is None:

@@ -7,9 +7,9 @@ pair, read the way an analyst reads them:
 * a span, 'from X to Y' or 'between X and Y': X is the earlier period. One year applies to both unless that puts
   Y before X ('from november to february 2024'), when the period without a year moves a year so that X comes
   first. With no year, Y is the latest such period begun by the as-of date and X the latest one before it.
-* a comparison, 'X compared with Y', 'X vs Y', 'X better than Y', 'more in X than in Y': X is compared against Y
+* a comparison, 'X compared with Y', 'X better than Y', 'more in X than in Y': X is compared against Y
   (Y is the baseline). One year applies to both; with none, each is the latest such period begun by the as-of
-  date.
+  date. 'X vs Y' sets two periods side by side: the earlier is the baseline, whichever is said first.
 """
 from __future__ import annotations
 
@@ -77,6 +77,10 @@ def find_pair(lower: str, as_of: dt.date) -> PeriodPair | None:
             continue
         first, second = _resolve_span(a, b, as_of) if ordered else _resolve_comparison(a, b, as_of)
         before, after = (first, second) if ordered else (second, first)
+        if not ordered and m.group("link").rstrip(".") in ("vs", "versus") and after.start < before.start:
+            # 'h1 24 vs h1 25': two periods side by side, read in the order of time (a change runs forward);
+            # 'this year vs last' comes out the same ('may better than april' keeps its order)
+            before, after = after, before
         spans = ((m.start(), m.end("a")), m.span("link"), m.span("b"))
         return PeriodPair(before, after, spans, (a.year is not None) + (b.year is not None))
     return None

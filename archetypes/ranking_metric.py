@@ -98,6 +98,11 @@ def sold_figure(ctx: Context) -> Detection | None:
     span = Span(sold[0][1], sold[0][2], ctx.question[sold[0][1]:sold[0][2]])
     readings = [Reading(base.measure.value, base.measure.label, _apply(base.fact, base.measure)),
                 Reading(units.value, units.label, _apply(base.fact, units))]
+    purchases = next((m for m in base.fact.measures if m.kind == "count_distinct"), None)
+    if base.shape == "distribution" and purchases is not None:
+        # 'sales by day of week': the busiest day by the number of sales made is as defensible as by money or units
+        readings.append(Reading(purchases.value, purchases.label, _apply(base.fact, purchases)))
+        return ARCHETYPE.detection(span, readings, question="Sales in money, in units or as purchases made?")
     return ARCHETYPE.detection(span, readings, question="Sales in money or in units?")
 
 

@@ -12,6 +12,7 @@ import simplemma
 from rapidfuzz.distance import DamerauLevenshtein
 
 from archetypes import lexicon
+from archetypes.naming import singular
 
 _MONTHS = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
            r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
@@ -84,6 +85,13 @@ _INACTIVE = re.compile(r"\b(inactive|dormant)\s+(?=(?:for|in|over|during|since|t
 _REPEAT = re.compile(r"\b(repeat|returning|one[- ]time|one[- ]off)\s+((?:" + "|".join(sorted(lexicon.PEOPLE_NOUNS)) +
                      r")s?)\b")
 # 'w/ us', 'w/o a phone': with, without; '500 bucks': dollars
+# 'what do we charge for a track', 'how much does a ticket cost': its price (where no column is called that)
+_CHARGE_FOR = re.compile(r"\b((?:do|does|did)\s+(?:we|you|they|it)\s+(?:charge|ask)\s+for)\s+(?=[a-z])")
+_COSTS = re.compile(r"\bhow\s+much\s+(?:does|do|did)\s+((?:an?|one|each|the|our)\s+[a-z]+(?:\s+[a-z]+)?)\s+cost\b")
+# 'items in one of our parcels', 'items in a single parcel': in a parcel; 'each of our shops': each shop
+_ONE_OF = re.compile(r"\b(?:in|on|per|for)\s+((?:one|any)\s+of\s+(?:our|the|your|their)\s+([a-z]+s)|"
+                     r"a\s+single\s+([a-z]+))\b")
+_EACH_OF = re.compile(r"\b((?:each|every\s+one)\s+of\s+(?:our|the|your|their|these|those)\s+([a-z]+s))\b")
 _WITH = re.compile(r"\b(w/o|w/)(?=\s|$)")
 _BUCKS = re.compile(r"(?<=\d\s)(bucks)\b|(?<=\d)(bucks|k bucks)\b")
 
@@ -209,6 +217,16 @@ def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
     for m in _BUCKS.finditer(lower):
         group = 1 if m.group(1) else 2
         found[m.span(group)] = "dollars"
+    if not {"charge", "cost"} & known:
+        for m in _CHARGE_FOR.finditer(lower):
+            found[m.span(1)] = "is the price of"
+        for m in _COSTS.finditer(lower):
+            found[m.span()] = f"what is the price of {m.group(1)}"
+    for m in _EACH_OF.finditer(lower):
+        found[m.span(1)] = f"each {singular(m.group(2))}"
+    for m in _ONE_OF.finditer(lower):
+        noun = singular(m.group(2)) if m.group(2) else m.group(3)
+        found[m.span(1)] = f"{'an' if noun[0] in 'aeiou' else 'a'} {noun}"
     for m in _HOW_LONG.finditer(lower):
         found[m.span(1)] = "length"
     for m in lexicon.TOKEN.finditer(lower):

@@ -2596,7 +2596,8 @@ def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
     spec.count_table = None
     spec.group, spec.limit = target.entity, None
     spec.having = (_OPS[m.group(1)], number)
-    spec.count_groups = intent.how_many is not None and intent.how_many[0] == target.entity.table
+    spec.count_groups = intent.how_many is not None and intent.how_many[0] == target.entity.table or \
+        _HOW_MANY_AFTER.search(intent.lower) is not None  # 'clients with more than 20 visits - how many?'
     out.consumed |= {"compare"}
     out.read.append(_span(intent, m.start(), min(len(intent.lower), m.end() + len(rest.split(" ")[0]) + 1)))
     if verb is not None:
@@ -2625,11 +2626,16 @@ def _counted_per_column(intent: Intent, m: re.Match, number: float, profile: Sch
     spec.having = (_OPS[m.group(1)], number)
     # 'how many nations have more than 5 clients': the nations kept, counted
     spec.count_groups = re.fullmatch(r"\s*(?:how many|(?:the )?(?:number|count) of)\s*",
-                                     intent.lower[:before[0].span.start]) is not None
+                                     intent.lower[:before[0].span.start]) is not None or \
+        _HOW_MANY_AFTER.search(intent.lower) is not None
     out.consumed |= {"compare"}
     out.read.append(_span(intent, m.start(), counted.span.end))
     out.replaces.add("ranking_metric")
     return True
+
+
+# '... with 5 or more items - how many?': the rows kept are counted, asked after the condition
+_HOW_MANY_AFTER = re.compile(r"\bhow many\s*[?.!]*\s*$")
 
 
 def _own_text_column(profile: SchemaProfile, table: str, noun: str) -> Entity | None:
@@ -2778,7 +2784,7 @@ def _event_having(intent: Intent, m: re.Match, rest: str, money_named: bool, num
     spec.having = (_OPS[m.group(1)], number)
     spec.count_groups = intent.how_many is not None or bool(re.match(r"^\s*(?:what is the )?(?:number|count)\b",
                                                                      intent.lower)) or \
-        re.search(r"\bhow many\s*[?.!]*\s*$", intent.lower) is not None  # '... 5 or more items - how many?'
+        _HOW_MANY_AFTER.search(intent.lower) is not None  # '... 5 or more items - how many?'
     out.consumed |= {"compare"}
     out.read.append(_span(intent, m.start(), min(len(intent.lower), m.end() + len(following) + 1)))
     out.replaces.add("ranking_metric")

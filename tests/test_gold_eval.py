@@ -62,6 +62,9 @@ def result(columns: list[str], rows: list[list]) -> RunResult:
     ("rows", [["A1", "IT"], ["A2", "IT"], ["B", "Bo"]], [["IT"], ["Bo"]], False),
     ("rows", [["Ann", "Lee", "Rio"], ["Bo", "Kim", "Lima"]], [["Bo Kim"], ["Ann Lee"]], True),  # full name; city a detail
     ("rows", [["Ann", "Lee", "Rio"], ["Bo", "Kim", "Lima"]], [["Bo Kim"], ["Ann Park"]], False),
+    # one figure summed over invoices, the other over their lines: either side of a half cent
+    ("rows", [["Canada", 37.99499999999999], ["Chile", 46.62]], [["Chile", 46.62], ["Canada", 37.99500000000017]], True),
+    ("rows", [["Canada", 37.99], ["Chile", 46.62]], [["Chile", 46.62], ["Canada", 38.02]], False),
 ])
 def test_answers_are_compared_by_shape(answer, gold, got, same) -> None:
     width = len(got[0])
