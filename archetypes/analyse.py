@@ -21,7 +21,7 @@ from archetypes.errors import UnknownAnswerError
 from archetypes.expand import apply_mappings
 from archetypes.explain import explain
 from archetypes.grounding import OperatorMention, ValueMention, account, operator_mentions, value_mentions
-from archetypes.intent import Intent, Span, Target, catalogue, read, vocabulary
+from archetypes.intent import Intent, Span, Target, by_agent, catalogue, read, vocabulary
 from archetypes.model import Analysis, Detection, Interpretation, ReadAsSpan, Reading
 from archetypes.naming import phrase, plural, same_root, singular, slug, words
 from archetypes.profile import Entity, Fact, Lookup, Measure, SchemaProfile
@@ -228,7 +228,7 @@ def _candidates(ctx: Context, axes: list[tuple[Detection, list[Reading]]], total
         spec = _applied(ctx.base, combo)
         if spec.invalid:
             continue
-        if (spec.window is not None or spec.change is not None) and spec.fact is not None and \
+        if (spec.window is not None or spec.change is not None or spec.weekdays) and spec.fact is not None and \
                 spec.fact.time is not None and ctx.base.fact is not None and spec.fact.table != ctx.base.fact.table:
             # 'which month had the most cancellations', counted: the subscriptions by the day they ended
             if spec.fact.table not in dated:
@@ -501,8 +501,10 @@ def _breakdowns(intent: Intent) -> list[Target]:
     """The targets the question asks to break the figure down by."""
     measured = [span for _, span in intent.measures]  # 'by tracks sold': the figure, not a breakdown
     found = [t for t in intent.targets
-             if t is intent.also_group or _BREAKDOWN.search(intent.lower[max(0, t.span.start - 20):t.span.start])
-             and not any(s.start <= t.span.start < s.end for s in measured)]
+             if t is intent.also_group or (said := _BREAKDOWN.search(intent.lower[max(0, t.span.start - 20):t.span.start]))
+             and not any(s.start <= t.span.start < s.end for s in measured) and not (
+                 said.group(0).startswith("by ") and  # 'opened by clients on the gold plan': who, not a breakdown
+                 by_agent(intent.lower, max(0, t.span.start - 20) + said.start(), t.span.end))]
     # 'by album genre': the genre, the head of the compound, stands for both words
     return [intent.group if intent.group is not None and t is not intent.group and t.span.end + 1 ==
             intent.group.span.start else t for t in found]
@@ -605,7 +607,7 @@ def _understood(ctx: Context, detections: list[Detection], analysis: Analysis):
             # (the time zone's question reads 'morning' as whose morning; no reading keeps those hours yet)
             unread.append((word_span, "no reading keeps only these hours of the day"))
         elif word.rstrip("s") in _DAY_NAMES and not any(r.start <= start < r.end for r in read) and not any(
-                "the day is a" in i.explanation for i in analysis.interpretations):
+                " on a " in i.explanation for i in analysis.interpretations):  # explain: 'the ordered at falls on a'
             unread.append((word_span, "no reading keeps only this day of the week"))
     events_read = {t.name for i in analysis.interpretations for t in i.query.find_all(exp.Table)}
     for span, table in grounded.event_verbs:
@@ -749,13 +751,14 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
                                 pending_owner=_pending_owner(ctx), flag_spans=grounded.flags)
     _rows_with_children(intent, profile, base)  # a list of them is known once the shape is read
     timed = base.measure is not None and DAYS_BETWEEN in (base.measure.expression or "")
-    if (base.window is not None or base.change is not None or base.time_part is not None) and \
+    if (base.window is not None or base.change is not None or base.time_part is not None or base.weekdays) and \
             base.fact is not None and base.fact.time is not None and not timed:
         # ('what weekday do most parcels ship on': the days they shipped, not the days they were placed; 'avg
         # hours to ship in 1997': the verb ends the time taken, the rows are those placed in 1997)
         base.fact = _dated_as_said(intent, profile, base.fact)  # 'tickets closed in june': by the closing date
-    if base.window is not None and base.fact is not None and base.fact.time is not None:
-        # 'joined in 2024', 'trips that started in march': the words naming the date bounded are read
+    if (base.window is not None or base.weekdays) and base.fact is not None and base.fact.time is not None:
+        # 'joined in 2024', 'trips that started in march', 'closed on weekends': the words naming the date
+        # bounded are read
         grounded.shape.read += _date_words(intent, base.fact.time.column)
         twin = state_or_date(intent, base)
         if twin is not None and "record_scope" not in grounded.shape.replaces:
@@ -1096,6 +1099,12 @@ def _said_as_verb(intent: Intent, span: Span) -> bool:
         re.fullmatch(r"[\s?.!]*", intent.lower[span.end:]) is not None
 
 
+def _kind_column(profile: SchemaProfile, table: str, column: str) -> bool:
+    """A column of a few kinds (a category, a type), not of names or codes."""
+    info = profile.tables[table].column(column) if table in profile.tables else None
+    return info is not None and 0 < len(info.samples) <= 30 and "name" not in words(column)
+
+
 def _apply_values(grounded: Grounded, intent: Intent, profile: SchemaProfile, spec: QuerySpec) -> None:
     """Each data value named becomes a filter on the column holding it; a value held by several columns
     is an entity ambiguity unless the question names the table ('clients in brazil')."""
@@ -1127,8 +1136,12 @@ def _apply_values(grounded: Grounded, intent: Intent, profile: SchemaProfile, sp
                 columns = preferred
         if len(columns) > 1:
             names = [(r.table, r.column) for r in refs if r.name_column]
-            if len(set(names)) == 1:
-                columns = names[:1]  # the name of an entity's row, not a copy of it on other rows (a ship-to name)
+            kinds = [(t, c) for t, c in columns if (t, c) not in names and t in profile.facts and
+                     all(t != n for n, _ in names) and _kind_column(profile, t, c)]
+            if len(set(names)) == 1 and not kinds:
+                # the name of an entity's row, not a copy of it on other rows (a ship-to name); a kind of the
+                # events is no copy ('billing tickets': the billing team's, or those of category billing)
+                columns = names[:1]
         if len(columns) > 1:
             grounded.ambiguous.append((mention, refs))
             continue

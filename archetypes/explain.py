@@ -10,7 +10,7 @@ import datetime as dt
 
 from archetypes.naming import phrase, plural, words
 from archetypes.profile import Measure, SchemaProfile
-from archetypes.query import QuerySpec, singular_noun
+from archetypes.query import QuerySpec, nullable_route, singular_noun
 
 _PART_WORDS = {"weekday": "day of the week", "hour": "hour of the day", "month": "month of the year",
                "month_key": "calendar month", "year": "year"}
@@ -83,8 +83,10 @@ def _filters(spec: QuerySpec) -> str:
     # whose column it is, when not the rows' own: 'the student's deleted at is empty' over enrollments
     parts += [c.label if c.table == rows or not rows else f"the {singular_noun(c.table)}'s {c.label}"
               for c in spec.conditions if c.label]
-    if spec.weekdays:
-        parts.append("the day is a " + " or ".join(_DAY_NAMES[d] for d in spec.weekdays))
+    if spec.weekdays:  # which date's day: 'closed on weekends' is the closing date's, not the opening's
+        dated = f"the {phrase(spec.fact.time.column)} falls" if spec.fact is not None and spec.fact.time is not None \
+            else "the day falls"
+        parts.append(f"{dated} on a " + " or ".join(_DAY_NAMES[d] for d in spec.weekdays))
     return f" where {' and '.join(parts)}" if parts else ""
 
 
@@ -207,6 +209,10 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
             return f"Number of {_rows(spec.count_table)}{_filters(spec)}"
         return ""
     metric = _metric(spec)
+    if spec.per_table and spec.agg is None and not spec.median and \
+            nullable_route(profile, spec.fact.table, spec.per_table):
+        holder = singular_noun(spec.per_table)
+        metric += f", only {_rows(spec.fact.table)} with {'an' if holder[:1] in 'aeiou' else 'a'} {holder} counted"
     own_rows = spec.measure.kind == "count" and spec.measure.table == spec.fact.table and \
         metric.startswith(f"Number of {_rows(spec.fact.table)}")
     rows = "" if own_rows else f" over the {_rows(spec.fact.table)}"  # not 'number of visits over the visits'

@@ -103,6 +103,10 @@ def value_mentions(intent: Intent, profile: SchemaProfile) -> list[ValueMention]
             place = size == 1 and first.text in lexicon.FACT_WORDS and all(r.name_column for r in refs) and (
                 index > 0 and words[index - 1].text in _PLACE_WORDS and text[:1].isupper() or
                 noun != () and any(noun == (singular(naming.phrase(r.table).split()[-1]),) for r in refs))
+            # 'accounts on the Team plan': a row's name said before its own table's noun, though the word is also
+            # a table's ('teams')
+            place = place or size == 1 and len(noun) == 1 and first.text not in STOPWORDS and any(
+                r.name_column and noun == (singular(naming.phrase(r.table).split()[-1]),) for r in refs)
             # 'riders with an annual membership', 'monthly subscribers': a time word that is a value of a column
             # the next word names (or of that noun's table), not a grain
             timed = size == 1 and first.text in lexicon.TIME_WORDS and len(noun) == 1 and \

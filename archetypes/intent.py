@@ -1153,6 +1153,17 @@ def _rows_by(intent: Intent, vocab: Vocabulary) -> None:
         intent.how_many = (table, Span(m.start(1), m.end(1), intent.question[m.start(1):m.end(1)]))
 
 
+_PARTICIPLE_BEFORE = re.compile(r"\b(?:[a-z]{3,}ed|made|sold|bought|written|sent|paid|held|won|built|kept|led|"
+                                r"brought|given|taken|done|run)\s+$")
+_QUALIFIED = re.compile(r"s?\s+(?:on|in|from|with|who|that|whose|at|based|located|living)\b")
+
+
+def by_agent(lower: str, by_at: int, noun_end: int) -> bool:
+    """'opened by clients on the gold plan': the 'by' at `by_at` names who did the deed, qualified after the noun
+    ending at `noun_end`, not a breakdown ('parcels sent by client' is still one)."""
+    return _PARTICIPLE_BEFORE.search(lower[:by_at]) is not None and _QUALIFIED.match(lower, noun_end) is not None
+
+
 def _group(intent: Intent, vocab: Vocabulary) -> None:
     lower = intent.lower
     if intent.ranking is not None:
@@ -1178,6 +1189,8 @@ def _group(intent: Intent, vocab: Vocabulary) -> None:
         target = head or target  # 'per item category': the category (the head of the compound), of items
         if target is not None and m.group(0).startswith("per") and _which_ranked(intent) not in (None, target):
             continue  # 'which shop has the highest revenue per client': the shops, each one's revenue per client
+        if target is not None and m.group(0).startswith("by ") and by_agent(lower, m.start(), target.span.end):
+            continue  # 'tickets opened by clients on the gold plan': who opened them (qualified), not a breakdown
         if target is not None:
             intent.group = target
             _second_breakdown(intent, target)

@@ -1016,6 +1016,21 @@ def per_key(table_name: str, source: _From, profile: SchemaProfile) -> exp.Expr 
     return col(table.primary_key[0], "t0")
 
 
+def _nullable_key(table_name: str, source: _From, profile: SchemaProfile) -> bool:
+    return nullable_route(profile, source.root, table_name)
+
+
+def nullable_route(profile: SchemaProfile, root: str, table_name: str) -> bool:
+    """Whether the rows of `root` reach `table_name` through a column that may be empty (a ticket no agent
+    holds)."""
+    route = profile.path(root, table_name)
+    if not route:
+        return False
+    holder = profile.tables.get(route[-2].ref_table if len(route) > 1 else root)
+    column = holder.column(route[-1].columns[0]) if holder is not None else None
+    return column is not None and column.nullable
+
+
 def metric_expression(spec: QuerySpec, measure: Measure, value: exp.Expr, source: _From,
                       profile: SchemaProfile,
                       carry: Callable[[exp.Expr, str], exp.Expr] | None = None) -> exp.Expr | None:
@@ -1040,6 +1055,11 @@ def metric_expression(spec: QuerySpec, measure: Measure, value: exp.Expr, source
     if key is None:
         spec.notes.append(f"{spec.per_table} cannot be reached from {source.root}: no ratio per it")
         return None
+    if carry is None and spec.agg is None and _nullable_key(spec.per_table, source, profile):
+        # 'tickets per agent': a ticket no agent holds is no agent's; only the rows with one are divided
+        held = exp.Not(this=exp.Is(this=key.copy(), expression=exp.Null()))
+        aggregated = exp.Count(this=key.copy()) if measure.kind == "count" and not measure.columns else \
+            measure_aggregate(measure, exp.Case().when(held, value.copy()))
     denominator: exp.Expr = exp.Count(this=exp.Distinct(expressions=[use(key, "per_key")]))
     if spec.per_all and spec.group is None:
         # every row of the table, with the filters that describe those rows ('per client in Canada': every

@@ -16,7 +16,7 @@ import sys
 import time
 import urllib.request
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -241,6 +241,18 @@ def connect(url: str, overrides: dict | None = None) -> Connected:
     connected = Connected(db, schema, None)  # type: ignore[arg-type]
     connected.profile = build_profile(schema, connected.lookup, overrides)
     return connected
+
+
+@contextlib.contextmanager
+def built_sqlite(folder: Path, name: str, build: Callable[[str], None]) -> Iterator[Connected]:
+    """A SQLite file in `folder` built by `build(url)`, connected (a newcomer's schema in a test)."""
+    url = f"sqlite:///{folder / name}"
+    build(url)
+    connected = connect(url)
+    try:
+        yield connected
+    finally:
+        connected.db.dispose()
 
 
 # -- the singers schema (schema_mapping tests, the compare page) -------------------------------------

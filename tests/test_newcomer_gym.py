@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 import sqlalchemy as sa
 
-from tests.support import Connected, connect
+from tests.support import Connected, built_sqlite, connect
 
 # (member, cancelled on, booking statuses): member 1 only ever cancelled, member 3 never booked at all
 MEMBERS = [(1, "2025-03-01", ("cancelled",)), (2, None, ("attended", "booked")), (3, None, ()), (4, "2025-05-01",
@@ -42,11 +42,8 @@ def _gym(url: str) -> None:
 
 @pytest.fixture
 def gym(tmp_path) -> Iterator[Connected]:
-    url = f"sqlite:///{tmp_path / 'gym.sqlite'}"
-    _gym(url)
-    connected = connect(url)
-    yield connected
-    connected.db.dispose()
+    with built_sqlite(tmp_path, "gym.sqlite", _gym) as connected:
+        yield connected
 
 
 def test_the_events_verb_is_never_their_status(gym: Connected) -> None:
