@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from archetypes import calendar, lexicon
 from archetypes.grounding import OperatorMention
 from archetypes.intent import _MONTH_RE as MONTH_PATTERN
-from archetypes.intent import UNIT_WORDS, Intent, Span, Target
+from archetypes.intent import UNIT_WORDS, Intent, Span, Target, compound_head
 from archetypes.model import Detection, Reading
 from archetypes.naming import plural
 from archetypes.period_pair import PeriodPair, find_pair
@@ -469,4 +469,5 @@ def _first(ops: list[OperatorMention], category: str) -> OperatorMention | None:
 
 def _main_target(intent: Intent) -> Target | None:
     real = [t for t in intent.targets if not t.entity.column_only]
-    return real[0] if real else (intent.targets[0] if intent.targets else None)
+    # ('which item category grew the most': the category, the head of the compound)
+    return compound_head(intent, real[0]) if real else (intent.targets[0] if intent.targets else None)

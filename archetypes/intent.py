@@ -1171,6 +1171,7 @@ def _group(intent: Intent, vocab: Vocabulary) -> None:
         after = [t for t in intent.targets if t.span.start >= intent.ranking.start]
         chosen = after[0] if after else (intent.targets[0] if intent.targets else None)
         if chosen is not None:
+            chosen = compound_head(intent, chosen)  # 'which item category grew the most': the category
             intent.group = chosen
             _second_breakdown(intent, chosen)
             return
@@ -1205,7 +1206,7 @@ def _group(intent: Intent, vocab: Vocabulary) -> None:
     if intent.superlative is not None and which is not None and which.end() == intent.superlative.start:
         # 'which store has the highest refund rate', 'which five albums earned the least': the rows named
         # are ranked by what follows (one verb between them and the superlative), as many as the number says
-        intent.group = next((t for t in intent.targets if t.span.start == which.start(2)), None)
+        intent.group = next((compound_head(intent, t) for t in intent.targets if t.span.start == which.start(2)), None)
         if intent.group is not None and which.group(1):
             count = which.group(1)
             intent.top_n = int(count) if count.isdigit() else _COUNT_WORDS[count]
@@ -1313,10 +1314,22 @@ def _breakdown_named(intent: Intent) -> None:
                   t.span.start in starts and not _SPLIT_BY.match(intent.lower, t.span.end)), None)
     if named is None or intent.ranking is not None:
         return
+    named = compound_head(intent, named)  # 'split by item category': the category, of items
+    if intent.group is not None and intent.group.span.start == named.span.start:
+        return
     if intent.group is None:
         intent.group = named
     elif intent.also_group is None and intent.group.entity != named.entity:
         intent.also_group = named
+
+
+def compound_head(intent: Intent, target: Target) -> Target:
+    """'item category': the target right after another of a different table is the head of the compound (the
+    category, of items), else the target itself."""
+    head = next((t for t in intent.targets if t.span.start == target.span.end + 1 and
+                 intent.lower[target.span.end] == " " and not t.entity.column_only and
+                 t.entity.table != target.entity.table), None)
+    return head or target
 
 
 def _second_breakdown(intent: Intent, first: Target) -> None:

@@ -359,7 +359,8 @@ def _main_target(intent: Intent) -> Target | None:
     return real[0] if real else (intent.targets[0] if intent.targets else None)
 
 
-_SOLD_VERB = re.compile(r"\b(?:sold|bought|purchased|ordered)\b")  # (a supplier that sells 3 items offers them)
+# (a supplier that sells 3 items offers them; 'didn't sell a single track' is of the past, sales)
+_SOLD_VERB = re.compile(r"\b(?:sold|bought|purchased|ordered)\b|\b(?:didn'?t|did\s+not|haven'?t|hasn'?t|never)\s+(?:sell|buy|purchase|order)\b")
 
 
 def _sold_of(intent: Intent, profile: SchemaProfile, table: str) -> Fact | None:
@@ -381,6 +382,11 @@ def _pointing_table(intent: Intent, profile: SchemaProfile, table: str, after: i
             continue
         if any(e.ref_table == table for e in profile.edges.get(named, ())):
             return rows_counted(named, profile)
+        # 'playlists with no tracks': the table pairing the two (a playlist's track rows) is what is absent
+        bridge = next((b for b, edges in profile.edges.items() if b not in (table, named) and
+                       {e.ref_table for e in edges} >= {table, named}), None)
+        if bridge is not None:
+            return rows_counted(bridge, profile)
     return None
 
 

@@ -176,7 +176,7 @@ def _fiscal_period(ctx: Context) -> Detection | None:
     return ARCHETYPE.detection(span, readings, question=f"Calendar or fiscal '{span.text}'?")
 
 
-_NAMED_QUARTER = re.compile(r"^q([1-4])\s+(?:of\s+)?((?:19|20)\d{2})$")
+_NAMED_QUARTER = re.compile(r"^q([1-4])(?:\s+(?:of\s+)?((?:19|20)\d{2}))?$")
 
 
 def _fiscal_quarter(ctx: Context) -> Detection | None:
@@ -190,7 +190,7 @@ def _fiscal_quarter(ctx: Context) -> Detection | None:
     if m is None or not profile.fiscal or RE_FISCAL.search(ctx.intent.lower) or \
             RE_CALENDAR_WORD.search(ctx.intent.lower):
         return None
-    name = f"FY{m.group(2)} Q{m.group(1)}"
+    name = f"FY{m.group(2) or window.start.year} Q{m.group(1)}"  # ('during q1': the latest one, as the window)
     found = calendar.periods("fy_quarter", window.start - dt.timedelta(days=400), window.end + dt.timedelta(days=400),
                              fiscal=profile.fiscal)
     period = next((p for p in found if p.label == name), None)
