@@ -92,6 +92,16 @@ _COSTS = re.compile(r"\bhow\s+much\s+(?:does|do|did)\s+((?:an?|one|each|the|our)
 _ONE_OF = re.compile(r"\b(?:in|on|per|for)\s+((?:one|any)\s+of\s+(?:our|the|your|their)\s+([a-z]+s)|"
                      r"a\s+single\s+([a-z]+))\b")
 _EACH_OF = re.compile(r"\b((?:each|every\s+one)\s+of\s+(?:our|the|your|their|these|those)\s+([a-z]+s))\b")
+# 'how much of the catalog is video': what share of it; 'what did we invoice': how much; '# of tracks': the number
+_HOW_MUCH_OF = re.compile(r"\b(how\s+much)\s+of\s+(?:the|our|your|all)\s+[a-z]+(?:\s+[a-z]+)?\s+"
+                          r"(?:is|are|was|were|comes?|came)\b")
+_WHAT_BILLED = re.compile(r"\b(what)\s+(?:did|do|have)\s+we\s+(?:invoice|invoiced|bill|billed)\b")
+_HASH_OF = re.compile(r"(?<![\w#])(#)\s?(?=of\s)")
+# 'which region purchases the most': the buying verb (how much it buys, or how many purchases), not the rows' noun
+_PRESENT_BUYING = "|".join(sorted(v + "s" for v in lexicon.BUYING_VERBS if v not in ("buy", "bought") and
+                                  not v.endswith("ed")))
+_BUYS_MOST = re.compile(r"\b(?:which|what)\s+[a-z]+[^s\s]\s+(" + _PRESENT_BUYING +
+                        r")\s+(?:the\s+)?(?:most|least|more|less)\b")
 _WITH = re.compile(r"\b(w/o|w/)(?=\s|$)")
 _BUCKS = re.compile(r"(?<=\d\s)(bucks)\b|(?<=\d)(bucks|k bucks)\b")
 
@@ -222,6 +232,14 @@ def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
             found[m.span(1)] = "is the price of"
         for m in _COSTS.finditer(lower):
             found[m.span()] = f"what is the price of {m.group(1)}"
+    for m in _HOW_MUCH_OF.finditer(lower):
+        found[m.span(1)] = "what share"
+    for m in _WHAT_BILLED.finditer(lower):
+        found[m.span(1)] = "how much"
+    for m in _BUYS_MOST.finditer(lower):
+        found[m.span(1)] = "buys"
+    for m in _HASH_OF.finditer(lower):
+        found[m.span(1)] = "number"
     for m in _EACH_OF.finditer(lower):
         found[m.span(1)] = f"each {singular(m.group(2))}"
     for m in _ONE_OF.finditer(lower):
