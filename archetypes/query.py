@@ -805,6 +805,9 @@ def _keyed_ranking(spec: QuerySpec, profile: SchemaProfile, prepared: Prepared,
         return _every_one_ranked(spec, profile, grouped, key_name, metric_name)
     name, entity_key = name_expression(entity, "n"), col(entity.key[0], "n")
     outputs = [exp.alias_(name.copy(), slug(entity.noun), quoted=True)]
+    owners = _owners_named(entity, profile)
+    outputs += [exp.alias_(name_expression(owner, f"o{i}"), slug(owner.noun), quoted=True)
+                for i, (_, owner) in enumerate(owners)]
     if currency is not None:
         outputs.append(exp.alias_(col("currency", "s"), "currency", quoted=True))
     outputs.append(exp.alias_(col(metric_name, "s"), metric_name, quoted=True))
@@ -812,6 +815,9 @@ def _keyed_ranking(spec: QuerySpec, profile: SchemaProfile, prepared: Prepared,
               .from_(grouped, copy=False)
               .join(table_ref(entity.table, "n"), on=exp.EQ(this=entity_key.copy(), expression=col(key_name, "s")),
                     copy=False))
+    for i, (edge, owner) in enumerate(owners):
+        select = select.join(table_ref(owner.table, f"o{i}"), join_type="left", copy=False, on=exp.EQ(
+            this=col(owner.key[0], f"o{i}"), expression=col(edge.columns[0], "n")))
     if spec.limit or spec.having is not None:
         select = select.order_by(exp.Ordered(this=col(metric_name, "s"), desc=not spec.ascending),
                                  exp.Ordered(this=name.copy()), exp.Ordered(this=entity_key.copy()), copy=False)
@@ -822,6 +828,21 @@ def _keyed_ranking(spec: QuerySpec, profile: SchemaProfile, prepared: Prepared,
 
 
 _ADDITIVE = ("sum", "product", "count", "count_distinct")
+
+
+def _owners_named(entity: Entity, profile: SchemaProfile) -> list[tuple[Edge, Entity]]:
+    """'the biggest parcel': a row known by its key alone is told by the named rows it belongs to (its client,
+    its shop), at most two, each through its own one-column key."""
+    if tuple(entity.name_columns) != tuple(entity.key):
+        return []
+    found: list[tuple[Edge, Entity]] = []
+    for edge in profile.edges.get(entity.table, ()):
+        owner = profile.entities.get(edge.ref_table)
+        if owner is None or len(edge.columns) != 1 or len(owner.key) != 1 or \
+                tuple(owner.name_columns) == tuple(owner.key) or tuple(edge.ref_columns) != tuple(owner.key):
+            continue
+        found.append((edge, owner))
+    return found[:2]
 
 
 def zeros_counted(spec: QuerySpec, profile: SchemaProfile) -> bool:

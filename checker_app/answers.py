@@ -65,13 +65,18 @@ def _value(v: Any) -> Any:
 
 
 def _numeric_at(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[int]:
-    """Columns holding numbers in every row that has a value there (the measures)."""
+    """Columns holding numbers in every row that has a value there (the measures); a key beside a figure names the
+    row ('order_id 5676, its client and shop: revenue 4,574.97'), it measures nothing."""
     out = []
     for i in range(len(columns)):
         values = [_value(r[i]) for r in rows if i < len(r) and r[i] is not None]
         if values and all(fmt.is_number(v) for v in values):
             out.append(i)
-    return out
+    keys = [i for i in out if _KEY_NAME.search(str(columns[i]))]
+    return [i for i in out if i not in keys] if keys and len(keys) < len(out) else out
+
+
+_KEY_NAME = re.compile(r"(?:^|_)id$", re.I)
 
 
 def bucket_column(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> int | None:

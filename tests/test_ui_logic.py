@@ -220,6 +220,9 @@ ANSWERS = [  # (columns, rows, choices, label, shape, answer text)
     # rows listed with the dates they held from and to are no series (was '2 series (2018-03-31, ...)')
     (["price", "valid_from", "valid_to"], [[499.0, "2016-01-01", "2018-03-31"], [548.9, "2018-04-01", "2020-06-30"]],
      {}, "As asked", "ranking", "2016-01-01 / 2018-03-31 (price = 499.00)"),
+    # a row known by its key: the key names it with its owners, the figure is what it measures
+    (["order_id", "customer", "store", "revenue"], [[5676, "Umar Watanabe", "London", 4574.97]], {}, "Revenue",
+     "ranking", "5676 / Umar Watanabe / London (revenue = 4,574.97)"),
 ]
 
 
