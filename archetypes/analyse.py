@@ -1640,7 +1640,7 @@ def _dated_as_said(intent: Intent, profile: SchemaProfile, fact: Fact) -> Fact:
     said = {w for w, _, _ in intent.tokens}
     named = [c for c in others if _date_words(intent, c.name)]
     if not named and said & (lexicon.CLOSING_WORDS | lexicon.CLOSING_NOUNS):
-        named = [c for c in others if set(words(c.name)) & lexicon.CLOSING_WORDS]
+        named = [c for c in others if set(words(c.name)) & lexicon.CLOSING_COLUMN_WORDS]
         if said & lexicon.NEVER_HAPPENED:  # 'parcels cancelled in may': never delivered, so not by the delivery date
             named = [c for c in named if not set(words(c.name)) & _WENT_THROUGH]
     # the table's own noun names no date of it ('what weekday do most parcels ship on': 'parcels' are the rows, not

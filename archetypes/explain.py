@@ -10,7 +10,7 @@ import datetime as dt
 
 from archetypes.naming import phrase, plural, words
 from archetypes.profile import Measure, SchemaProfile
-from archetypes.query import QuerySpec, nullable_route, singular_noun
+from archetypes.query import EntityFilter, QuerySpec, nullable_route, singular_noun
 
 _PART_WORDS = {"weekday": "day of the week", "hour": "hour of the day", "month": "month of the year",
                "month_key": "calendar month", "year": "year"}
@@ -75,11 +75,11 @@ def _window(spec: QuerySpec, profile: SchemaProfile) -> str:
     return f" dated {when}{where}"
 
 
-def _filters(spec: QuerySpec) -> str:
+def _filters(spec: QuerySpec, profile: SchemaProfile | None = None) -> str:
     compared = tuple(v for side in spec.sides for v in side.values)
-    parts = [f.describe() for f in spec.filters if f not in spec.share_filters and not (
-        compared and f.values == compared and f.entity == spec.group)]  # said with the rows, once
     rows = spec.fact.table if spec.fact is not None else spec.count_table or (spec.group.table if spec.group else None)
+    parts = [_whose(f, rows, profile) for f in spec.filters if f not in spec.share_filters and not (
+        compared and f.values == compared and f.entity == spec.group)]  # said with the rows, once
     # whose column it is, when not the rows' own: 'the student's deleted at is empty' over enrollments
     parts += [c.label if c.table == rows or not rows else f"the {singular_noun(c.table)}'s {c.label}"
               for c in spec.conditions if c.label]
@@ -88,6 +88,17 @@ def _filters(spec: QuerySpec) -> str:
             else "the day falls"
         parts.append(f"{dated} on a " + " or ".join(_DAY_NAMES[d] for d in spec.weekdays))
     return f" where {' and '.join(parts)}" if parts else ""
+
+
+def _whose(flt: EntityFilter, rows: str | None, profile: SchemaProfile | None) -> str:
+    """The filter said; a column of another table named like one of the rows' own is said with its table ('the
+    unit's status is occupied' over leases that have a status too)."""
+    said = flt.describe()
+    if profile is None or rows is None or not flt.entity.column_only or flt.entity.table == rows or flt.via or \
+            rows not in profile.tables or profile.tables[rows].column(flt.entity.name_columns[0]) is None or \
+            "'s " in said.split(" is ")[0]:  # ('employee's country': said with its table already)
+        return said
+    return f"the {singular_noun(flt.entity.table)}'s {said}"
 
 
 _DAY_NAMES = ("Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday")
@@ -169,7 +180,7 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
             among += f", among those with {_rows(spec.fact.table)} dated {_span(spec.present_window)}"
         return (f"{head} with {'some' if spec.present else 'no'} {_rows(spec.fact.table)}{money}"
                 f"{_window(spec, profile)}"
-                f"{_filters(spec)}{among}" + ("" if spec.absent_count else " among all of them" if spec.absent_share
+                f"{_filters(spec, profile)}{among}" + ("" if spec.absent_count else " among all of them" if spec.absent_share
                                        else ", listed by name"))
     if shape == "attribute" and spec.attribute is not None and spec.group is not None:
         attribute = spec.attribute
@@ -182,7 +193,7 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
                  f"average {column} of their {_rows(attribute.table)}" if attribute.average else
                  f"the {column} of their first {_rows(attribute.table).split()[-1].rstrip('s')}" if attribute.earliest
                  else f"total {column} of their {_rows(attribute.table)}") if attribute.child else column
-        head = f"{plural(spec.group.noun).capitalize()}{_filters(spec)} by {value}, {order} first"
+        head = f"{plural(spec.group.noun).capitalize()}{_filters(spec, profile)} by {value}, {order} first"
         if spec.attribute_group is not None:
             return f"{head}, the {order} in each {spec.attribute_group.noun} (ties kept)"
         owner = f", with the {spec.attribute_owner.noun} it belongs to" if spec.attribute_owner is not None else ""
@@ -192,8 +203,8 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
 
         said = " ".join(reference_words(spec.reference))
         if spec.reference_reverse:
-            return f"{plural(spec.group.noun).capitalize()} whose {said} is the {spec.group.noun}{_filters(spec)}"
-        return f"The {phrase(spec.reference.ref_table)} named by the {spec.group.noun}'s {said}{_filters(spec)}"
+            return f"{plural(spec.group.noun).capitalize()} whose {said} is the {spec.group.noun}{_filters(spec, profile)}"
+        return f"The {phrase(spec.reference.ref_table)} named by the {spec.group.noun}'s {said}{_filters(spec, profile)}"
     if shape == "list" and spec.group is not None:
         shown = [phrase(c) for c in spec.list_columns if c not in spec.group.name_columns]
         extra = f" with their {', '.join(shown)}" if shown else ""
@@ -203,10 +214,10 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
         if spec.window is not None and own is not None and own.time is not None and not spec.group.column_only:
             # 'list bookings from last week': the list's own dates
             when = f" with {phrase(own.time.column)} {spec.window.dates()}"
-        return f"{plural(spec.group.noun).capitalize()}{extra}{when}{_filters(spec)}, listed by {by}"
+        return f"{plural(spec.group.noun).capitalize()}{extra}{when}{_filters(spec, profile)}, listed by {by}"
     if spec.measure is None or spec.fact is None:
         if spec.count_table:
-            return f"Number of {_rows(spec.count_table)}{_filters(spec)}"
+            return f"Number of {_rows(spec.count_table)}{_filters(spec, profile)}"
         return ""
     metric = _metric(spec)
     if spec.per_table and spec.agg is None and not spec.median and \
@@ -216,7 +227,7 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
     own_rows = spec.measure.kind == "count" and spec.measure.table == spec.fact.table and \
         metric.startswith(f"Number of {_rows(spec.fact.table)}")
     rows = "" if own_rows else f" over the {_rows(spec.fact.table)}"  # not 'number of visits over the visits'
-    common = f"{rows}{_window(spec, profile)}{_filters(spec)}{_currency(spec)}"
+    common = f"{rows}{_window(spec, profile)}{_filters(spec, profile)}{_currency(spec)}"
     if shape == "share":
         if spec.share_of_total and spec.group is not None:
             return f"{metric}{common}, per {_group_noun(spec)}, each as a share of the total of all"
@@ -238,7 +249,7 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
         change = spec.change
         before, after = change.before, change.after
         # the period compared first, its baseline after: 'in 2025 against 2024' is 2025 minus 2024
-        text = (f"{metric}{rows}{_filters(spec)}{_currency(spec)} in {_span(after)} against {_span(before)}: "
+        text = (f"{metric}{rows}{_filters(spec, profile)}{_currency(spec)} in {_span(after)} against {_span(before)}: "
                 "the difference and the relative change")
         if spec.group is not None:
             order = "smallest" if spec.ascending else "largest"

@@ -358,18 +358,21 @@ def vocabulary(profile: SchemaProfile) -> Vocabulary:
                     known.update(text.split())
                 else:
                     known.update(w for w in text.split() if w not in _MONEY_SAID)
+    tables: dict[tuple[str, ...], str] = {}
     for word, target in profile.synonyms.items():
-        known.add(word)
         key = tuple(singular(w) for w in word.split())
         entity_name = next((n for n in profile.entities if n.lower() == target.lower()), None)
+        table_name = next((n for n in profile.tables if n.lower() == target.lower()), None)
+        named = next((m for f in profile.facts.values() for m in f.measures if m.value == target), None)
         if entity_name:
             add(key, profile.entities[entity_name])
-        else:
-            named = next((m for f in profile.facts.values() for m in f.measures if m.value == target), None)
-            if named:
-                measure_words[key] = named
+        elif named:
+            measure_words[key] = named
+        if table_name:  # 'jobs: work_orders': the rows of a table with no name column are counted by the word too
+            tables[key] = table_name
+        if entity_name or named or table_name:
+            known.add(word)  # (a synonym of nothing this data holds stays unread)
     known.update(singular(w) for w in list(known))
-    tables: dict[tuple[str, ...], str] = {}
     for name in profile.tables:  # whole names first, then the last word of multi-word names
         tables.setdefault(tuple(singular(w) for w in phrase(name).split()), name)
     for name in profile.tables:

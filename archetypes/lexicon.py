@@ -85,6 +85,9 @@ STATE_COLUMN_WORDS = frozenset({"status", "state"})
 # a state a row's closing date is for ('tickets closed in june' are dated by resolved_at)
 CLOSING_WORDS = frozenset({"closed", "solved", "resolved", "completed", "finished", "fulfilled", "done", "shipped",
                            "delivered", "cancelled", "canceled", "refunded", "ended", "terminated", "churned"})
+# words of a date column that records a closing ('ends_on', 'closed_at', 'cancelled_on'): the day a row ended
+CLOSING_COLUMN_WORDS = CLOSING_WORDS | frozenset({"end", "ends", "close", "closing", "finish", "termination",
+                                                  "cancellation", "churn"})
 # nouns of the deed a closing state records ('cancellations in 2024': dated by the day they ended)
 CLOSING_NOUNS = frozenset({"cancellation", "cancellations", "cancels", "churn", "churns", "closure", "closures",
                            "completions", "deliveries", "refunds", "terminations", "resolutions"})

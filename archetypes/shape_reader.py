@@ -427,8 +427,10 @@ def _absence(intent, ops, kinds, profile, spec, as_of, out) -> None:
     if target is None:
         return
     entity = target.entity
-    if _missing_column(intent.lower, profile, entity.table) is not None:
-        return  # 'clients without a company': the rows' own empty column, read after the shape
+    counted = intent.how_many[0] if intent.how_many is not None else _rows_read(spec)
+    if _missing_column(intent.lower, profile, entity.table) is not None or \
+            counted is not None and _missing_column(intent.lower, profile, counted) is not None:
+        return  # 'clients without a company', 'visits with no vet': the rows' own empty column, read after the shape
     pointing = _pointing_table(intent, profile, entity.table, negation[0].span.end)
     if pointing is not None and _sold_of(intent, profile, pointing[0].table) is not None:
         pointing = None  # 'genres that never sold a single track': the tracks' sales, not the catalogue's tracks
@@ -3077,6 +3079,7 @@ def _not_yet(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: Shape
 
 
 _WITHOUT = re.compile(r"\b(?:without|with\s+no|(?:has|have|had|got)\s+no|missing|lacking|no|(?:is|are)\s*n[o']?t\s+with|"
+                      r"never\s+(?:got|had|received|(?:was|were|been)\s+(?:given|assigned))|"
                       r"(?:isnt|arent)\s+with|(?:do|does)\s*n[o']?t\s+have|(?:dont|doesnt)\s+have)"
                       r"\s+(?:an?\s+|any\s+|the\s+)?((?:[a-z]+)(?:\s+[a-z]+)?)")
 
@@ -3095,7 +3098,10 @@ def _missing_column(lower: str, profile: SchemaProfile, table: str | None) -> tu
             found = [c.name for c in profile.tables[table].columns if c.nullable and c.family != "temporal" and
                      [singular(w) for w in words(c.name)][:n] == wanted and
                      (n == 2 or len(words(c.name)) == 1 or words(c.name)[-1] in ("number", "name", "address", "id"))]
-            if len(found) == 1 and not _names_a_table(profile, wanted[-1]):
+            # ('clients with no bookings' is an absence of bookings; 'visits with no vet' the visit's own vet key
+            # left empty: the table it points at)
+            if len(found) == 1 and (not _names_a_table(profile, wanted[-1]) or _points_at_named(
+                    profile, table, found[0], wanted[-1])):
                 end = m.start(1) + len(" ".join(said[:n]))
                 return _Found(m.start(), end), found[0]
     return None
@@ -3112,6 +3118,12 @@ class _Found:
 
     def end(self) -> int:
         return self._end
+
+
+def _points_at_named(profile: SchemaProfile, table: str, column: str, word: str) -> bool:
+    """Whether `column` of `table` is its key of a table named by `word` (vendor_id, of the vendors)."""
+    return any(e.columns == (column,) and singular(words(e.ref_table)[-1]) == word
+               for e in profile.edges.get(table, ()))
 
 
 def _names_a_table(profile: SchemaProfile, word: str) -> bool:
@@ -3274,7 +3286,7 @@ def _first_or_last(intent, ops, kinds, profile, spec, as_of, out) -> None:
 _WHEN_DID = re.compile(r"^\s*when\s+(?:did|was|were|has|had|is)\b")
 # the words for a row's own start: 'when did acme sign up', 'when was anna hired', 'when did they join'
 _STARTED = re.compile(r"\b(sign(?:ed)?[- ]?up|join(?:ed)?|register(?:ed)?|creat(?:ed|e)|hired?|onboard(?:ed)?|"
-                      r"start(?:ed)?|open(?:ed)?|become an? (?:customer|client|member)|"
+                      r"start(?:ed)?|open(?:ed)?|become an? (?:customer|client|member)|move[ds]?\s+in|"
                       r"placed|made|booked|submitted|received|ordered|issued|raised|logged)\b")  # an event's own moment
 
 
@@ -3306,6 +3318,8 @@ def _when_did(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: Shap
     else:
         columns = _attribute_columns(profile, owner.table, "recency") if started is not None else []
         started_span = _span(intent, started.start(), started.end()) if started is not None else None
+    if not columns and started_span is not None:
+        return _when_its_rows_began(intent, profile, spec, out, owner, started_span)
     if not columns or started_span is None:
         return False
     spec.shape, spec.group, spec.fact, spec.measure, spec.window = "list", owner, None, None, None
@@ -3313,6 +3327,34 @@ def _when_did(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: Shap
     out.read.append(started_span)
     out.replaces |= {"ranking_metric", "unit", "timezone", "record_scope"}
     return True
+
+
+def _when_its_rows_began(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: ShapeRead, owner: Entity,
+                         started: Span) -> bool:
+    """'when did anna kohler move in', "when did anna's tenancy start": a row with no start date of its own began
+    with the first of the rows pointing at it that hold one (a tenancy's start date): the earliest, not a total."""
+    named = {t.entity.table for t in intent.targets}
+    found = [(table, c.name) for table, edges in profile.edges.items() if table != owner.table and
+             any(e.ref_table == owner.table for e in edges)
+             for c in profile.tables[table].columns if c.family == "temporal" and set(words(c.name)) & _START_WORDS]
+    # the table the question names first ('lease start'), else the only one there is
+    chosen = [f for f in found if f[0] in named] or (found if len({t for t, _ in found}) == 1 else [])
+    if len(chosen) != 1:
+        return False
+    table, column = chosen[0]
+    info = profile.tables[table]
+    spec.shape, spec.group, spec.limit, spec.window, spec.count_table = "aggregate", None, None, None, None
+    spec.fact = profile.facts.get(table) or Fact(table=table, measures=[], row_count=info.row_count)
+    spec.measure = Measure(slug(phrase(column)), phrase(column), "sum", table, (column,))
+    spec.agg, spec.per_table = "min", None
+    out.read.append(started)
+    out.consumed |= {"attribute", "ranking"}
+    out.replaces |= {"ranking_metric", "unit", "timezone", "record_scope"}
+    return True
+
+
+_START_WORDS = frozenset({"start", "started", "begin", "began", "from", "since", "opened", "signed", "joined",
+                          "created", "moved", "move"})
 
 
 def _keyed_event(profile: SchemaProfile, spec: QuerySpec) -> Entity | None:

@@ -32,7 +32,9 @@ def open_or_unfinished(intent: Intent, profile: SchemaProfile, base: QuerySpec) 
     wider = EntityFilter(flt.entity, (flt.values[0], *others), column=flt.column, via=flt.via)
 
     def unfinished(spec: QuerySpec) -> None:
+        # (in a share the filter is the part: widened there too, never the whole alone)
         spec.filters = [wider if f == flt else f for f in spec.filters]
+        spec.share_filters = [wider if f == flt else f for f in spec.share_filters]
 
     name = phrase(flt.entity.name_columns[0])
     readings = [Reading("only_open", f"Only {name} {flt.values[0]}", lambda spec: None),
@@ -61,7 +63,7 @@ def undated_state(intent: Intent, profile: SchemaProfile, base: QuerySpec) -> li
     table = profile.tables[fact.time.table]
     stem = lemma(state.lower())
     if any(stem in {lemma(w) for w in words(c.name)} for c in table.columns if c.family == "temporal") or \
-            set(words(fact.time.column)) & lexicon.CLOSING_WORDS:
+            set(words(fact.time.column)) & lexicon.CLOSING_COLUMN_WORDS:
         return []  # the state's own date is there ('resolved_at', read for 'closed' too): it is the one bounded
     tokens = intent.tokens
     at = next((i for i, (w, _, _) in enumerate(tokens) if lemma(w) == stem), None)

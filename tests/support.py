@@ -255,6 +255,13 @@ def built_sqlite(folder: Path, name: str, build: Callable[[str], None]) -> Itera
         connected.db.dispose()
 
 
+def complete_answers(connected: Connected, question: str) -> list[str]:
+    """Each reading's rows, as text, of a question every word of which was read (asserted)."""
+    analysis = connected.analyse(question)
+    assert analysis.understood.complete and analysis.interpretations, (question, analysis.understood)
+    return [str(connected.run(i).rows) for i in analysis.interpretations]
+
+
 # -- the singers schema (schema_mapping tests, the compare page) -------------------------------------
 
 # PascalCase on purpose: identifiers must be quoted right on every engine. SingerCountry is split off

@@ -18,7 +18,9 @@ _DISCOUNT = {"discount"}
 _QTY = {"quantity", "qty", "units"}
 _LINE_TOTAL = {"line", "total", "extended", "ext", "subtotal"}  # a price column that is the line's total
 _MONEY = {"price", "amount", "total", "revenue", "cost", "sales", "freight", "subtotal", "tax", "fee", "charge",
-          "paid", "payment", "spend", "value", "gross", "net", "balance", "income", "profit"}
+          "paid", "payment", "spend", "value", "gross", "net", "balance", "income", "profit", "rent", "deposit",
+          "salary", "wage", "wages", "fare", "mrr", "arr", "commission", "refund", "fine", "fines", "expense",
+          "expenses", "budget", "bonus", "premium", "payout", "earnings"}
 _NOT_SUMMABLE = {"discount", "rate", "percent", "pct", "ratio", "lat", "lng", "latitude", "longitude", "number",
                  "no", "year", "month", "day", "week", "quarter", "age", "level", "rank", "order", "sort", "position",
                  "code", "zip", "phone", "version", "milliseconds", "bytes", "size", "period", "id", "reorder",
