@@ -67,7 +67,7 @@ UNSUPPORTED = {
 }
 
 # columns of a judgement on a scale: averaged, never added up ('the best rating' is the highest mean)
-RATING_WORDS = frozenset("rating ratings score scores stars grade nps".split())
+RATING_WORDS = frozenset("rating ratings score scores stars grade nps satisfaction csat".split())
 
 # a buyer's verbs (singular forms also match their third person): what was bought, counted as money or units
 BUYING_VERBS = frozenset("buy bought order ordered purchase purchased".split())

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 import sqlalchemy as sa
 
-from tests.support import Connected, built_sqlite
+from tests.support import Connected, built_sqlite, connect
 
 # (id, account, agent, category, status, opened, closed): ticket 3 is no agent's; the Billing team's agent is 2
 TICKETS = [(1, 1, 1, "billing", "closed", "2025-06-06 10:00:00", "2025-06-07 10:00:00"),   # Fri, closed Sat
@@ -80,6 +80,25 @@ def test_a_figure_per_holder_leaves_out_the_rows_no_one_holds(helpdesk: Connecte
     # every ticket ever: 5 held / 3 agents, never 6 / 3 (the tickets open on a day are a reading of their own)
     answers = {round(float(helpdesk.run(i).rows[0][0]), 3) for i in analysis.interpretations}
     assert 1.667 in answers and 2.0 not in answers, answers
+
+
+def test_a_rating_is_averaged_never_added_up(tmp_path) -> None:
+    """'average satisfaction per agent' offered the sum of 1-5 ratings divided by the agents (53.75): a rating is
+    averaged per agent, and ranks nothing as a total."""
+    url = f"sqlite:///{tmp_path / 'rated.sqlite'}"
+    _helpdesk(url)
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("ALTER TABLE tickets ADD COLUMN satisfaction INTEGER")
+        conn.exec_driver_sql("UPDATE tickets SET satisfaction = ticket_id % 5 + 1")
+    engine.dispose()
+    connected = connect(url)
+    analysis = connected.analyse("average satisfaction per agent")
+    assert analysis.interpretations and all("Average satisfaction" in i.explanation
+                                            for i in analysis.interpretations), analysis.interpretations
+    top = connected.analyse("which account is the top account")
+    assert not any("Sum of satisfaction" in i.explanation for i in top.interpretations), top.interpretations
+    connected.db.dispose()
 
 
 def test_a_kind_of_the_events_named_like_a_team_is_asked(helpdesk: Connected) -> None:
