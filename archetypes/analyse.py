@@ -32,7 +32,7 @@ from archetypes.respell import Respelt, respell
 from archetypes.shape_reader import ShapeRead, read_shape
 from archetypes.status_words import open_or_unfinished, state_or_date, undated_state
 from archetypes.unit import mixed_note
-from archetypes.values import ValueRef, kinds_holding, value_key
+from archetypes.values import ValueRef, kinds_holding, territories_holding, value_key
 
 DEFAULT_CAP = 8
 _E = TypeVar("_E", bound=exp.Expr)
@@ -50,6 +50,8 @@ class Grounded:
     ambiguous: list[tuple[ValueMention, list[ValueRef]]] = field(default_factory=list)
     # a kind named that other kinds' names hold ('metal': Metal, and Heavy Metal): the one, or all of them
     wider: list[tuple[ValueMention, ValueRef, tuple[str, ...]]] = field(default_factory=list)
+    # a country named whose territories are rows of their own ('the us': Puerto Rico too?)
+    territories: list[tuple[ValueMention, ValueRef, tuple[str, ...]]] = field(default_factory=list)
     operators: list[OperatorMention] = field(default_factory=list)
     shape: ShapeRead = field(default_factory=ShapeRead)
     unread: list[tuple[Span, str]] = field(default_factory=list)
@@ -1147,7 +1149,11 @@ def _apply_values(grounded: Grounded, intent: Intent, profile: SchemaProfile, sp
             continue
         chosen = [r for r in refs if (r.table, r.column) == columns[0]]
         ref = chosen[0]
+        one = len({r.value for r in chosen}) == 1 and not mention.negated  # ('us': one row, by initials or people)
         wider = kinds_holding(profile, ref) if len(chosen) == 1 and not mention.negated else ()
+        held = territories_holding(profile, ref) if one and not wider else ()
+        if held:  # 'in the us': filtered as said (its role read with it), its territories asked about
+            grounded.territories.append((mention, ref, held))
         plain = [r for r in chosen if value_key(r.value)[:1] == value_key(mention.span.text)[:1]]
         if len(chosen) > 1 and len(plain) == 1 and all(r.kind_word for r in chosen) and not mention.negated:
             # 'mpeg': the kind named by the word (MPEG audio file), or every kind holding it (protected MPEG-4)
@@ -1302,7 +1308,7 @@ def _detect(ctx: Context) -> list[Detection]:
 def _value_columns(ctx: Context, found: list[Detection]) -> list[Detection]:
     """A value held by several columns is an entity ambiguity; only one entity question is asked at a time,
     so a second one is reported as not read rather than dropped."""
-    from archetypes.entity import value_columns_detection, wider_value_detection
+    from archetypes.entity import territories_detection, value_columns_detection, wider_value_detection
 
     grounded = ctx.grounding
     if grounded is None:
@@ -1314,6 +1320,9 @@ def _value_columns(ctx: Context, found: list[Detection]) -> list[Detection]:
                                                   "ask about one at a time"))
             continue
         out.append(wider_value_detection(mention.span, ref, wider, ctx.profile))
+    for mention, ref, held in grounded.territories:
+        if not ctx.extra.get("open_roles"):  # (whose country comes first: one entity question at a time)
+            out.append(territories_detection(mention.span, ref, held))
     for mention, refs in grounded.ambiguous:
         if out or any(d.archetype == "entity" for d in found):
             columns = ", ".join(dict.fromkeys(f"{r.table}.{r.column}" for r in refs))

@@ -534,6 +534,24 @@ def wider_value_detection(span: Span, ref, wider: tuple[str, ...], profile: Sche
     return ARCHETYPE.detection(span, readings, question=f"Which '{span.text}' do you mean?")
 
 
+def territories_detection(span: Span, ref, held: tuple[str, ...]) -> Detection:
+    """'shops in the us' where Puerto Rico is a country row of its own: the country alone (the filter as read,
+    through whichever role it was read with), or with its territories."""
+    def with_territories(spec: QuerySpec) -> None:
+        def widened(flt: EntityFilter) -> EntityFilter:
+            if flt.negate or flt.values != (ref.value,) or flt.entity.table != ref.table:
+                return flt
+            return EntityFilter(flt.entity, (ref.value, *held), column=flt.column, via=flt.via, shown=flt.shown)
+        spec.filters = [widened(f) for f in spec.filters]
+        spec.share_filters = [widened(f) for f in spec.share_filters]
+
+    readings = [Reading(slug(ref.value), f"{ref.value} only", lambda spec: None),
+                Reading(f"{slug(ref.value)}_and_territories", f"{ref.value} with its territories: {', '.join(held)}",
+                        with_territories)]
+    return ARCHETYPE.detection(span, readings, question=f"'{span.text}' alone, or with its territories "
+                                                        f"({', '.join(held)})?")
+
+
 def _apply_value(flt: EntityFilter):
     def apply(spec: QuerySpec) -> None:
         spec.filters.append(flt)

@@ -219,6 +219,22 @@ account contact guest passenger traveller traveler owner seller vendor supplier 
 """.split())
 
 # demonyms: 'british clients', 'german buyers' name rows whose country is one of these (lemmatised keys)
+# a country's territories, kept as nations of their own in many datasets ('shops in the us': with San Juan, in
+# Puerto Rico, or without?), each by its ISO code and its names
+TERRITORIES: dict[tuple[str, ...], tuple[tuple[str, ...], ...]] = {
+    ("us", "usa", "united states", "united states of america"): (
+        ("pr", "puerto rico"), ("gu", "guam"), ("vi", "us virgin islands", "virgin islands, u.s."),
+        ("as", "american samoa"), ("mp", "northern mariana islands")),
+    ("fr", "france"): (("gp", "guadeloupe"), ("mq", "martinique"), ("gf", "french guiana"), ("re", "reunion",
+                                                                                          "réunion"),
+                       ("yt", "mayotte"), ("nc", "new caledonia"), ("pf", "french polynesia")),
+    ("gb", "uk", "united kingdom", "great britain"): (("je", "jersey"), ("gg", "guernsey"), ("im", "isle of man"),
+                                                      ("gi", "gibraltar"), ("bm", "bermuda")),
+    ("dk", "denmark"): (("gl", "greenland"), ("fo", "faroe islands")),
+    ("nl", "netherlands"): (("aw", "aruba"), ("cw", "curacao", "curaçao"), ("sx", "sint maarten")),
+    ("cn", "china"): (("hk", "hong kong"), ("mo", "macau", "macao")),
+}
+
 DEMONYMS: dict[str, tuple[str, ...]] = {
     "american": ("usa", "united state", "united states", "us", "united states of america"),
     "british": ("uk", "united kingdom", "great britain", "britain", "england"),

@@ -237,6 +237,20 @@ def kinds_holding(profile: SchemaProfile, ref: ValueRef) -> tuple[str, ...]:
         value_key(v)[i:i + len(own)] == own for i in range(len(value_key(v)) - len(own) + 1)))
 
 
+def territories_holding(profile: SchemaProfile, ref: ValueRef) -> tuple[str, ...]:
+    """The values of the same column that are territories of the country `ref` names ('PR' beside 'US', 'Puerto
+    Rico' beside 'United States'): 'in the us' may mean the country row alone, or with them."""
+    from archetypes.lexicon import TERRITORIES
+
+    column = profile.tables[ref.table].column(ref.column)
+    if column is None or not column.samples:
+        return ()
+    said = ref.value.strip().lower()
+    held = next((places for names, places in TERRITORIES.items() if said in names), ())
+    names = {name for place in held for name in place}
+    return tuple(v for v in column.samples if v.strip().lower() in names)
+
+
 def near_miss(word: str, profile: SchemaProfile, extra: tuple[str, ...] = ()) -> tuple[str, ...]:
     """Close spellings of an unread word among the data's values and `extra` schema words (suggestions)."""
     if len(word) < 4:
