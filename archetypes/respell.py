@@ -60,6 +60,11 @@ _WORKS_UNDER = re.compile(r"\b(?:works?|working|worked)\s+(?:directly\s+)?under\
 _NUMBER_ONE = re.compile(r"(?:(?<=\bour )|(?<=\bthe )|(?<=\bis )|(?<=\bwas )|(?<=\bmy )|^)(#\s?1|no\.\s?1|number one)"
                          r"(?=\s+[a-z])")  # ('order #1' is the order keyed 1)
 _SHORTHAND = re.compile(r"\b(ppl)\b")
+# 'teh': the; 'yesterdays order count': yesterday's
+_COMMON_TYPOS = {"teh": "the", "yesterdays": "yesterday's", "todays": "today's", "tommorow": "tomorrow"}
+_COMMON_TYPO = re.compile(r"\b(" + "|".join(_COMMON_TYPOS) + r")\b")
+# 'by what percent did revenue change': how much, in percent (a change, not a share)
+_BY_WHAT_PERCENT = re.compile(r"^\s*(by\s+(?:what|how\s+much\s+of\s+a|which)\s+(?:percent(?:age)?|%|pct))(?=\s+(?:did|has|have|was|were|is|are|will)\b)")
 # 'shipping co', 'shipping company': a shipper; 'favorite genre': the most popular one
 _COMPANY = re.compile(r"\b((?:shipping|delivery|freight|courier|trucking)\s+(?:co|company|companies|firm|firms))\b(?!-)")
 # 'the biggest item range': the most items
@@ -196,6 +201,13 @@ def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
         found[m.span(1)] = "top"
     for m in _SHORTHAND.finditer(lower):
         found[m.span(1)] = "people"
+    for m in _COMMON_TYPO.finditer(lower):
+        if m.group(1) not in known:
+            found[m.span(1)] = _COMMON_TYPOS[m.group(1)]
+    if re.search(r"\b(?:change|changed|grow|grew|grown|rise|rose|risen|fall|fell|fallen|drop|dropped|increase|increased|"
+                 r"decrease|decreased|decline|declined|shrink|shrank|move|moved)\b", lower):
+        for m in _BY_WHAT_PERCENT.finditer(lower):
+            found[m.span(1)] = "how much in %"
     for m in _COMPANY.finditer(lower):
         found[m.span(1)] = "shippers" if m.group(1).endswith(("ies", "firms")) else "shipper"
     for m in _RANGE.finditer(lower):
