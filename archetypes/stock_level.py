@@ -18,7 +18,7 @@ from archetypes.query import QuerySpec, RowCondition
 _LOW = re.compile(r"\b(?:(?:running|run|getting|are|is|that are)\s+)?low\s+(?:on\s+)?(?:stock|inventory)\b|"
                   r"\blow[- ]stock\b|\b(?:below|under|beneath)\s+(?:the(?:ir)?\s+|its\s+)?re-?order\s+(?:level|point)\b|"
                   r"\b(?:need(?:s|ing)?|due)\s+(?:to\s+be\s+|for\s+(?:an?\s+)?)?(?:re-?order(?:ing|ed)?|restock(?:ing|ed)?)\b|"
-                  r"\b(?:to|should)\s+re-?order\b")
+                  r"\b(?:to|should|must|do|need)\s+(?:we\s+|i\s+|you\s+)?(?:re-?order|restock)\b")
 _OUT = re.compile(r"\b(?:out of stock|sold out|no stock|none (?:left|in stock)|zero stock)\b")
 _STOCK = frozenset({"stock", "inventory", "hand"})
 _THRESHOLD = frozenset({"reorder", "threshold", "minimum", "min", "safety"})
