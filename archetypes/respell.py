@@ -107,6 +107,8 @@ _PRESENT_BUYING = "|".join(sorted(v + "s" for v in lexicon.BUYING_VERBS if v not
                                   not v.endswith("ed")))
 _BUYS_MOST = re.compile(r"\b(?:which|what)\s+[a-z]+[^s\s]\s+(" + _PRESENT_BUYING +
                         r")\s+(?:the\s+)?(?:most|least|more|less)\b")
+# 'what does chai sell for', 'what do we sell chai for': its price
+_SELLS_FOR = re.compile(r"\b(?:what|how\s+much)\s+(?:does|do|did)\s+(?:we\s+sell\s+)?(.+?)\s+(?:sell\s+)?for\b")
 _WITH = re.compile(r"\b(w/o|w/)(?=\s|$)")
 _BUCKS = re.compile(r"(?<=\d\s)(bucks)\b|(?<=\d)(bucks|k bucks)\b")
 
@@ -244,6 +246,9 @@ def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
             found[m.span(1)] = "is the price of"
         for m in _COSTS.finditer(lower):
             found[m.span()] = f"what is the price of {m.group(1)}"
+        for m in _SELLS_FOR.finditer(lower):
+            if re.search(r"\bsell\b", m.group(0)):  # ('what do we charge for' is read above)
+                found.setdefault(m.span(), f"what is the price of {m.group(1)}")
     for m in _HOW_MUCH_OF.finditer(lower):
         found[m.span(1)] = "what share"
     for m in _WHAT_BILLED.finditer(lower):

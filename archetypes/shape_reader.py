@@ -2511,7 +2511,10 @@ def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
         m.group(1) in _PRICED_AT or re.search(r"\b(?:cost|costs|costing|priced)\s*$", intent.lower[:m.start()]) is not None
     # 'clients who spent more than 10k': money by its verb; 'reps who sold more than 95k': money or units, asked
     verb = _FIGURE_VERB.search(intent.lower[:m.start()])
-    sold_verb = verb is not None and verb.group(1) in lexicon.SALES_WORDS and not money_named
+    if verb is None and m.group(3):  # 'clients who ordered more than 10k': an amount bought, money or units
+        verb = _BOUGHT_AMOUNT.search(intent.lower[:m.start()])
+    sold_verb = verb is not None and (verb.group(1) in lexicon.SALES_WORDS or
+                                      verb.re is _BOUGHT_AMOUNT) and not money_named
     money_named = money_named or verb is not None
     target = _main_target(intent)
     counted_next = target is not None and m.end() <= target.span.start <= m.end() + 1  # 'more than 5 items'
@@ -2722,6 +2725,7 @@ def _row_condition(intent: Intent, m: re.Match, money_named: bool, number: float
 
 _FIGURE_VERB = re.compile(r"\b(spent|spend|spends|earned|earns|made|generated|brought in|paid|pays|sold|sell|sells|"
                           r"billed|invoiced)\s+(?:a total of\s+|in total\s+)?$")
+_BOUGHT_AMOUNT = re.compile(r"\b(ordered|bought|purchased)\s+(?:a total of\s+|in total\s+)?$")
 _MONEY_AFTER = re.compile(r"\s*(?:dollars?|bucks|euros?|pounds?|yen|usd|eur|gbp|jpy|cad|in (?:value|revenue|sales)|"
                           r"worth)\b")
 _WHO = re.compile(r"^\s*(?:who|which (?:people|persons?|ones))\b")
