@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from archetypes import calendar, lexicon
 from archetypes.grounding import OperatorMention
 from archetypes.intent import _MONTH_RE as MONTH_PATTERN
-from archetypes.intent import UNIT_WORDS, Intent, Span, Target, compound_head
+from archetypes.intent import RE_CHANGE_SAID, UNIT_WORDS, Intent, Span, Target, compound_head
 from archetypes.model import Detection, Reading
 from archetypes.naming import plural
 from archetypes.period_pair import PeriodPair, find_pair
@@ -32,6 +32,13 @@ def read_change(intent, ops, kinds, profile, spec, as_of, out) -> None:
     if change is None and doing is not None:
         # 'how are we doing in brazil this year': the period against the one before it, on the main figures
         change = OperatorMention("change", doing.group(1), _span(intent, doing.start(1), doing.end(1)))
+    if pair is not None and _one_range(intent, ops, pair):
+        # 'visits from april to june 2025', 'between april and june': the months from the one to the other, no change
+        spec.window = calendar.Window(pair.before.start, pair.after.end,
+                                      f"{pair.before.start.isoformat()} to {pair.after.end - dt.timedelta(days=1)}")
+        out.read += [_span(intent, a, b) for a, b in pair.spans]
+        out.replaces.add("timeframe")
+        return
     if change is None:
         if pair is None:
             return
@@ -465,6 +472,18 @@ def _span(intent: Intent, start: int, end: int) -> Span:
 
 def _first(ops: list[OperatorMention], category: str) -> OperatorMention | None:
     return next((m for m in ops if m.category == category), None)
+
+
+_SPAN_LINKS = frozenset({"to", "and", "through", "thru", "until", "till"})
+
+
+def _one_range(intent: Intent, ops, pair: PeriodPair) -> bool:
+    """Two periods named as a span ('from april to june', 'between april and june') with no word of a change or a
+    comparison: one run of months, asked as a whole."""
+    link = intent.lower[pair.spans[1][0]:pair.spans[1][1]].strip()
+    compared = any(m.category in ("change", "compare") and m.word != "between" for m in ops) or \
+        _HOW_DOING.search(intent.lower) is not None or RE_CHANGE_SAID.search(intent.lower) is not None
+    return link in _SPAN_LINKS and not compared and pair.before.end <= pair.after.start
 
 
 def _main_target(intent: Intent) -> Target | None:
