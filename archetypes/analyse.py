@@ -1529,10 +1529,11 @@ def _units_sold(intent: Intent, profile: SchemaProfile, table: str) -> tuple[Fac
 
 def _distinct_actors(intent: Intent, profile: SchemaProfile, table: str) -> tuple[Fact, Measure] | None:
     """'how many different clients ordered in 1997': the distinct rows the events point at, not every row."""
-    if not any(t[0] in lexicon.FACT_WORDS and t[0] not in lexicon.FACT_NOUNS or t[0] in lexicon.SERVING_VERBS
-               for t in intent.tokens):
+    prefer = verb_facts(intent, profile)  # ('how many students enrolled in 2024': the verb of the enrollments)
+    if not prefer and not any(t[0] in lexicon.FACT_WORDS and t[0] not in lexicon.FACT_NOUNS or
+                              t[0] in lexicon.SERVING_VERBS for t in intent.tokens):
         return None
-    return _actors(profile, table, prefer=verb_facts(intent, profile))
+    return _actors(profile, table, prefer=prefer)
 
 
 def _actors(profile: SchemaProfile, table: str, reaching: str | None = None,
@@ -1637,6 +1638,11 @@ _WENT_THROUGH = frozenset({"delivered", "shipped", "completed", "fulfilled", "do
                            "refunded", "paid"})
 
 
+# deeds that undo a row's going through: their day is not the day it went through
+_UNDONE = frozenset({"refund", "refunds", "refunded", "return", "returns", "returned", "churned", "churn",
+                     "terminated", "termination", "terminations", "dropped", "withdrawn", "reversed"})
+
+
 def _dated_as_said(intent: Intent, profile: SchemaProfile, fact: Fact) -> Fact:
     """The fact dated by the column the question's verb names, when it is not the one it is dated by ('tickets
     closed in june' by resolved_at, 'parcels shipped in 1997' by the shipped date); else the fact as it was."""
@@ -1650,7 +1656,9 @@ def _dated_as_said(intent: Intent, profile: SchemaProfile, fact: Fact) -> Fact:
     named = [c for c in others if _date_words(intent, c.name)]
     if not named and said & (lexicon.CLOSING_WORDS | lexicon.CLOSING_NOUNS):
         named = [c for c in others if set(words(c.name)) & lexicon.CLOSING_COLUMN_WORDS]
-        if said & lexicon.NEVER_HAPPENED:  # 'parcels cancelled in may': never delivered, so not by the delivery date
+        if said & (lexicon.NEVER_HAPPENED | _UNDONE):
+            # 'parcels cancelled in may': never delivered, so not by the delivery date; 'refunds in 2024' are not
+            # dated by the day a purchase completed
             named = [c for c in named if not set(words(c.name)) & _WENT_THROUGH]
     # the table's own noun names no date of it ('what weekday do most parcels ship on': 'parcels' are the rows, not
     # their order date)

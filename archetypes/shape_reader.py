@@ -3322,8 +3322,8 @@ def _when_did(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: Shap
     else:
         columns = _attribute_columns(profile, owner.table, "recency") if started is not None else []
         started_span = _span(intent, started.start(), started.end()) if started is not None else None
-    if not columns and started_span is not None:
-        return _when_its_rows_began(intent, profile, spec, out, owner, started_span)
+    if not columns and _FIRST_LAST.search(intent.lower) is None:  # ('its last order': the latest, read elsewhere)
+        return _when_its_rows_began(intent, profile, spec, out, owner, started_span, said)
     if not columns or started_span is None:
         return False
     spec.shape, spec.group, spec.fact, spec.measure, spec.window = "list", owner, None, None, None
@@ -3334,24 +3334,33 @@ def _when_did(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: Shap
 
 
 def _when_its_rows_began(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: ShapeRead, owner: Entity,
-                         started: Span) -> bool:
-    """'when did anna kohler move in', "when did anna's tenancy start": a row with no start date of its own began
-    with the first of the rows pointing at it that hold one (a tenancy's start date): the earliest, not a total."""
+                         started: Span | None, said: list[tuple[str, int, int]]) -> bool:
+    """'when did anna kohler move in', "when did anna's tenancy start", 'when did lena enroll': a row with no such
+    date of its own began with the first of the rows pointing at it that hold one (a tenancy's start date, an
+    enrollment's enrolled date): the earliest, not a total."""
     named = {t.entity.table for t in intent.targets}
-    found = [(table, c.name) for table, edges in profile.edges.items() if table != owner.table and
+
+    def dated_as_said(column: str) -> Span | None:
+        if started is not None and set(words(column)) & _START_WORDS:
+            return started
+        verb = next(((s, e) for w, s, e in said if len(w) >= 4 and any(len(p) >= 4 and same_root(w, p)
+                                                                         for p in words(column))), None)
+        return _span(intent, *verb) if verb is not None else None
+
+    found = [(table, c.name, at) for table, edges in profile.edges.items() if table != owner.table and
              any(e.ref_table == owner.table for e in edges)
-             for c in profile.tables[table].columns if c.family == "temporal" and set(words(c.name)) & _START_WORDS]
+             for c in profile.tables[table].columns if c.family == "temporal" and (at := dated_as_said(c.name))]
     # the table the question names first ('lease start'), else the only one there is
-    chosen = [f for f in found if f[0] in named] or (found if len({t for t, _ in found}) == 1 else [])
+    chosen = [f for f in found if f[0] in named] or (found if len({t for t, _, _ in found}) == 1 else [])
     if len(chosen) != 1:
         return False
-    table, column = chosen[0]
+    table, column, read = chosen[0]
     info = profile.tables[table]
     spec.shape, spec.group, spec.limit, spec.window, spec.count_table = "aggregate", None, None, None, None
     spec.fact = profile.facts.get(table) or Fact(table=table, measures=[], row_count=info.row_count)
     spec.measure = Measure(slug(phrase(column)), phrase(column), "sum", table, (column,))
     spec.agg, spec.per_table = "min", None
-    out.read.append(started)
+    out.read.append(read)
     out.consumed |= {"attribute", "ranking"}
     out.replaces |= {"ranking_metric", "unit", "timezone", "record_scope"}
     return True
