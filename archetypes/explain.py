@@ -314,6 +314,10 @@ def _group_noun(spec: QuerySpec) -> str:
     from archetypes.roles import role_name
 
     if not spec.group_via:
+        rows = spec.fact.table if spec.fact is not None else None
+        if spec.group.column_only and rows is not None and spec.group.table != rows and \
+                not spec.group.noun.startswith(singular_noun(spec.group.table)):
+            return f"{singular_noun(spec.group.table)}'s {spec.group.noun}"  # 'per student's country'
         return spec.group.noun
     name = role_name(spec.group_via)
     return name if name.endswith(spec.group.noun) else f"{name}'s {spec.group.noun}"  # 'per end station'

@@ -313,6 +313,15 @@ _MONEY_SAID = frozenset(lexicon.MONEY_TAILS) | frozenset(w for names in lexicon.
 _PEOPLE_WORDS = ("people", "person", "headcount", "staff", "folks")
 
 
+def _nearer(profile: SchemaProfile, table: str, other: str) -> bool:
+    """Whether the primary fact reaches `table` in fewer steps than `other`."""
+    fact = profile.primary_fact()
+    if fact is None:
+        return False
+    mine, theirs = profile.path(fact.table, table), profile.path(fact.table, other)
+    return mine is not None and (theirs is None or len(mine) < len(theirs))
+
+
 def vocabulary(profile: SchemaProfile) -> Vocabulary:
     cached = profile.cache.get("vocabulary")
     if cached is not None:
@@ -342,6 +351,11 @@ def vocabulary(profile: SchemaProfile) -> Vocabulary:
                 if column_words[-1] in ("name", "title") and len(column_words) == 1:
                     continue
                 key = tuple(singular(w) for w in column_words)
+                other = [e for e in phrases.get(key, []) if e.column_only and e.table != name]
+                if other and _nearer(profile, name, other[0].table):
+                    # 'revenue by country' with a country on the students and on the instructors: the column
+                    # nearest the events (the buyer's), not the first table's
+                    phrases[key] = [e for e in phrases[key] if e not in other]
                 if key in phrases and any(e.table != name for e in phrases[key]):
                     continue  # a table of that name exists: that is the entity
                 pseudo = Entity(table=name, name_columns=(column.name,), noun=" ".join(key),

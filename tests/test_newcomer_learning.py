@@ -1,7 +1,8 @@
 """Found trying an online-learning schema the project never saw (students, courses, enrollments with a status and a
 completed date): 'how many refunds were there in 2024' counted refunded enrollments by the day they completed
 (none ever did), marked clear; 'when did lena enroll' counted her reviews; 'how many students enrolled in 2024'
-counted the students who signed up in 2024."""
+counted the students who signed up in 2024; 'which country brings in the most revenue' grouped by the
+instructors' country (the first table holding a country), said as 'per country'."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -21,6 +22,8 @@ ENROLLMENTS = [(1, 1, "2024-03-01 10:00:00", "completed", "2024-05-01 10:00:00")
 def _learning(url: str) -> None:
     engine = sa.create_engine(url)
     with engine.begin() as conn:
+        conn.exec_driver_sql("CREATE TABLE instructors (instructor_id INTEGER PRIMARY KEY, full_name VARCHAR(30) "
+                             "NOT NULL, country VARCHAR(20) NOT NULL)")
         conn.exec_driver_sql("CREATE TABLE students (student_id INTEGER PRIMARY KEY, full_name VARCHAR(30) NOT NULL, "
                              "signup_date DATE NOT NULL)")
         conn.exec_driver_sql("CREATE TABLE enrollments (enrollment_id INTEGER PRIMARY KEY, student_id INTEGER NOT NULL "
@@ -33,6 +36,20 @@ def _learning(url: str) -> None:
         conn.execute(sa.text("INSERT INTO enrollments VALUES (:i, :s, :e, :t, :c)"),
                      [dict(zip("isetc", row, strict=True)) for row in ENROLLMENTS])
         conn.exec_driver_sql("INSERT INTO reviews VALUES (1, 2, 4, '2024-05-02 10:00:00')")
+        # the instructors come first and hold a country too; the buyers' country is the students'
+        conn.exec_driver_sql("ALTER TABLE students ADD COLUMN country VARCHAR(20)")
+        conn.exec_driver_sql("UPDATE students SET country = CASE student_id WHEN 1 THEN 'Germany' ELSE 'France' END")
+        conn.exec_driver_sql("CREATE TABLE courses (course_id INTEGER PRIMARY KEY, title VARCHAR(30) NOT NULL, "
+                             "instructor_id INTEGER NOT NULL REFERENCES instructors(instructor_id))")
+        conn.exec_driver_sql("ALTER TABLE enrollments ADD COLUMN course_id INTEGER REFERENCES courses(course_id)")
+        conn.exec_driver_sql("CREATE TABLE payments (payment_id INTEGER PRIMARY KEY, enrollment_id INTEGER NOT NULL "
+                             "REFERENCES enrollments(enrollment_id), amount NUMERIC(8,2) NOT NULL, "
+                             "paid_at TIMESTAMP NOT NULL)")
+        conn.exec_driver_sql("INSERT INTO instructors VALUES (1, 'Ada Berg', 'Spain')")
+        conn.exec_driver_sql("INSERT INTO courses VALUES (1, 'SQL basics', 1)")
+        conn.exec_driver_sql("UPDATE enrollments SET course_id = 1")
+        conn.exec_driver_sql("INSERT INTO payments VALUES (1, 1, 50, '2024-03-01 10:00:00'), "
+                             "(2, 3, 20, '2024-02-01 10:00:00')")
     engine.dispose()
 
 
@@ -56,3 +73,9 @@ def test_people_who_did_a_deed_in_a_year_are_counted_by_the_deed(learning: Conne
     # both enrolled in 2024 (one signed up in 2023): never the one who signed up in 2024
     assert "[[2]]" in complete_answers(learning, "How many students enrolled in 2024?")
     assert complete_answers(learning, "how many students signed up in 2024") == ["[[1]]"]
+
+
+def test_a_country_of_the_buyers_is_the_nearest_one(learning: Connected) -> None:
+    analysis = learning.analyse("revenue by country")
+    assert analysis.interpretations and all("per student's country" in i.explanation
+                                            for i in analysis.interpretations), analysis.interpretations
