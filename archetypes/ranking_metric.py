@@ -40,11 +40,40 @@ def detect(ctx: Context) -> Detection | None:
     if money_named and any(m.money for _, m in options):
         # 'top 5 guests by total spend': money is named, so only money ranks them (not adults or ratings)
         options = [(f, m) for f, m in options if m.money]
-    if len(options) < 2:
-        return None
     readings = [Reading(m.value, m.label, _apply(fact, m)) for fact, m in options]
+    rated = _rating_reaching(ctx, entity.table) if not money_named and intent.ranking.text.lower().split()[-1] in \
+        _QUALITY_WORDS else None
+    if rated is not None:  # 'who is the best instructor': how well rated, beside how much they sell
+        readings.insert(0, rated)
+    if len(readings) < 2:
+        return None
     question = f"Rank {plural(entity.noun)} by which metric?"
     return ARCHETYPE.detection(intent.ranking, readings, question=question)
+
+
+_QUALITY_WORDS = frozenset({"best", "worst", "greatest", "finest", "strongest", "weakest", "poorest"})
+
+
+def _rating_reaching(ctx: Context, table: str) -> Reading | None:
+    """The average of a rating column of rows that reach `table` ('best instructor': the reviews' average rating
+    of their courses), as a reading; a rating is averaged, never added up."""
+    from archetypes import lexicon
+
+    profile = ctx.profile
+    found = [(name, c.name) for name, info in profile.tables.items() for c in info.columns
+             if c.family == "numeric" and set(words(c.name)) & lexicon.RATING_WORDS and name != table and
+             profile.path(name, table) is not None]
+    # a rating given ('rating', 'stars') before a score earned ('quiz score')
+    found.sort(key=lambda f: not set(words(f[1])) & {"rating", "ratings", "stars"})
+    for name, column in found[:1]:
+        info = profile.tables[name]
+        fact = profile.facts.get(name) or Fact(table=name, measures=[], row_count=info.row_count)
+        measure = Measure(column.lower(), f"Average {phrase(column)}", "sum", name, (column,))
+
+        def apply(spec: QuerySpec, fact: Fact = fact, measure: Measure = measure) -> None:
+            spec.fact, spec.measure, spec.agg, spec.count_table, spec.per_table = fact, measure, "avg", None, None
+        return Reading(measure.value, f"Average {phrase(column)} (of the {plural(phrase(name))})", apply)
+    return None
 
 
 def gross_or_net(ctx: Context) -> Detection | None:

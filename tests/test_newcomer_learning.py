@@ -48,6 +48,8 @@ def _learning(url: str) -> None:
         conn.exec_driver_sql("INSERT INTO instructors VALUES (1, 'Ada Berg', 'Spain')")
         conn.exec_driver_sql("INSERT INTO courses VALUES (1, 'SQL basics', 1)")
         conn.exec_driver_sql("UPDATE enrollments SET course_id = 1")
+        conn.exec_driver_sql("ALTER TABLE reviews ADD COLUMN course_id INTEGER REFERENCES courses(course_id)")
+        conn.exec_driver_sql("UPDATE reviews SET course_id = 1")
         conn.exec_driver_sql("INSERT INTO payments VALUES (1, 1, 50, '2024-03-01 10:00:00'), "
                              "(2, 3, 20, '2024-02-01 10:00:00')")
     engine.dispose()
@@ -79,3 +81,11 @@ def test_a_country_of_the_buyers_is_the_nearest_one(learning: Connected) -> None
     analysis = learning.analyse("revenue by country")
     assert analysis.interpretations and all("per student's country" in i.explanation
                                             for i in analysis.interpretations), analysis.interpretations
+
+
+def test_the_best_teacher_may_be_the_best_rated(learning: Connected) -> None:
+    """'who is the best instructor' ranked by money and counts alone: how well they are rated is a reading too
+    (an average, never a sum of ratings)."""
+    analysis = learning.analyse("Who is the best instructor?")
+    assert any(i.explanation.startswith("Average rating over the reviews") for i in analysis.interpretations), \
+        analysis.interpretations
