@@ -230,7 +230,8 @@ def _candidates(ctx: Context, axes: list[tuple[Detection, list[Reading]]], total
         spec = _applied(ctx.base, combo)
         if spec.invalid:
             continue
-        if (spec.window is not None or spec.change is not None or spec.weekdays) and spec.fact is not None and \
+        if (spec.window is not None or spec.change is not None or spec.weekdays or spec.grain or
+                spec.time_part is not None) and spec.fact is not None and \
                 spec.fact.time is not None and ctx.base.fact is not None and spec.fact.table != ctx.base.fact.table:
             # 'which month had the most cancellations', counted: the subscriptions by the day they ended
             if spec.fact.table not in dated:
@@ -753,8 +754,8 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
                                 pending_owner=_pending_owner(ctx), flag_spans=grounded.flags)
     _rows_with_children(intent, profile, base)  # a list of them is known once the shape is read
     timed = base.measure is not None and DAYS_BETWEEN in (base.measure.expression or "")
-    if (base.window is not None or base.change is not None or base.time_part is not None or base.weekdays) and \
-            base.fact is not None and base.fact.time is not None and not timed:
+    if (base.window is not None or base.change is not None or base.time_part is not None or base.weekdays or
+            base.grain) and base.fact is not None and base.fact.time is not None and not timed:
         # ('what weekday do most parcels ship on': the days they shipped, not the days they were placed; 'avg
         # hours to ship in 1997': the verb ends the time taken, the rows are those placed in 1997)
         base.fact = _dated_as_said(intent, profile, base.fact)  # 'tickets closed in june': by the closing date

@@ -89,3 +89,10 @@ def test_the_best_teacher_may_be_the_best_rated(learning: Connected) -> None:
     analysis = learning.analyse("Who is the best instructor?")
     assert any(i.explanation.startswith("Average rating over the reviews") for i in analysis.interpretations), \
         analysis.interpretations
+
+
+def test_completions_by_month_are_dated_by_their_completion(learning: Connected) -> None:
+    """'which month had the most completions' grouped the completed enrollments by the month they began."""
+    analysis = learning.analyse("Which month had the most completions?")
+    counted = [i for i in analysis.interpretations if i.explanation.startswith("Number of enrollments")]
+    assert counted and all("of the completed at" in i.explanation for i in counted), analysis.interpretations
