@@ -30,7 +30,7 @@ from archetypes.query import MAX_CALENDAR_ROWS, RANKING_LIMIT, EntityFilter, Que
 from archetypes.registry import ARCHETYPES, ORDER
 from archetypes.respell import Respelt, respell
 from archetypes.shape_reader import ShapeRead, read_shape
-from archetypes.status_words import open_or_unfinished, state_or_date, undated_state
+from archetypes.status_words import open_or_unfinished, rate_of_settled, state_or_date, undated_state
 from archetypes.unit import mixed_note
 from archetypes.values import ValueRef, kinds_holding, territories_holding, value_key
 
@@ -770,7 +770,7 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
     elif base.fact is not None and base.fact.time is not None and base.measure is not None and \
             base.measure.kind == "count" and base.measure.table == base.fact.table:
         grounded.shape.read += _date_words(intent, base.fact.time.column)  # 'borrowed most': the loans counted
-    unfinished = open_or_unfinished(intent, profile, base)
+    unfinished = open_or_unfinished(intent, profile, base) or rate_of_settled(intent, base, profile)
     if unfinished is not None and "record_scope" not in grounded.shape.replaces:
         grounded.shape.detections.append(unfinished)
         grounded.shape.replaces.add("record_scope")

@@ -44,6 +44,37 @@ def open_or_unfinished(intent: Intent, profile: SchemaProfile, base: QuerySpec) 
 
 
 _RATE_NOUNS = frozenset({"rate", "rates", "ratio", "share", "percentage", "percent", "pct", "%", "proportion"})
+# states of a row still under way: a rate of how rows ended may leave them out of the whole
+_STILL_GOING = _UNDER_WAY_TOO | frozenset({"open", "active", "in_progress", "in progress", "ongoing", "running",
+                                           "enrolled", "scheduled", "processing"})
+
+
+def rate_of_settled(intent: Intent, base: QuerySpec, profile: SchemaProfile) -> Detection | None:
+    """'what is the completion rate': completed of every enrollment, or of those that have ended one way or
+    another (the active ones cannot have completed yet). Asked when the rows' state column holds states still
+    under way and the part is a state that ends them."""
+    part = next((f for f in base.share_filters if f.entity.column_only and not f.negate and
+                 lexicon.is_state_column(words(f.entity.name_columns[0]))), None)
+    if base.shape != "share" or part is None or any(str(v).lower() in _STILL_GOING for v in part.values) or \
+            not any(str(v).lower() in lexicon.CLOSING_WORDS | lexicon.NEVER_HAPPENED for v in part.values) or \
+            any(key.split(".")[0] in (part.entity.table, base.fact.table if base.fact else "")
+                for key in profile.open_ends):
+        return None  # (only a state that ends a row; rows valid over a period have their own scopes)
+    column = profile.tables[part.entity.table].column(part.entity.name_columns[0])
+    going = tuple(v for v in (column.samples if column is not None else ()) if v.lower() in _STILL_GOING)
+    if not going:
+        return None
+    settled = EntityFilter(part.entity, going, column=part.column, negate=True, via=part.via)
+
+    def only_settled(spec: QuerySpec) -> None:
+        spec.filters = [*spec.filters, settled]
+
+    name = phrase(part.entity.name_columns[0])
+    readings = [Reading("of_all", f"Of every {phrase(base.fact.table) if base.fact else 'row'}", lambda spec: None),
+                Reading("of_settled", f"Of those no longer {', '.join(going)} ({name} not {', '.join(going)})",
+                        only_settled)]
+    return ARCHETYPE.detection(Span(0, len(intent.question), intent.question), readings,
+                               question=f"Of every row, or leaving out those still {', '.join(going)}?")
 
 
 def undated_state(intent: Intent, profile: SchemaProfile, base: QuerySpec) -> list[tuple[Span, str]]:

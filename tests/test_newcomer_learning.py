@@ -16,7 +16,8 @@ from tests.support import Connected, built_sqlite, complete_answers
 ENROLLMENTS = [(1, 1, "2024-03-01 10:00:00", "completed", "2024-05-01 10:00:00"),
                (2, 1, "2024-06-01 10:00:00", "refunded", None),
                (3, 2, "2024-02-01 10:00:00", "refunded", None),
-               (4, 2, "2023-11-01 10:00:00", "completed", "2024-01-15 10:00:00")]
+               (4, 2, "2023-11-01 10:00:00", "completed", "2024-01-15 10:00:00"),
+               (5, 1, "2024-08-01 10:00:00", "active", None)]
 
 
 def _learning(url: str) -> None:
@@ -96,3 +97,11 @@ def test_completions_by_month_are_dated_by_their_completion(learning: Connected)
     analysis = learning.analyse("Which month had the most completions?")
     counted = [i for i in analysis.interpretations if i.explanation.startswith("Number of enrollments")]
     assert counted and all("of the completed at" in i.explanation for i in counted), analysis.interpretations
+
+
+def test_a_rate_of_how_rows_ended_may_leave_out_those_still_going(learning: Connected) -> None:
+    """'what is the completion rate' divided by every enrollment, the active ones too, and never said so."""
+    # completed 2 of 5, or 2 of the 4 that ended
+    assert sorted(round(float(row[-1]), 3) for row in (
+        learning.run(i).rows[0] for i in learning.analyse("What is the completion rate?").interpretations)) in (
+        [0.4, 0.5], [40.0, 50.0])
