@@ -6,6 +6,7 @@ X's payments; 'leases terminated in 2024' said no date records it (the end date 
 table with no name column was taken as read and counted nothing."""
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -98,3 +99,11 @@ def test_a_synonym_of_a_table_counts_its_rows(tmp_path) -> None:
     assert not unknown.analyse("How many gigs are there?").understood.complete
     connected.db.dispose()
     unknown.db.dispose()
+
+
+def test_the_page_examples_say_plurals_right(rentals: Connected) -> None:
+    """The page's examples asked 'How many propertys are there?'."""
+    from checker_app.ui import display
+
+    examples = display.examples_for([rentals.profile])
+    assert examples and not any(re.search(r"\b\w+ys are there\b", e) for e in examples), examples

@@ -288,7 +288,9 @@ def examples_for(profiles: Sequence[Any]) -> tuple[str, ...]:
     if fact.time is not None:
         out += said
     if len(nouns) > 1:
-        out.append(f"How many {nouns[1][2]}s are there?")
+        from archetypes.naming import plural
+
+        out.append(f"How many {plural(nouns[1][2])} are there?")  # ('properties', not 'propertys')
     return tuple(dict.fromkeys(out))
 
 
