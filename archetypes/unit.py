@@ -70,7 +70,11 @@ def detect(ctx: Context) -> Detection | None:
             return None
     rate = profile.rate_table
     target = intent.currency_named or (rate.target if rate else None) or found[0].most_rows or codes[0]
-    readings = [Reading(f"only_{target.lower()}", f"Only amounts recorded in {target}", _apply("only", target))]
+    # rows grouped by what keeps its own currency (a shop's): keeping one currency keeps only the groups in it, a
+    # ranking of some of them; unless that currency is what was asked ('which shop sells most in dollars')
+    holders = frozenset() if intent.currency_named else frozenset(c.table for c in profile.currency_columns)
+    readings = [Reading(f"only_{target.lower()}", f"Only amounts recorded in {target}",
+                        _apply("only", target, holders))]
     if present is not None and target not in present:
         readings = []  # 'berlin vs london': none of their amounts is in dollars, keeping only those keeps nothing
     paid_in = intent.currency is not None and intent.currency_named is not None and \
@@ -87,7 +91,8 @@ def detect(ctx: Context) -> Detection | None:
     if rate is None and not intent.currency_named:
         # 'which city brings in the most money', 'average payment amount' with nothing to convert by: each
         # currency's own figure is a reading (never the most common one alone, passed off as the answer)
-        readings[-1:-1] = [Reading(f"only_{code.lower()}", f"Only amounts recorded in {code}", _apply("only", code))
+        readings[-1:-1] = [Reading(f"only_{code.lower()}", f"Only amounts recorded in {code}",
+                                   _apply("only", code, holders))
                            for code in codes[:3] if code != target and (present is None or code in present)]
     return ARCHETYPE.detection(span, readings, question=f"Amounts are in {len(codes)} currency codes: which treatment?")
 
@@ -121,12 +126,15 @@ def _measure_span(ctx: Context):
     return next((span for measure, span in ctx.intent.measures if measure.money), None)
 
 
-def _apply(mode: str, code: str | None):
+def _apply(mode: str, code: str | None, holders: frozenset[str] = frozenset()):
     def apply(spec: QuerySpec) -> None:
         if spec.measure is None or not spec.measure.money:
             return  # a count or a quantity is in no currency: the choice changes nothing
         if mode == "per" and (spec.shape != "aggregate" or spec.group is not None and spec.limit):
             spec.invalid = True  # a ranking, share or change per currency is not an answer to the question
+            return
+        if mode == "only" and spec.group is not None and not spec.group.column_only and spec.group.table in holders:
+            spec.invalid = True  # 'which shop has the highest...' answered among the dollar shops alone
             return
         spec.currency_mode, spec.currency_target = mode, code
     return apply
