@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from archetypes import calendar, lexicon
 from archetypes.grounding import OperatorMention
 from archetypes.intent import _MONTH_RE as MONTH_PATTERN
-from archetypes.intent import RE_CHANGE_SAID, UNIT_WORDS, Intent, Span, Target, compound_head
+from archetypes.intent import UNIT_WORDS, Intent, Span, Target, compound_head
 from archetypes.model import Detection, Reading
 from archetypes.naming import plural
 from archetypes.period_pair import PeriodPair, find_pair
@@ -482,7 +482,7 @@ def _one_range(intent: Intent, ops, pair: PeriodPair) -> bool:
     comparison: one run of months, asked as a whole."""
     link = intent.lower[pair.spans[1][0]:pair.spans[1][1]].strip()
     compared = any(m.category in ("change", "compare") and m.word != "between" for m in ops) or \
-        _HOW_DOING.search(intent.lower) is not None or RE_CHANGE_SAID.search(intent.lower) is not None
+        _HOW_DOING.search(intent.lower) is not None or lexicon.CHANGE_SAID.search(intent.lower) is not None
     return link in _SPAN_LINKS and not compared and pair.before.end <= pair.after.start
 
 

@@ -97,12 +97,6 @@ RE_MONTH_RANGE = re.compile(r"\b" + _MONTH_RE + r"\s*(-|–|\bthrough\b|\bthru\b
 RE_SPAN_MONTHS = re.compile(r"\b(?:between|from)\s+(?:the\s+start\s+of\s+)?" + _MONTH_RE +
                             r"\s+(?:and|to|through|thru|until|till|-)\s+(?:the\s+end\s+of\s+)?" + _MONTH_RE +
                             r"(?:,?\s+(?:of\s+)?" + _YEAR_RE + r")?\b(?![\s.,]*\d)")
-# words that ask for a change or a comparison between two periods named ('how did sales change from may to june')
-RE_CHANGE_SAID = re.compile(r"\b(?:change[sd]?|changing|grow|grew|grown|growth|rise|rose|risen|fall|fell|fallen|drop|"
-                            r"dropped|increase[sd]?|decrease[sd]?|decline[sd]?|difference|differ|compare[sd]?|"
-                            r"comparison|vs|versus|against|trend|trending|better|worse|up|down|improve[sd]?|jump|"
-                            r"jumped|shift|shifted|move[sd]?|moving|go|went|gone|evolve[sd]?)\b|"
-                            r"^\s*how\s+(?:did|has|have|was|were|do|does)\b")
 # 'q1 this year', 'h2 last year', 'march of last year': a part of the year named relative to now
 RE_PART_OF_YEAR = re.compile(r"\b(?:q([1-4])|h([12])|(first|second|third|fourth) quarter|" + _MONTH_RE +
                              r")(?:\s+(?!vs\b|versus\b|and\b|to\b|than\b|compared\b|against\b)[a-z]+){0,2}?"
@@ -919,7 +913,7 @@ def _concrete_window(lower: str, as_of: dt.date) -> tuple[calendar.Window, tuple
         else:
             start = as_of.replace(day=1)
         return calendar.Window(start, as_of + day, m.group(0)), m.span(), False
-    if (m := RE_SPAN_MONTHS.search(lower)) is not None and not RE_CHANGE_SAID.search(lower):
+    if (m := RE_SPAN_MONTHS.search(lower)) is not None and not lexicon.CHANGE_SAID.search(lower):
         # 'between april and june 2025', 'from april to june': the months from the one to the other (no change asked)
         first, last = _MONTHS.get(m.group(1)[:3], 1), _MONTHS.get(m.group(2)[:3], 1)
         year = int(m.group(3)) if m.group(3) else as_of.year - (1 if dt.date(as_of.year, first, 1) > as_of else 0)

@@ -85,6 +85,12 @@ STATE_COLUMN_WORDS = frozenset({"status", "state"})
 # a state a row's closing date is for ('tickets closed in june' are dated by resolved_at)
 CLOSING_WORDS = frozenset({"closed", "solved", "resolved", "completed", "finished", "fulfilled", "done", "shipped",
                            "delivered", "cancelled", "canceled", "refunded", "ended", "terminated", "churned"})
+# words that ask for a change or a comparison between two periods named ('how did sales change from may to june')
+CHANGE_SAID = re.compile(r"\b(?:change[sd]?|changing|grow|grew|grown|growth|rise|rose|risen|fall|fell|fallen|drop|"
+                         r"dropped|increase[sd]?|decrease[sd]?|decline[sd]?|difference|differ|compare[sd]?|"
+                         r"comparison|vs|versus|against|trend|trending|better|worse|up|down|improve[sd]?|jump|"
+                         r"jumped|shift|shifted|move[sd]?|moving|go|went|gone|evolve[sd]?)\b|"
+                         r"^\s*how\s+(?:did|has|have|was|were|do|does)\b")
 # words of a date column that records a closing ('ends_on', 'closed_at', 'cancelled_on'): the day a row ended
 CLOSING_COLUMN_WORDS = CLOSING_WORDS | frozenset({"end", "ends", "close", "closing", "finish", "termination",
                                                   "cancellation", "churn"})

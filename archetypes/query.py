@@ -1037,10 +1037,6 @@ def per_key(table_name: str, source: _From, profile: SchemaProfile) -> exp.Expr 
     return col(table.primary_key[0], "t0")
 
 
-def _nullable_key(table_name: str, source: _From, profile: SchemaProfile) -> bool:
-    return nullable_route(profile, source.root, table_name)
-
-
 def nullable_route(profile: SchemaProfile, root: str, table_name: str) -> bool:
     """Whether the rows of `root` reach `table_name` through a column that may be empty (a ticket no agent
     holds)."""
@@ -1076,7 +1072,7 @@ def metric_expression(spec: QuerySpec, measure: Measure, value: exp.Expr, source
     if key is None:
         spec.notes.append(f"{spec.per_table} cannot be reached from {source.root}: no ratio per it")
         return None
-    if carry is None and spec.agg is None and _nullable_key(spec.per_table, source, profile):
+    if carry is None and spec.agg is None and nullable_route(profile, source.root, spec.per_table):
         # 'tickets per agent': a ticket no agent holds is no agent's; only the rows with one are divided
         held = exp.Not(this=exp.Is(this=key.copy(), expression=exp.Null()))
         aggregated = exp.Count(this=key.copy()) if measure.kind == "count" and not measure.columns else \

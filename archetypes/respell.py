@@ -89,7 +89,6 @@ _INACTIVE = re.compile(r"\b(inactive|dormant)\s+(?=(?:for|in|over|during|since|t
 # 'repeat clients', 'one-time buyers': those who bought more than once, or once only
 _REPEAT = re.compile(r"\b(repeat|returning|one[- ]time|one[- ]off)\s+((?:" + "|".join(sorted(lexicon.PEOPLE_NOUNS)) +
                      r")s?)\b")
-# 'w/ us', 'w/o a phone': with, without; '500 bucks': dollars
 # 'what do we charge for a track', 'how much does a ticket cost': its price (where no column is called that)
 _CHARGE_FOR = re.compile(r"\b((?:do|does|did)\s+(?:we|you|they|it)\s+(?:charge|ask)\s+for)\s+(?=[a-z])")
 _COSTS = re.compile(r"\bhow\s+much\s+(?:does|do|did)\s+((?:an?|one|each|the|our)\s+[a-z]+(?:\s+[a-z]+)?)\s+cost\b")
@@ -108,7 +107,8 @@ _PRESENT_BUYING = "|".join(sorted(v + "s" for v in lexicon.BUYING_VERBS if v not
 _BUYS_MOST = re.compile(r"\b(?:which|what)\s+[a-z]+[^s\s]\s+(" + _PRESENT_BUYING +
                         r")\s+(?:the\s+)?(?:most|least|more|less)\b")
 # 'what does chai sell for', 'what do we sell chai for': its price
-_SELLS_FOR = re.compile(r"\b(?:what|how\s+much)\s+(?:does|do|did)\s+(?:we\s+sell\s+)?(.+?)\s+(?:sell\s+)?for\b")
+_SELLS_FOR = re.compile(r"\b(?:what|how\s+much)\s+(?:does|do|did)\s+(?:we\s+sell\s+(.+?)|(.+?)\s+sell)\s+for\b")
+# 'w/ us', 'w/o a phone': with, without; '500 bucks': dollars
 _WITH = re.compile(r"\b(w/o|w/)(?=\s|$)")
 _BUCKS = re.compile(r"(?<=\d\s)(bucks)\b|(?<=\d)(bucks|k bucks)\b")
 
@@ -206,8 +206,7 @@ def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
     for m in _COMMON_TYPO.finditer(lower):
         if m.group(1) not in known:
             found[m.span(1)] = _COMMON_TYPOS[m.group(1)]
-    if re.search(r"\b(?:change|changed|grow|grew|grown|rise|rose|risen|fall|fell|fallen|drop|dropped|increase|increased|"
-                 r"decrease|decreased|decline|declined|shrink|shrank|move|moved)\b", lower):
+    if lexicon.CHANGE_SAID.search(lower):
         for m in _BY_WHAT_PERCENT.finditer(lower):
             found[m.span(1)] = "how much in %"
     for m in _COMPANY.finditer(lower):
@@ -247,8 +246,7 @@ def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
         for m in _COSTS.finditer(lower):
             found[m.span()] = f"what is the price of {m.group(1)}"
         for m in _SELLS_FOR.finditer(lower):
-            if re.search(r"\bsell\b", m.group(0)):  # ('what do we charge for' is read above)
-                found.setdefault(m.span(), f"what is the price of {m.group(1)}")
+            found.setdefault(m.span(), f"what is the price of {m.group(1) or m.group(2)}")
     for m in _HOW_MUCH_OF.finditer(lower):
         found[m.span(1)] = "what share"
     for m in _WHAT_BILLED.finditer(lower):
