@@ -661,13 +661,25 @@ def _own_anchor(intent: Intent, profile: SchemaProfile) -> dt.date | None:
     return latest.date() if latest is not None and latest.year < 9000 else None
 
 
+def _quantity_phrases(profile: SchemaProfile) -> frozenset[str]:
+    """The words of the counts the rows keep ('units in stock', 'units on order'): 'zero units in stock' is that
+    column at 0, not rows with no related rows."""
+    from archetypes.profile.keys import is_key
+
+    nouns = {singular(w) for t in profile.tables for w in words(t)}
+    return frozenset(" ".join(words(c.name)) for t in profile.tables.values() for c in t.columns
+                     if c.family == "numeric" and not is_key(t, c) and len(words(c.name)) > 1 and
+                     not {singular(w) for w in words(c.name)} <= nouns)
+
+
 def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of: dt.date | None) -> Context:
     if not isinstance(question, (str, bytes)):
         raise InputError("question must be text")
     typed = decode_input(question, what="question", limit=MAX_QUESTION_BYTES).strip()
     latest = as_of or profile.as_of or (profile.latest.date() if profile.latest is not None else None)
     respelt = respell(typed, latest=latest, earliest=profile.earliest.date() if profile.earliest is not None else None,
-                      known=vocabulary(profile).known, named=lambda word: _names_data(word, profile, lookup))
+                      known=vocabulary(profile).known, named=lambda word: _names_data(word, profile, lookup),
+                      quantities=_quantity_phrases(profile))
     text = respelt.text  # "q1 '98": q1 1998, 'averge': average; mapped back to the words typed (_as_typed)
     anchor = as_of or profile.as_of
     intent = read(text, profile, anchor)

@@ -7,6 +7,7 @@ compiler reports an unknown token instead of guessing.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from archetypes import lexicon, naming
@@ -21,6 +22,8 @@ _SKIP_IN_VALUES = {"and", "&"}
 # short English words that are also upper-case codes somewhere ('US', 'IT', 'OR', 'ME'): never a value unless
 # typed in capitals
 _NEGATING = frozenset({"not", "non", "excluding", "except", "without", "outside"})
+_PART_OF = frozenset({"how many of", "how much of"})
+_POSSESSIVE = re.compile(r"\s+(?:their|its|his|her|my)\b")
 _PLACE_WORDS = frozenset({"in", "from", "at", "to", "of"})
 _DETERMINERS = frozenset({"our", "the", "all", "any", "those", "these", "my", "every", "from", "in", "at"})
 _SHORT_WORDS = frozenset("""us it or me am pm no on in at up go do so an as be by he we tv id ok all any are can
@@ -200,6 +203,9 @@ def operator_mentions(intent: Intent) -> list[OperatorMention]:
         start = 0
         while (at := _find_words(lower, phrase, start)) >= 0:
             end = at + len(phrase)
+            if phrase in _PART_OF and _POSSESSIVE.match(lower, end):
+                start = end  # 'how many of their tracks we sold': their tracks, counted, not a part of all
+                continue
             if not any(a < end and at < b for a, b in taken):
                 taken.append((at, end))
                 found.append(OperatorMention(lexicon.OPERATORS[phrase], phrase,

@@ -34,6 +34,8 @@ def detect(ctx: Context) -> Detection | None:
         return None  # a figure of the rows' own columns was read (the days between two of their dates)
     if ctx.base.per_table is not None and ctx.base.fact is not None and unknown is None:
         return None  # a ratio was read ('aov in 1997'): money per order
+    if ctx.base.having is not None and ctx.base.group is not None and ctx.base.fact is not None and unknown is None:
+        return None  # a condition on each one's total was read ('who has ordered more than 25 times')
     if values and intent.schema_hits == 0 and unknown is None:
         return None
     if unknown is not None and (intent.absent_subject or (intent.group is None

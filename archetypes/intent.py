@@ -102,6 +102,10 @@ RE_PART_OF_YEAR = re.compile(r"\b(?:q([1-4])|h([12])|(first|second|third|fourth)
                              r")(?:\s+(?!vs\b|versus\b|and\b|to\b|than\b|compared\b|against\b)[a-z]+){0,2}?"
                              r"\s+(?:of\s+|in\s+)?(this|current|last|previous|prior)\s+(?:year|yr)\b")
 RE_HALF = re.compile(r"\b(?:h([12])|(first|second|1st|2nd) half)(?:\s+(?:of\s+)?" + _YEAR_RE + r")?\b")
+_YEAR_SPAN = re.compile(r"(?:\bacross\s+|\b(?:from|over|during|in|for)\s+)?\b(?P<first>(?:19|20)\d{2})\s*"
+                        r"(?:(?P<dash>-|–)|\b(?P<through>through|thru|until|till)\b|\band\b|&|\bto\b)\s*"
+                        r"(?P<last>(?:19|20)\d{2})\b"
+                        r"(?P<whole>\s+(?:combined|together|put\s+together|in\s+total|inclusive|both\s+included))?")
 RE_YEAR = re.compile(r"(?<![$€£¥\d,.])\b(?:fy\s?)?" + _YEAR_RE + r"\b(?![,.]\d)")  # '$2000' is money
 _COMPARED_WITH = re.compile(r"\b(?:(?:more|less|fewer|greater|higher|lower)\s+than|over|above|under|below|at least|"
                             r"at most|exceeding|beyond)\s+\$?$")
@@ -989,6 +993,12 @@ def _concrete_window(lower: str, as_of: dt.date) -> tuple[calendar.Window, tuple
         if start > as_of:
             start = dt.date(as_of.year - 1, month, 1)
         return calendar.Window(start, calendar.add_months(start, 1), m.group(1)), m.span(1), False
+    if (m := _YEAR_SPAN.search(lower)) is not None and int(m["first"]) < int(m["last"]) and \
+            (m["dash"] or m["through"] or m["whole"] or m.group(0).startswith("across")) and \
+            not lexicon.CHANGE_SAID.search(lower):
+        # '2023-2024', 'from 2023 through 2024', '2023 and 2024 combined', 'across 2023 and 2024': one run of years
+        return calendar.Window(dt.date(int(m["first"]), 1, 1), dt.date(int(m["last"]) + 1, 1, 1), m.group(0)), \
+            m.span(), False
     years = list(RE_YEAR.finditer(lower))
     # 'spent more than 2000 in 2025': a number compared with is a threshold when another year is the window
     kept = [m for m in years if not (len(years) > 1 and _COMPARED_WITH.search(lower[:m.start()]))] or years

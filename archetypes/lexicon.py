@@ -32,7 +32,7 @@ happen happens happened happening arrive arrives arrived take took taken place p
 opened raised submitted filed logged
 carry carries carried carrying handle handles handled handling went go goes gone gets called named
 appear appears appeared appearing featured
-actually through via market markets
+actually through via market markets still
 roughly approximately approx around ballpark
 """.split())
 
@@ -284,7 +284,7 @@ COUNTRY_CODES: dict[str, tuple[str, ...]] = {
 # the state
 GRAMMAR_IDIOMS = re.compile(
     r"\bover(?=\s+(?:the\s+)?(?:last|past|previous|prior|trailing|recent|whole|entire|full|course)\b)"
-    r"|\b(?:break|breaks|breaking|broken|broke)\s+(?:(?:it|them|this|that|those|these)\s+)?(?:down|out)\b"
+    r"|\b(?:break|breaks|breaking|broken|broke|split|splits|splitting)\s+(?:(?:it|them|this|that|those|these)\s+)?(?:down|out)\b"
     r"|\bon\s+(?:file|record|the\s+books)\b|\bin\s+(?:the|our)\s+(?:system|database|db|records?|books)\b"
     r"|\b(?:end|ends|ended|ending)\s+up\b|\bin\s+total\b|\ball\s+told\b|\bright(?=\s+now\b)"
     r"|(?<=\bemail)\s+address(?:es)?\b|(?<=\be-mail)\s+address(?:es)?\b"  # 'email addresses': the email
@@ -296,6 +296,33 @@ GRAMMAR_IDIOMS = re.compile(
     r"|\b(?:filed\s+)?under(?=\s+(?:the\s+)?(?:[a-z][a-z&' -]*)\s*(?:$|[?.!,]|\bcategory\b|\bgenre\b))")
 
 
+# who or what the answer is for, said before the question: 'finance q:', 'for the exec deck:', 'quick one before the
+# stocktake:', 'hey so for the board i need', 'audit next week so tell me', 'board pack needs': context, not data
+_PAPERS = (r"deck|decks|slides?|meeting|report|pack|review|presentation|qbr|stocktake|audit|call|email|memo|standup|"
+           r"stand-up|update|sync|offsite|catch-?up|newsletter|q|qq|question|(?<=quick )one|request|ask|recap|retro|forecast|budget|"
+           r"planning")
+# (people only after 'for': 'jane's boss - who is that' asks about the boss)
+_PEOPLE = r"board|investors?|execs?|exec\s+team|leadership|boss|ceo|cfo|cto|manager|team"
+_AUDIENCE = r"(?:" + _PAPERS + r")"
+_FOR_AUDIENCE = r"(?:" + _PAPERS + r"|" + _PEOPLE + r")"
+_GREETING = r"(?:(?:hey|hi|hello|ok|okay|so|um|quick|fyi|pls|please)[,!]?\s+)*"
+PREAMBLE = re.compile(
+    r"^\s*" + _GREETING + r"for\s+(?:the|our|my|a|an|this|next|tomorrow'?s|today'?s)\s+(?:[a-z0-9&-]+\s+){0,3}?"
+    + _FOR_AUDIENCE + r"\s*(?::|\s-|–|—|,)"
+    r"|^\s*" + _GREETING + r"(?:[a-z0-9&-]+\s+){0,3}?" + _AUDIENCE + r"\s*(?::|\s-|–|—|,)"
+    r"|^\s*" + _GREETING + r"(?:warehouse|finance|marketing|ops|operations|hr|legal|accounting|support|exec|board)\s*:"
+    r"|^\s*" + _GREETING + r"for\s+(?:the|our|my|this|next|tomorrow'?s|today'?s)\s+(?:[a-z0-9&-]+\s+){0,2}?" + _FOR_AUDIENCE
+    + r"(?:\s+(?:i\s+need|we\s+need|i'd\s+like|can\s+you|could\s+you|pls|please)\b)"
+    r"|^\s*" + _GREETING + r"(?:the\s+)?(?:[a-z]+\s+)?(?:" + _PAPERS + r"|board)" +
+    r"(?:\s+(?:is\s+)?(?:next\s+week|tomorrow|today|this\s+week|on\s+[a-z]+day)\s*,?\s+so(?:\s+(?:tell\s+me|"
+    r"i\s+need|can\s+you|pls|please))?\b|\s+needs?\b)")
+# request verbs and the name of the table a value is kept in: 'can you pull', 'grab me', 'in our rates table'
+_REQUEST = re.compile(r"\b(?:pull|pulls|grab|fetch|dig)(?:\s+(?:up|out))?\b(?=\s+(?:me\s+|us\s+)?[a-z#$0-9])"
+                      r"|(?<=[a-z] )tables?(?=\s*[?.!]*\s*$)")
+
+
 def grammar_idioms(lower: str) -> list[tuple[int, int]]:
-    """The spans of GRAMMAR_IDIOMS in a lowercased question: read, and never an operator."""
-    return [m.span() for m in GRAMMAR_IDIOMS.finditer(lower) if m.end() > m.start()]
+    """The spans of GRAMMAR_IDIOMS and of request verbs in a lowercased question: read, and never an operator
+    (a preamble saying who the answer is for is set aside before reading: archetypes.respell)."""
+    spans = [m.span() for m in GRAMMAR_IDIOMS.finditer(lower) if m.end() > m.start()]
+    return spans + [m.span() for m in _REQUEST.finditer(lower)]

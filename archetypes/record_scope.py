@@ -36,12 +36,16 @@ REASON = ("Rows in a state that may not count (cancelled or refunded, no longer 
           "including them or not changes every total, and both are defensible until someone says which.")
 
 DONE = ("completed", "complete", "paid", "delivered", "shipped", "fulfilled", "closed", "settled", "confirmed",
-        "approved", "succeeded", "success", "successful", "active", "won", "finished", "done", "posted")
+        "approved", "succeeded", "success", "successful", "active", "won", "finished", "done", "posted",
+        # (last: a gift or a payment 'received' is done; a parcel 'received' may be on its way to 'delivered')
+        "received", "cleared", "captured", "collected")
 EXCLUDED = {"cancelled", "canceled", "refunded", "returned", "failed", "void", "voided", "rejected", "pending",
             "deleted", "inactive", "expired", "churned", "declined", "paused", "lost", "abandoned", "draft",
             "open", "suspended", "terminated"}
 _CURRENT = re.compile(r"\b(right now|currently|current|today|now|at the moment|active|live|these days)\b")
 _UNDER_WAY = frozenset({"open", "pending"})
+_ALL_STATES = re.compile(r"\b(?:every|any|all|whatever(?:\s+(?:the|its|their))?|regardless\s+of(?:\s+(?:the|its|their))?|"
+                         r"irrespective\s+of(?:\s+(?:the|its|their))?)\s+(?:status|statuses|state|states)\b")
 # a date that says a row left: an employee's termination, a member's churn (empty while the row is current)
 _LEFT = frozenset({"terminated", "termination", "left", "leaving", "departed", "departure", "resigned",
                    "resignation", "churned", "offboarded", "exit", "exited", "separation", "separated"})
@@ -110,6 +114,8 @@ def detect(ctx: Context) -> Detection | None:
                                      or base.measure is None or base.measure.kind != "count"):
             continue  # ('how many parcels has each shipper handled': all, or those shipped so far; a figure of
             #           every parcel, freight included, is no count of what went out)
+        if scope.kind in ("status", "status_void") and _ALL_STATES.search(ctx.intent.lower):
+            continue  # 'every status', 'whatever the status', 'regardless of status': every row, as said
         if scope.kind in ("validity", "left") and _ended_rows_asked(base, scope):
             continue  # 'memberships cancelled this year': rows that ended, dated by their end: never current ones
         if scope.kind in ("validity", "left") and (_CURRENT.search(ctx.intent.lower) or
@@ -347,7 +353,7 @@ def scopes(profile: SchemaProfile) -> list[Scope]:
             parts = set(words(column.name))
             if column.family == "text" and column.name not in keys and 2 <= len(column.samples) <= 12:
                 lowered = {s.lower() for s in column.samples}
-                done = [s for s in column.samples if s.lower() in DONE]
+                done = sorted((s for s in column.samples if s.lower() in DONE), key=lambda s: DONE.index(s.lower()))
                 # open and pending rows are on their way, not void: tickets open, solved, closed ask no scope
                 void = [s for s in column.samples if s.lower() in lexicon.NEVER_HAPPENED]
                 if done and void and lowered - set(DONE) - EXCLUDED:

@@ -24,6 +24,9 @@ _PERIOD_YEAR = re.compile(r"\b(?:" + _MONTHS + r"|q[1-4]|h[12]|fy)\.?,?\s+(\d{2}
 # 'from 96 to 97', '98 vs 97', 'between 96 and 97': two years, when both are years of the data
 _YEAR_PAIR = re.compile(r"(?<![\w$€£¥.,'’])(\d{2})\s+(?:vs\.?|versus|to|and|-|against|compared to)\s+['’]?(\d{2})\b"
                         r"(?![.,]?\d|\s*%|\s+(?!(?:in|for|of|by|per|at|on|sales|revenue|growth)\b)[a-z])")
+# '97 sales split out by category': a year of the data before the figure it dates
+_YEAR_FIGURE = re.compile(r"(?<![\w$€£¥.,'’-])(\d{2})\s+(?=(?:sales|revenue|invoices|takings|turnover|income|"
+                          r"figures|numbers|results)\b)")
 # 'parcels shipped to germany in 97': one year of the data after a preposition, ending the phrase
 _LONE_YEAR = re.compile(r"\b(?:in|of|during|since|for|from|before|after|until)\s+(\d{2})\b(?![.,]?\d|\s*%|"
                         r"\s*(?!(?:revenue|sales|order|freight|income|spend|spending|profit|turnover)s?\b)[a-z])")
@@ -61,8 +64,11 @@ _NUMBER_ONE = re.compile(r"(?:(?<=\bour )|(?<=\bthe )|(?<=\bis )|(?<=\bwas )|(?<
                          r"(?=\s+[a-z])")  # ('order #1' is the order keyed 1)
 _SHORTHAND = re.compile(r"\b(ppl)\b")
 # 'teh': the; 'yesterdays order count': yesterday's
-_COMMON_TYPOS = {"teh": "the", "yesterdays": "yesterday's", "todays": "today's", "tommorow": "tomorrow"}
+_COMMON_TYPOS = {"teh": "the", "yesterdays": "yesterday's", "todays": "today's", "tommorow": "tomorrow",
+                 "breakdwon": "breakdown", "brekdown": "breakdown", "mins": "minutes", "hrs": "hours", "secs": "seconds"}
 _COMMON_TYPO = re.compile(r"\b(" + "|".join(_COMMON_TYPOS) + r")\b")
+# 'hw many': how many ('hw' alone may be hardware); 'diff shops': different ones ('the diff' is a difference)
+_SHORT_FOR = re.compile(r"\b(?:(hw)(?=\s+(?:many|much|long|often|big)\b)|(diff)(?=\s+[a-z]+s\b))")
 # 'by what percent did revenue change': how much, in percent (a change, not a share)
 _BY_WHAT_PERCENT = re.compile(r"^\s*(by\s+(?:what|how\s+much\s+of\s+a|which)\s+(?:percent(?:age)?|%|pct))(?=\s+(?:did|has|have|was|were|is|are|will)\b)")
 # 'shipping co', 'shipping company': a shipper; 'favorite genre': the most popular one
@@ -108,6 +114,18 @@ _BUYS_MOST = re.compile(r"\b(?:which|what)\s+[a-z]+[^s\s]\s+(" + _PRESENT_BUYING
                         r")\s+(?:the\s+)?(?:most|least|more|less)\b")
 # 'what does chai sell for', 'what do we sell chai for': its price
 _SELLS_FOR = re.compile(r"\b(?:what|how\s+much)\s+(?:does|do|did)\s+(?:we\s+sell\s+(.+?)|(.+?)\s+sell)\s+for\b")
+# 'items that list for more than $500': whose list price is; 'what's the ipad listed at': its list price;
+# 'the sticker price': the list price
+_LISTS_FOR = re.compile(r"\b((?:that\s+|which\s+)?(?:lists?|listed|retails?|retailed|retailing)\s+(?:for|at))"
+                        r"(?=\s+(?:more|less|over|under|above|below|at\s+least|at\s+most|between|[$€£¥]|\d))")
+_LISTED_AT = re.compile(r"\b((?:listed|priced|retailing)\s+(?:at|for))(?=\s*(?:right\s+now|now|today|currently|"
+                        r"these\s+days|at\s+the\s+moment)?\s*[?.!]*\s*$)")
+_STICKER = re.compile(r"\b(sticker|shelf|tag|retail|catalog|catalogue|advertised)(?=\s+prices?\b)")
+# 'pull up every client with acme in the name', 'grab me all the shops': list them
+_PULL_UP = re.compile(r"^\s*(?:(?:can|could)\s+you\s+|pls\s+|please\s+)?((?:pull|grab|fetch|dig)(?:\s+(?:up|out))?)"
+                      r"(?=\s+(?:me\s+|us\s+)?(?:every|all|the|a\s+list|our|each|those|any)\b)")
+# 'with zero units in stock': a count the rows keep, at 0 (analyse passes which counts they keep)
+_ZERO = re.compile(r"\b(?:with|having|have|has|had|carrying|holding)\s+(zero|no|0)\s+")
 # 'w/ us', 'w/o a phone': with, without; '500 bucks': dollars
 _WITH = re.compile(r"\b(w/o|w/)(?=\s|$)")
 _BUCKS = re.compile(r"(?<=\d\s)(bucks)\b|(?<=\d)(bucks|k bucks)\b")
@@ -149,7 +167,8 @@ class Respelt:
 
 
 def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
-            known: frozenset[str] = frozenset(), named: Callable[[str], bool] | None = None) -> Respelt:
+            known: frozenset[str] = frozenset(), named: Callable[[str], bool] | None = None,
+            quantities: frozenset[str] = frozenset()) -> Respelt:
     """The question with its two-digit years and misspelt operator words read; `known` are the schema's own
     words and `named` says whether a word is a value or a row's name of the data ('chang' is the tea Chang):
     neither is ever respelt."""
@@ -175,6 +194,9 @@ def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
             found.setdefault(m.span(1), str(first))
             at = m.start(2) - (1 if lower[m.start(2) - 1] in "'’" else 0)
             found.setdefault((at, m.end(2)), str(second))
+    for m in _YEAR_FIGURE.finditer(lower):
+        if in_data(year(m.group(1))):
+            found.setdefault(m.span(1), str(year(m.group(1))))
     for m in _LONE_YEAR.finditer(lower):
         if in_data(year(m.group(1))):
             found.setdefault(m.span(1), str(year(m.group(1))))
@@ -206,6 +228,8 @@ def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
     for m in _COMMON_TYPO.finditer(lower):
         if m.group(1) not in known:
             found[m.span(1)] = _COMMON_TYPOS[m.group(1)]
+    for m in _SHORT_FOR.finditer(lower):
+        found[m.span(1) if m.group(1) else m.span(2)] = "how" if m.group(1) else "different"
     if lexicon.CHANGE_SAID.search(lower):
         for m in _BY_WHAT_PERCENT.finditer(lower):
             found[m.span(1)] = "how much in %"
@@ -247,6 +271,22 @@ def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
             found[m.span()] = f"what is the price of {m.group(1)}"
         for m in _SELLS_FOR.finditer(lower):
             found.setdefault(m.span(), f"what is the price of {m.group(1) or m.group(2)}")
+    if "price" in known:
+        for m in _LISTS_FOR.finditer(lower):
+            found[m.span(1)] = "with a list price" if "list" in known else "with a price"
+        for m in _LISTED_AT.finditer(lower):
+            found[m.span(1)] = "list price" if "list" in known else "price"
+        for m in _STICKER.finditer(lower):
+            if "list" in known:
+                found[m.span(1)] = "list"
+    for m in _ZERO.finditer(lower):
+        if any(lower.startswith(q, m.end()) for q in quantities):
+            found[m.span(1)] = "exactly 0"  # 'items with zero units in stock': that count at 0
+    preamble = lexicon.PREAMBLE.match(lower)
+    if preamble is not None and preamble.end() < len(lower.rstrip(" ?.!")):
+        found[(preamble.start(), preamble.end())] = ""  # 'finance q:', 'for the exec deck:': who it is for, set aside
+    for m in _PULL_UP.finditer(lower):
+        found[m.span(1)] = "list"
     for m in _HOW_MUCH_OF.finditer(lower):
         found[m.span(1)] = "what share"
     for m in _WHAT_BILLED.finditer(lower):

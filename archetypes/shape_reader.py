@@ -1670,6 +1670,8 @@ def _largest_event(intent, ops, kinds, profile, spec, as_of, out) -> None:
     counted = next(((m, s, w) for m, s in intent.measures if m.kind in ("count", "count_distinct") and
                     (w := _LARGEST.search(intent.lower[:s.start])) is not None), None)
     if counted is None:
+        if not _largest_own_amount(intent, profile, spec, out):
+            _top_events(intent, profile, spec, out)
         return
     measure, span, word = counted
     # the table whose rows are counted: the measure's own, or the one its distinct key points at
@@ -1705,6 +1707,72 @@ def _largest_event(intent, ops, kinds, profile, spec, as_of, out) -> None:
     if len(values) > 1:
         out.detections.append(_by_which(values, _span(intent, word.start(), span.end),
                                         f"The {word.group(1)} {phrase(header.table)} by what?"))
+
+
+def _largest_own_amount(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: ShapeRead) -> bool:
+    """'the largest gift', 'the biggest payment in 2024': the one row with the highest amount of its own (a
+    maximum, never the sum of every row); 'which donor made the largest gift': each one's largest, ranked."""
+    found = next(((m, s, w) for m, s in intent.measures if m.kind == "sum" and len(m.columns) == 1 and
+                  m.table in profile.facts and (w := _LARGEST.search(intent.lower[:s.start])) is not None), None)
+    if found is None:
+        return False
+    measure, span, word = found
+    key = profile.tables[measure.table].primary_key
+    if not key or profile.facts[measure.table].header:
+        return False
+    spec.fact, spec.measure, spec.count_table = profile.facts[measure.table], measure, None
+    spec.ascending = word.group(1) in ("smallest", "lowest")
+    if intent.group is not None and not intent.group.entity.column_only and \
+            profile.path(measure.table, intent.group.entity.table) is not None:
+        spec.agg = "min" if spec.ascending else "max"  # each one's single largest row, the ones ranked by it
+    else:
+        spec.group, spec.limit = _event_entity(measure.table, key), intent.top_n or 1
+    out.read.append(_span(intent, word.start(), span.end))
+    out.consumed |= {"ranking"}
+    out.replaces |= {"ranking_metric"}
+    return True
+
+
+_TOP_BEFORE = re.compile(r"\b(?:top|bottom)(?:\s+\d{1,3})?\s+$")
+_BY_AFTER = re.compile(r"\s+(?:ranked\s+|sorted\s+)?by\s+(?:their\s+|its\s+|the\s+)?")
+_SIZE_SAID = frozenset({"value", "size", "amount", "total", "worth"})
+
+
+def _top_events(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: ShapeRead) -> None:
+    """'top 10 parcels by value', 'bottom 5 visits by fee': the events themselves ranked by their own figure
+    (the money of their lines, or a column of their own), not a total of every one."""
+    for measure, span in intent.measures:
+        before = _TOP_BEFORE.search(intent.lower[:span.start])
+        after = _BY_AFTER.match(intent.lower, span.end)
+        if measure.kind != "count" or before is None or after is None or intent.group is not None:
+            continue
+        header = profile.facts.get(measure.table)
+        key = profile.tables[measure.table].primary_key if header is not None else None
+        if header is None or not header.header or not key:
+            return
+        said = re.match(r"[a-z]+", intent.lower[after.end():])
+        if spec.measure is not None and spec.fact is not None and spec.measure != measure and (
+                spec.fact.table == header.table or _header_of(profile, spec.fact) == header.table):
+            values = [(spec.fact, spec.measure)]  # 'by freight', 'by revenue': the figure named
+        elif said is not None and said.group(0) in _SIZE_SAID:
+            values = [(f, m) for f, m in profile.measures_reaching(header.table) if m.money and (
+                m.kind == "product" or m.kind == "sum" and set(words(" ".join(m.columns))) & _TOTAL_WORDS)]
+            values += [(f, m) for f, m in profile.measures_reaching(header.table) if m.value == "units"]
+        else:
+            return
+        if not values:
+            return
+        spec.fact, spec.measure = values[0]
+        spec.group, spec.count_table = _event_entity(header.table, key), None
+        spec.limit = intent.top_n or RANKING_LIMIT
+        spec.ascending = before.group(0).startswith("bottom")
+        whole = _span(intent, before.start(), after.end() + (len(said.group(0)) if said else 0))
+        out.read.append(whole)
+        out.consumed |= {"ranking"}
+        if len(values) > 1:
+            out.replaces |= {"ranking_metric"}
+            out.detections.append(_by_which(values, whole, f"The top {phrase(header.table)} by what?"))
+        return
 
 
 _WHICH_EVENT = re.compile(r"^\s*(?:which|what)\s+(?:single\s+|one\s+)?([a-z]+)\s+(?:had|has|have|was|contained|"
@@ -2530,7 +2598,9 @@ def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
     if target is not None and _row_condition(intent, m, money_named, number, profile, spec, target, out):
         return
     if target is None:
-        buyer = _who(intent, profile) if money_named else None
+        # 'who spent more than $20'; 'who has ordered more than 25 times': the buyers, by their purchases
+        times = re.match(r"\s*times\b", rest) is not None and _BUYING_VERB.search(intent.lower[:m.start()]) is not None
+        buyer = _who(intent, profile) if money_named or times else None
         if buyer is None:
             out.unread.append((_span(intent, m.start(), m.end()), "a condition on a total needs something to group"))
             return
@@ -2729,6 +2799,7 @@ _BOUGHT_AMOUNT = re.compile(r"\b(ordered|bought|purchased)\s+(?:a total of\s+|in
 _MONEY_AFTER = re.compile(r"\s*(?:dollars?|bucks|euros?|pounds?|yen|usd|eur|gbp|jpy|cad|in (?:value|revenue|sales)|"
                           r"worth)\b")
 _WHO = re.compile(r"^\s*(?:who|which (?:people|persons?|ones))\b")
+_BUYING_VERB = re.compile(r"\b(?:" + "|".join(sorted(lexicon.BUYING_VERBS)) + r"|shopped|placed)\b")
 _ITEM_WORDS = frozenset({"item", "items", "line", "lines", "unit", "units", "thing", "things",
                          "article", "articles", "piece", "pieces"})
 

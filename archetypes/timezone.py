@@ -1,6 +1,8 @@
 """Day or date boundaries ('yesterday', 'daily', 'on March 3') over timestamps from several time zones."""
 from __future__ import annotations
 
+import re
+
 from archetypes.archetype import Archetype, Context
 from archetypes.intent import Span
 from archetypes.model import Detection, Reading
@@ -32,6 +34,12 @@ def detect(ctx: Context) -> Detection | None:
     zones = profile.business_zones()
     if not zones:
         return None
+    said = _UTC_SAID.search(intent.lower)
+    if said is not None:
+        # 'by hour, utc pls', 'what hour (gmt)': the zone is said, so it is applied (and its words are read)
+        ctx.base.zone = "UTC"
+        ctx.extra.setdefault("read", []).append(Span(said.start(), said.end(), ctx.question[said.start():said.end()]))
+        return None
     readings = [Reading("UTC", "UTC days", _apply("UTC"))]
     found = profile.zone_for(fact)
     if found is not None and len(found[0].zones) > 1:
@@ -44,6 +52,9 @@ def detect(ctx: Context) -> Detection | None:
             return ARCHETYPE.detection(span, readings)
     readings.extend(Reading(zone, f"Days in {zone}", _apply(zone)) for zone in zones)
     return ARCHETYPE.detection(span, readings)
+
+
+_UTC_SAID = re.compile(r"\b(?:in\s+)?(?:utc|gmt|zulu)(?:\s+time)?\b")
 
 
 def _pinned(spec: QuerySpec, table: str) -> bool:

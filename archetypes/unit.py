@@ -133,7 +133,8 @@ def _apply(mode: str, code: str | None, holders: frozenset[str] = frozenset()):
         if mode == "per" and (spec.shape != "aggregate" or spec.group is not None and spec.limit):
             spec.invalid = True  # a ranking, share or change per currency is not an answer to the question
             return
-        if mode == "only" and spec.group is not None and not spec.group.column_only and spec.group.table in holders:
+        if mode == "only" and spec.group is not None and not spec.group.column_only and spec.group.table in holders \
+                and (spec.fact is None or spec.group.table != spec.fact.table):  # (the largest payments: in dollars)
             spec.invalid = True  # 'which shop has the highest...' answered among the dollar shops alone
             return
         spec.currency_mode, spec.currency_target = mode, code

@@ -329,7 +329,8 @@ def judge(readings: Sequence[ReadingResult], *, ambiguous: bool, divergent: bool
     read_as = list(getattr(understood, "read_as", None) or [])
     if not read_as:
         return verdict
-    said = ", ".join(f"{_quoted(r.text)} read as {_quoted(r.word)}" for r in read_as)
+    said = ", ".join(f"{_quoted(r.text.strip())} read as {_quoted(r.word)}" if r.word else
+                     f"{_quoted(r.text.strip())} set aside as context" for r in read_as)
     return Verdict(verdict.kind, f"{verdict.text} ({said})")
 
 

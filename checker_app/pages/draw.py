@@ -280,9 +280,10 @@ def not_understood(report: Report, key: str = "main") -> None:
     """Each word no reading used, struck through: why, and the closest names and values of the data as
     buttons that check the question again with the one that was meant (or rephrase it in the box above)."""
     for item in _understood(report).get("read_as") or []:  # a misspelt word or a two-digit year read as what it is: said
-        st.markdown(f":gray[:material/spellcheck:] **{highlight.md(str(item.get('text') or ''))}** was read as "
-                    f"**{highlight.md(str(item.get('word') or ''))}**; rephrase "
-                    "the question above if that is not what you meant.")
+        said = (f"was read as **{highlight.md(str(item.get('word')))}**" if item.get("word") else
+                "was set aside as context (who the answer is for)")
+        st.markdown(f":gray[:material/spellcheck:] **{highlight.md(str(item.get('text') or '').strip())}** {said}; "
+                    "rephrase the question above if that is not what you meant.")
     ignored = [i for i in _understood(report).get("ignored") or [] if isinstance(i, dict)]
     for n, item in enumerate(ignored):
         text = str(item.get("text") or "")
