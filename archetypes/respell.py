@@ -125,6 +125,8 @@ _STICKER = re.compile(r"\b(sticker|shelf|tag|retail|catalog|catalogue|advertised
 _PULL_UP = re.compile(r"^\s*(?:(?:can|could)\s+you\s+|pls\s+|please\s+)?((?:pull|grab|fetch|dig)(?:\s+(?:up|out))?)"
                       r"(?=\s+(?:me\s+|us\s+)?(?:every|all|the|a\s+list|our|each|those|any)\b)")
 # 'with zero units in stock': a count the rows keep, at 0 (analyse passes which counts they keep)
+_PLURAL_OWNERS = re.compile(r"\b(?:([a-z]+)\s+)?([a-z]+s)['’]\s+([a-z]+)\b")
+_HAVE_SOME = re.compile(r"\b((?:have|has|having|carrying|holding)(?:\s+(?:some|any))?)\s+")
 _ZERO = re.compile(r"\b(?:with|having|have|has|had|carrying|holding)\s+(zero|no|0)\s+")
 # 'w/ us', 'w/o a phone': with, without; '500 bucks': dollars
 _WITH = re.compile(r"\b(w/o|w/)(?=\s|$)")
@@ -279,9 +281,20 @@ def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
         for m in _STICKER.finditer(lower):
             if "list" in known:
                 found[m.span(1)] = "list"
+    for m in _PLURAL_OWNERS.finditer(lower):
+        owners, owned, before = m.group(2), m.group(3), m.group(1)
+        if singular(owners) in known and singular(owned) in known and owned not in lexicon.FUNCTION_WORDS:
+            # "japanese makers' parts": the parts of japanese makers (not the makers)
+            if before and before not in lexicon.FUNCTION_WORDS:
+                found[m.span()] = f"{owned} of {before} {owners}"
+            else:
+                found[(m.start(2), m.end())] = f"{owned} of {owners}"
     for m in _ZERO.finditer(lower):
         if any(lower.startswith(q, m.end()) for q in quantities):
             found[m.span(1)] = "exactly 0"  # 'items with zero units in stock': that count at 0
+    for m in _HAVE_SOME.finditer(lower):
+        if any(lower.startswith(q, m.end()) for q in quantities):
+            found[m.span(1)] = f"{m.group(1).split()[0]} more than 0"  # 'items that still have units in stock'
     preamble = lexicon.PREAMBLE.match(lower)
     if preamble is not None and preamble.end() < len(lower.rstrip(" ?.!")):
         found[(preamble.start(), preamble.end())] = ""  # 'finance q:', 'for the exec deck:': who it is for, set aside

@@ -132,10 +132,12 @@ def read_shape(intent: Intent, ops: list[OperatorMention], profile: SchemaProfil
             read_hierarchy(intent, profile, spec, out):
         return out
     _fiscal_unknown(intent, profile, out)
+    _every_one_of_theirs(intent, out)
     _counted_state(intent, profile, spec)
     for reader in (_holders_counted, _new_rows, _stock_value, _named_column_total, _absence, _figure_over_figure, _share, read_change,
                    _distribution, _first_or_last, _largest_event, _attribute,
-                   _how_much_we_have, _duration_total, _against_average, _average, _period_average, _having, _currency_of_rows,
+                   _how_much_we_have, _duration_total, _against_average, _average, _parent_length_average,
+                   _period_average, _having, _currency_of_rows,
                    _who_dated, _active_rows, _listing):
         reader(intent, ops, kinds, profile, spec, as_of, out)
     if out.share_of_passing is not None:
@@ -1655,7 +1657,11 @@ def _child_attribute(profile: SchemaProfile, entity: Entity, kind: str, directio
 # -- the largest single event ----------------------------------------------------------------------------
 
 _TOTAL_WORDS = frozenset({"total", "amount", "value", "subtotal", "grand"})
-_LARGEST = re.compile(r"\b(largest|biggest|highest|smallest|lowest)\s+(?:single\s+|one\s+)?$")
+_LARGEST = re.compile(r"\b(largest|biggest|highest|smallest|lowest)\s+(?:single\s+|one\s+)?"
+                      r"(?:(?!(?:average|avg|mean|typical|median|total)\s)[a-z]+\s+)?$")  # 'largest completed order'
+# 'the largest order: which client placed it, at which shop': the one event's owners, not one per client
+_WHOSE_IT = re.compile(r"\b(?:which|what|who)\b[^?.!]{0,30}?\b(?:placed|made|bought|ordered|did|had|was|is|"
+                       r"took|booked|paid)\s+(?:it|that|this)\b")
 
 
 def _largest_event(intent, ops, kinds, profile, spec, as_of, out) -> None:
@@ -1682,7 +1688,8 @@ def _largest_event(intent, ops, kinds, profile, spec, as_of, out) -> None:
     if header is None or not header.header or intent.group is not None and \
             intent.group.entity.table == header.table:  # 'our biggest client': clients ranked, read above
         return
-    if intent.group is not None:
+    owners_asked = _WHOSE_IT.search(intent.lower) is not None
+    if intent.group is not None and not owners_asked:
         out.unread.append((_span(intent, word.start(), span.end),
                            f"the largest single {phrase(header.table)} per {intent.group.entity.noun} is not "
                            "computed yet"))
@@ -2457,6 +2464,46 @@ def _length_total(profile: SchemaProfile, table: str, said: str | None) -> tuple
                          "expression", table, (column,), expression=f"{column} / {factor!r}")
 
 
+_EVERY_ONE = re.compile(r"\b(?:where|whose|in\s+which|for\s+which)\s+(every|each|all(?:\s+of)?(?:\s+(?:the|their|its))?)"
+                        r"\s+[a-z]+\s+(?:is|are|was|were|has|have|had|costs?|sold|priced)\b")
+
+
+def _every_one_of_theirs(intent: Intent, out: ShapeRead) -> None:
+    """'albums where every track is priced at $1.99': a condition on all of a row's rows (none outside it) is not
+    computed yet: said, never answered by a sum or by any one of them."""
+    m = _EVERY_ONE.search(intent.lower)
+    if m is not None:
+        out.unread.append((_span(intent, m.start(1), m.end(1)),
+                           "a condition every one of their rows must meet is not computed yet"))
+
+
+_PARENT_LENGTH = re.compile(r"\b(?:average|avg|mean|typical)\s+([a-z]+)\s+(?:length|lenght|duration|runtime|"
+                            r"running\s+time)\b")
+_IN_UNIT = re.compile(r"\bin\s+(ms|milliseconds?|secs?|seconds?|mins?|minutes?|hrs?|hours?)\b")
+
+
+def _parent_length_average(intent, ops, kinds, profile, spec, as_of, out) -> None:
+    """'average album length': each album's rows' lengths added up, averaged over the albums (never the average
+    length of one of its rows)."""
+    m = _PARENT_LENGTH.search(intent.lower)
+    if m is None or spec.shape != "aggregate" or spec.group is not None:
+        return
+    parent = _table_named(profile, m.group(1), intent)
+    if parent is None or _attribute_columns(profile, parent, "length"):
+        return
+    child = next((t for t, edges in profile.edges.items() if any(e.ref_table == parent for e in edges) and
+                  _attribute_columns(profile, t, "length")), None)
+    unit = _IN_UNIT.search(intent.lower)
+    total = _length_total(profile, child, unit.group(1) if unit else None) if child is not None else None
+    if total is None:
+        return
+    spec.fact, spec.measure = total
+    spec.count_table, spec.agg, spec.per_table = None, None, parent
+    out.consumed |= {"average"}
+    out.read.append(_span(intent, m.start(), m.end()))
+    out.replaces.add("ranking_metric")
+
+
 def _duration_total(intent, ops, kinds, profile, spec, as_of, out) -> None:
     """'how many hours of music do we have', 'total runtime of the rock genre in hours': the rows' length column
     added up, in the unit asked (the column's own unit converted), not a count of the rows."""
@@ -2636,6 +2683,11 @@ def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
             # 'genres with fewer than 20 tracks sold': the units the lines sold, not the catalogue's rows
             measure = next(((sold, x) for x in sold.measures if x.kind == "sum" and not x.money), None) or \
                 next(((sold, x) for x in sold.measures if x.kind == "count"), None)
+        elif counted is not None and counted != named and counted in profile.facts and named is not None:
+            # 'clients who ordered at 3 or more different shops': the distinct shops their visits name, not the
+            # visits (a table of events points at both, many times over)
+            edge = next((e for e in profile.edges.get(counted, ()) if e.ref_table == named), None)
+            measure = (profile.facts[counted], distinct_rows(counted, named, tuple(edge.columns))) if edge else None
         elif counted is not None:  # through a table pointing at both when need be ('playlists with 100 tracks')
             measure = rows_counted(counted, profile)
     said_sales = re.match(r"\s*(?:sales|purchases)\b", rest)
