@@ -1053,7 +1053,6 @@ def _apply_flags(grounded: Grounded, intent: Intent, profile: SchemaProfile, spe
     # 'the beverages we've discontinued': the rows a value names (items of a kind) carry the flag too
     named = {f.entity.table for f in spec.filters}
     valued = named | {table for table, edges in profile.edges.items() if any(e.ref_table in named for e in edges)}
-    values = [m.span for m in grounded.values]
     flags = flag_mentions(intent, profile, tables | valued)
     # 'sales with a discount': the figure may sit on the rows that point at those read (a sale's lines)
     children = {t for t, edges in profile.edges.items() if any(e.ref_table in tables for e in edges)}
@@ -1065,8 +1064,14 @@ def _apply_flags(grounded: Grounded, intent: Intent, profile: SchemaProfile, spe
     for mention in flags + timeliness_mentions(intent, profile, tables | reached):
         # the word of the flag itself, not the deed read with it ('delivered on time': 'on time')
         own = mention.span if mention in flags else _timeliness_word(intent, mention.span)
-        if any(v.start < own.end and own.start < v.end for v in values):
+        clash = [m for m in grounded.values if m.span.start < own.end and own.start < m.span.end]
+        if clash and not (mention in flags and mention.condition.table in tables and
+                          all(r.table != mention.condition.table for m in clash for r in m.refs)):
             continue  # 'overdue loans' where 'overdue' is a status the data holds: that value is the filter
+        if clash:  # 'menu items that are vegan': the items' own flag, not a value of another table ('Vegan' places)
+            named_values = {(r.table, r.value) for m in clash for r in m.refs}
+            spec.filters = [f for f in spec.filters if not all((f.entity.table, str(v)) in named_values
+                                                                for v in f.values)]
         if mention.condition not in spec.conditions:
             spec.conditions.append(mention.condition)
         grounded.flags.append(mention.span)

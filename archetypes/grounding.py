@@ -117,6 +117,10 @@ def value_mentions(intent: Intent, profile: SchemaProfile) -> list[ValueMention]
             if size == 1 and not adjective and not country and not kind and not place and not timed and \
                     not _single_word_value(first.text, text, refs, schema):
                 continue
+            if size == 1 and len(noun) == 1 and any(key in names for key in ((singular(first.text), *noun),
+                                                                              (first.text, *noun))
+                                                     for names in (schema.measure_words, schema.phrases, schema.tables)):
+                continue  # 'the total delivery fee', 'delivery attempts': the first word of a name, not 'delivered'
             if not text[:1].isupper() and all(_many_names(profile, r) for r in refs):
                 continue  # 'released' is not the track 'Release': a lowercase word of a long name list
             before = [w.text for w in words[max(0, index - 2):index]]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import simplemma
 from rapidfuzz.distance import DamerauLevenshtein
@@ -549,6 +549,7 @@ def read(question: str, profile: SchemaProfile, as_of: dt.date | None) -> Intent
     if (m := RE_VIZ.search(lower)) is not None:
         intent.viz = Span(m.start(), m.end(), text[m.start():m.end()])
     _how_many(intent, vocab)
+    _owners_column(intent, profile)
     _group(intent, vocab)
     _breakdown_named(intent)
     _rows_by(intent, vocab)
@@ -1221,10 +1222,8 @@ def _group(intent: Intent, vocab: Vocabulary) -> None:
         return
     for m in RE_GROUP.finditer(lower):
         target = next((t for t in intent.targets if t.span.start == m.start(1)), None) or _owned_column(intent, m)
-        head = next((t for t in intent.targets if target is not None and t.span.start == target.span.end + 1 and
-                     lower[target.span.end] == " " and not t.entity.column_only and
-                     t.entity.table != target.entity.table), None)
-        target = head or target  # 'per item category': the category (the head of the compound), of items
+        if target is not None:  # 'per item category': the category (the head of the compound), of items
+            target = compound_head(intent, target)
         if target is not None and m.group(0).startswith("per") and _which_ranked(intent) not in (None, target):
             continue  # 'which shop has the highest revenue per client': the shops, each one's revenue per client
         if target is not None and m.group(0).startswith("by ") and by_agent(lower, m.start(), target.span.end):
@@ -1360,12 +1359,33 @@ def _breakdown_named(intent: Intent) -> None:
         intent.also_group = named
 
 
+def _owners_column(intent: Intent, profile: SchemaProfile) -> None:
+    """'visits by agent city': the city right after a table's noun is that table's own city column, when it has
+    one (not the city of the tables nearest the events)."""
+    for index, target in enumerate(intent.targets):
+        if not target.entity.column_only:
+            continue
+        owner = next((t for t in intent.targets if not t.entity.column_only and t.span.end + 1 == target.span.start
+                      and intent.lower[t.span.end] == " " and t.entity.table != target.entity.table), None)
+        if owner is None:
+            continue
+        said = [singular(w) for w in words(target.entity.name_columns[0])][-1:]
+        table = profile.tables[owner.entity.table]
+        column = next((c for c in table.columns if c.family == "text" and
+                       [singular(w) for w in words(c.name)][-1:] == said), None)
+        if column is not None:
+            intent.targets[index] = Target(replace(target.entity, table=owner.entity.table, name_columns=(column.name,),
+                                                   key=tuple(table.primary_key), row_count=table.row_count), target.span)
+
+
 def compound_head(intent: Intent, target: Target) -> Target:
     """'item category': the target right after another of a different table is the head of the compound (the
-    category, of items), else the target itself."""
+    category, of items), else the target itself; 'donor country': a column of the same table (the donors' country)."""
     head = next((t for t in intent.targets if t.span.start == target.span.end + 1 and
-                 intent.lower[target.span.end] == " " and not t.entity.column_only and
-                 t.entity.table != target.entity.table), None)
+                 intent.lower[target.span.end] == " " and (
+                     not t.entity.column_only and t.entity.table != target.entity.table or
+                     t.entity.column_only and not target.entity.column_only and t.entity.table == target.entity.table)),
+                None)
     return head or target
 
 

@@ -77,3 +77,10 @@ def test_a_gifts_own_status_is_which_records_count(fundraising: Connected) -> No
     analysis = fundraising.analyse("Top 5 donors by total donation amount")
     assert any(d.archetype == "record_scope" for d in analysis.detections), analysis.detections
     assert any("status is received" in i.explanation for i in analysis.interpretations), analysis.interpretations
+
+
+def test_a_column_said_after_its_tables_noun_groups(fundraising: Connected) -> None:
+    """'by donor country' grouped by the donors themselves (189 rows), the country unused."""
+    analysis = fundraising.analyse("Total donation amount by donor country")
+    assert analysis.interpretations and all("per donor's country" in i.explanation
+                                            for i in analysis.interpretations), analysis.interpretations
