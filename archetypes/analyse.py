@@ -99,7 +99,7 @@ def analyse(question: str, profile: SchemaProfile, lookup: Lookup | None = None,
     # money is summed over several codes: the note is about nothing else)
     fact, measure = ctx.base.fact, ctx.base.measure
     mixed = fact is not None and measure is not None and measure.money and \
-        (found := profile.currency_for(fact)) is not None and len(found[0].codes) > 1
+        (found := profile.currency_for(fact, measure)) is not None and len(found[0].codes) > 1
     scope = codes_in_scope(ctx) if mixed else None
     built = _build_covering(candidates, cap, profile, anchor, one_currency=scope is not None and len(scope) <= 1)
     analysis.capped = len(candidates) > len(built) and len(built) >= cap
@@ -1072,7 +1072,12 @@ def _apply_flags(grounded: Grounded, intent: Intent, profile: SchemaProfile, spe
             named_values = {(r.table, r.value) for m in clash for r in m.refs}
             spec.filters = [f for f in spec.filters if not all((f.entity.table, str(v)) in named_values
                                                                 for v in f.values)]
-        if mention.condition not in spec.conditions:
+        if mention not in flags and spec.shape == "share" and spec.share_filters and not spec.share_conditions:
+            # 'the on-time delivery rate', 'late delivery rate': on time of the delivered ones (the deed's rows are
+            # the whole, its timeliness the part), never the delivered share of those on time (100%)
+            spec.filters, spec.share_filters = [*spec.filters, *spec.share_filters], []
+            spec.share_conditions.append(mention.condition)
+        elif mention.condition not in spec.conditions:
             spec.conditions.append(mention.condition)
         grounded.flags.append(mention.span)
         span = mention.span  # a 'not' the flag reads is not an absence
@@ -1801,7 +1806,10 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
             # names no figure)
             found = _dated_fact_named(intent, profile, group_table)
         if found is None:
-            options = profile.measures_reaching(group_table)
+            typed = [t[0] for t in intent.tokens]
+            options = [(f, m) for f, m in profile.measures_reaching(group_table)
+                       if m.kind != "sum" or m.money or not lexicon.physical(m.columns, typed)] or \
+                profile.measures_reaching(group_table)  # ('sales yesterday' summed no weights)
             primary = profile.primary_fact()
             found = next(((f, m) for f, m in options if primary and f.table == primary.table), None) or (
                 options[0] if options else None)

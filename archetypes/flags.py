@@ -198,6 +198,13 @@ def timeliness_mentions(intent: Intent, profile: SchemaProfile, tables: set[str]
             if len(due) != 1 or actual is None:
                 continue
             op = _timeliness(m.group(1))
+            anchor = profile.as_of or (profile.latest.date() if profile.latest is not None else None)
+            if m.group(1) == "overdue" and anchor is not None:
+                # 'shipments that are overdue': not done yet and past the day due (those done late are late)
+                out.append(FlagMention(Span(m.start(), m.end(), intent.question[m.start():m.end()]), RowCondition(
+                    table, actual, "overdue", (due[0], anchor.isoformat()),
+                    label=f"no {phrase(actual)} yet and {phrase(due[0])} before {anchor.isoformat()}", asked=True)))
+                break
             label = {"after": f"{phrase(actual)} after {phrase(due[0])}", "before": f"{phrase(actual)} before "
                      f"{phrase(due[0])}", "on_time": f"{phrase(actual)} on or before {phrase(due[0])}"}[op]
             start = m.start()

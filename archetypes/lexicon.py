@@ -66,6 +66,20 @@ UNSUPPORTED = {
     **dict.fromkeys(["cumulative", "running", "rolling", "moving"], "running and rolling totals are not computed yet"),
 }
 
+# columns of a physical size ('weight_kg', 'distance_km'): a figure only when its words are said, never what
+# 'sales', 'most popular' or 'top' rank by
+PHYSICAL_WORDS = frozenset("weight kg kgs kilos grams lbs pounds mass volume litres liters distance km kms miles "
+                           "meters metres cm length height width depth size".split())
+
+
+def physical(measure_columns: Iterable[str], said: Iterable[str]) -> bool:
+    """A summed column of a physical size whose words the question does not say."""
+    from archetypes.naming import words
+
+    parts = {w for c in measure_columns for w in words(c)}
+    return bool(parts & PHYSICAL_WORDS) and not parts & set(said)
+
+
 # columns of a judgement on a scale: averaged, never added up ('the best rating' is the highest mean)
 RATING_WORDS = frozenset("rating ratings score scores stars grade nps satisfaction csat".split())
 

@@ -190,6 +190,7 @@ class RowCondition:
     table: str
     column: str
     # eq | in | not_in | lt_column | sum_lt_column | is_null | le | gt_or_null | not_null | after | before | on_time
+    # | overdue (values: the due column, the day as of)
     # | since | before_day | days_gt | days_ge | days_lt | days_le (values: the start column, the days)
     op: str
     values: tuple[str, ...] = ()
@@ -238,6 +239,9 @@ class RowCondition:
                           expression=col(self.values[1], alias))
         if self.op in ("above_avg", "below_avg"):  # 'items priced above average': against every row's average
             return self.against_average(alias, [])
+        if self.op == "overdue":  # not done yet, and the day due has passed
+            return exp.and_(exp.Is(this=target, expression=exp.Null()),
+                            exp.LT(this=col(self.values[0], alias), expression=_typed_literal(self.values[1])))
         if self.op in ("after", "before", "on_time"):  # the row's own two dates ('shipped late')
             due = col(self.values[0], alias)
             # due on a day: a moment of that day is on time
@@ -509,7 +513,7 @@ def prepare(spec: QuerySpec, profile: SchemaProfile, need_time: bool = False,
 
     currency_expr = None
     if spec.currency_mode:
-        found = profile.currency_for(fact)
+        found = profile.currency_for(fact, spec.measure)
         if found:
             currency_expr = col(found[0].column, source.alias_for(found[1]))
             if spec.currency_mode == "only" and spec.currency_target:

@@ -1,6 +1,8 @@
 """Ranking language (top / best / most / popular / active) with no metric: rank by what?"""
 from __future__ import annotations
 
+import re
+
 from archetypes.archetype import Archetype, Context
 from archetypes.intent import Span
 from archetypes.model import Detection, Reading
@@ -40,6 +42,15 @@ def detect(ctx: Context) -> Detection | None:
     if money_named and any(m.money for _, m in options):
         # 'top 5 guests by total spend': money is named, so only money ranks them (not adults or ratings)
         options = [(f, m) for f, m in options if m.money]
+    said = [t[0] for t in intent.tokens]
+    options = [(f, m) for f, m in options if m.kind != "sum" or m.money or not lexicon.physical(m.columns, said)]
+    own = ctx.profile.facts.get(entity.table) if entity.column_only else None
+    counted = next((m for m in own.measures if m.kind == "count"), None) if own is not None else None
+    if own is not None and counted is not None and all(m != counted for _, m in options):
+        options.insert(0, (own, counted))  # 'the most popular service level': how many of the rows have each one
+    if _HOW_OFTEN.search(intent.ranking.text.lower()):
+        # 'the most popular service level': how many rows chose it comes first (shown within the cap)
+        options.sort(key=lambda o: o[1].kind not in ("count", "count_distinct"))
     readings = [Reading(m.value, m.label, _apply(fact, m)) for fact, m in options]
     rated = _rating_reaching(ctx, entity.table) if not money_named and intent.ranking.text.lower().split()[-1] in \
         _QUALITY_WORDS else None
@@ -51,6 +62,7 @@ def detect(ctx: Context) -> Detection | None:
     return ARCHETYPE.detection(intent.ranking, readings, question=question)
 
 
+_HOW_OFTEN = re.compile(r"\b(?:popular|common|frequent|often|busiest|usual)\b")
 _QUALITY_WORDS = frozenset({"best", "worst", "greatest", "finest", "strongest", "weakest", "poorest"})
 
 
@@ -119,7 +131,8 @@ def sold_figure(ctx: Context) -> Detection | None:
             not any(s.start <= t[1] and t[2] <= s.end for s in inside)]
     if not sold:
         return None
-    units = next((m for m in base.fact.measures if m.kind == "sum" and not m.money), None)
+    units = next((m for m in base.fact.measures if m.kind == "sum" and not m.money and
+                  not lexicon.physical(m.columns, ())), None)  # ('sales' in kilos: no)
     if units is None:
         return None
     from archetypes.intent import Span
@@ -127,6 +140,9 @@ def sold_figure(ctx: Context) -> Detection | None:
     span = Span(sold[0][1], sold[0][2], ctx.question[sold[0][1]:sold[0][2]])
     readings = [Reading(base.measure.value, base.measure.label, _apply(base.fact, base.measure)),
                 Reading(units.value, units.label, _apply(base.fact, units))]
+    # (a second amount of money on the same rows, 'price charged' beside 'declared value': which one is sales?)
+    readings[1:1] = [Reading(m.value, m.label, _apply(base.fact, m)) for m in base.fact.measures
+                     if m.money and m.kind == base.measure.kind == "sum" and m != base.measure]
     purchases = next((m for m in base.fact.measures if m.kind == "count_distinct"), None)
     if base.shape == "distribution" and purchases is not None:
         # 'sales by day of week': the busiest day by the number of sales made is as defensible as by money or units

@@ -202,7 +202,7 @@ def _counted_in_currency(intent: Intent, profile: SchemaProfile, spec: QuerySpec
             spec.measure.kind not in ("count", "count_distinct") or \
             any(code in c.values for c in spec.share_conditions):  # (the part of a share: read there)
         return
-    found = profile.currency_for(spec.fact)
+    found = profile.currency_for(spec.fact, spec.measure)
     if found is not None and code in found[0].codes:
         spec.currency_mode, spec.currency_target = "only", code
 
@@ -974,10 +974,14 @@ def _condition_is_part(intent: Intent, share: OperatorMention, ops: list[Operato
     """A condition the question names ('late', 'discontinued') beside values: the part when it names the rate
     ('on-time rate for X') or is what the rows are said to be ('% of X parcels shipped late', '% of parcels to
     germany were late'); the values then scope the whole. A state value ('refund rate') is a part of its own."""
-    if not spec.conditions or not out.flag_spans or any(
-            f.entity.column_only and lexicon.is_state_column(words(f.entity.name_columns[0])) for f in spec.filters):
+    if not spec.conditions or not out.flag_spans:
         return False
     said = min(s.start for s in out.flag_spans)
+    states = [f for f in spec.filters if f.entity.column_only and lexicon.is_state_column(words(f.entity.name_columns[0]))]
+    if states:
+        # 'on-time delivery rate': the condition said before the state is the part, the state's rows the whole
+        return share.category == "rate" and _first(ops, "share") is None and said < share.span.start and \
+            all(_position(intent, f, out.value_spans) > said for f in states)
     if share.category == "rate" and _first(ops, "share") is None:
         return said < share.span.start
     said_of = _predicate(intent, share, out.value_spans)

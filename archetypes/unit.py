@@ -59,7 +59,7 @@ def detect(ctx: Context) -> Detection | None:
         if money_fact is None:
             return None
         fact = money_fact
-    found = profile.currency_for(fact)
+    found = profile.currency_for(fact, base.measure if base.measure is not None and base.measure.money else None)
     if found is None or len(found[0].codes) < 2:
         return None
     codes = found[0].codes
@@ -150,7 +150,7 @@ def mixed_note(spec: QuerySpec, profile) -> str | None:
     if spec.currency_mode or spec.fact is None or spec.measure is None or not spec.measure.money or \
             spec.shape in ("absence", "attribute"):
         return None
-    found = profile.currency_for(spec.fact)
+    found = profile.currency_for(spec.fact, spec.measure)
     if found is None or len(found[0].codes) < 2:
         return None
     return (f"{spec.measure.value} adds amounts recorded in {len(found[0].codes)} currency codes "

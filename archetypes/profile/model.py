@@ -80,6 +80,9 @@ class ZoneColumn:
     zones: tuple[str, ...]
 
 
+_CURRENCY_WORDS = frozenset({"currency", "code", "iso", "amount", "value", "total"})
+
+
 @dataclass
 class CurrencyColumn:
     table: str
@@ -209,16 +212,26 @@ class SchemaProfile:
     def measure(self, value: str, table: str | None = None) -> tuple[Fact, Measure] | None:
         return next(((f, m) for f, m in self.measures_reaching(table) if m.value == value), None)
 
-    def currency_for(self, fact: Fact) -> tuple[CurrencyColumn, tuple[Edge, ...]] | None:
-        """The currency column the fact's amounts are in (nearest along its foreign keys)."""
-        best: tuple[int, CurrencyColumn, tuple[Edge, ...]] | None = None
+    def currency_for(self, fact: Fact, measure: Measure | None = None) -> tuple[CurrencyColumn, tuple[Edge, ...]] | None:
+        """The currency column the fact's amounts are in (nearest along its foreign keys); of two on one table, the
+        one sharing a word with the measure's column ('price_charged' is in 'price_currency', not in
+        'declared_currency')."""
+        from archetypes.naming import words
+
+        found: list[tuple[int, CurrencyColumn, tuple[Edge, ...]]] = []
         for column in self.currency_columns:
             if self.rate_table and column.table == self.rate_table.table:
                 continue
             route = self.path(fact.table, column.table)
-            if route is not None and (best is None or len(route) < best[0]):
-                best = (len(route), column, route)
-        return (best[1], best[2]) if best else None
+            if route is not None:
+                found.append((len(route), column, route))
+        if not found:
+            return None
+        nearest = [f for f in found if f[0] == min(n for n, _, _ in found)]
+        said = {w for c in (measure.columns if measure is not None else ()) for w in words(c)} - _CURRENCY_WORDS
+        named = [f for f in nearest if set(words(f[1].column)) & said]
+        best = (named or nearest)[0]
+        return best[1], best[2]
 
     def zone_for(self, fact: Fact) -> tuple[ZoneColumn, tuple[Edge, ...]] | None:
         best: tuple[int, ZoneColumn, tuple[Edge, ...]] | None = None
