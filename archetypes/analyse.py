@@ -722,6 +722,9 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
     # 'shops not in germany': a filter, not an absence; 'trips with status lost': a value, not a change
     held = [m.span for m in grounded.values] + ([asked] if asked is not None else [])
     grounded.operators = [m for m in grounded.operators if not any(s.start <= m.span.start < s.end for s in held)]
+    said = intent.window_span
+    if said is not None and any(v.span.start <= said.start and said.end <= v.span.end for v in grounded.values):
+        intent.window, intent.window_span = None, None  # 'the Year-End Appeal 2024 campaign': a name, not a year
     base = base_spec(intent, profile)
     base.weekdays = _days_of_week(intent)
     if base.weekdays and base.time_part == "weekday" and base.shape == "distribution" and \

@@ -67,6 +67,7 @@ _SHORTHAND = re.compile(r"\b(ppl)\b")
 _COMMON_TYPOS = {"teh": "the", "yesterdays": "yesterday's", "todays": "today's", "tommorow": "tomorrow",
                  "breakdwon": "breakdown", "brekdown": "breakdown", "mins": "minutes", "hrs": "hours", "secs": "seconds"}
 _COMMON_TYPO = re.compile(r"\b(" + "|".join(_COMMON_TYPOS) + r")\b")
+_FIRST_TIME = re.compile(r"\b(first[- ]time)(?=\s+[a-z]+s\b)")
 # 'hw many': how many ('hw' alone may be hardware); 'diff shops': different ones ('the diff' is a difference)
 _SHORT_FOR = re.compile(r"\b(?:(hw)(?=\s+(?:many|much|long|often|big)\b)|(diff)(?=\s+[a-z]+s\b))")
 # 'by what percent did revenue change': how much, in percent (a change, not a share)
@@ -230,6 +231,8 @@ def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
     for m in _COMMON_TYPO.finditer(lower):
         if m.group(1) not in known:
             found[m.span(1)] = _COMMON_TYPOS[m.group(1)]
+    for m in _FIRST_TIME.finditer(lower):
+        found[m.span(1)] = "new"  # 'first-time donors in 2024': the new ones (their first gift then, or added then)
     for m in _SHORT_FOR.finditer(lower):
         found[m.span(1) if m.group(1) else m.span(2)] = "how" if m.group(1) else "different"
     if lexicon.CHANGE_SAID.search(lower):

@@ -589,6 +589,11 @@ def _new_rows(intent, ops, kinds, profile, spec, as_of, out) -> None:
         spec.absent_count = many
         spec.conditions = [c for c in spec.conditions if c.table != entity.table or c.op not in ("since", "before_day")]
 
+    def own_date(spec: QuerySpec) -> None:
+        # the rows themselves, counted by their own date: anything else (a sum of their events) is not this reading
+        if spec.measure is None or spec.measure.kind != "count" or rows_of(profile, spec.measure) != entity.table:
+            spec.invalid = True
+
     out.read.append(_span(intent, m.start(1), m.end(1)))
     out.replaces |= {"ranking_metric", "unit"}
     if any(c.family == "temporal" for c in profile.tables[entity.table].columns):
@@ -596,7 +601,7 @@ def _new_rows(intent, ops, kinds, profile, spec, as_of, out) -> None:
         from archetypes.timeframe import ARCHETYPE
 
         out.detections.append(ARCHETYPE.detection(_span(intent, m.start(1), m.end(1)), [
-            Reading("own_date", f"New: the {plural(entity.noun)} whose own date falls in the window", lambda spec: None),
+            Reading("own_date", f"New: the {plural(entity.noun)} whose own date falls in the window", own_date),
             Reading("first_event", f"New: the {plural(entity.noun)} whose first {phrase(fact.table)} falls in the window",
                     first_event)], question=f"New {plural(entity.noun)} as in added then, or first active then?"))
         return

@@ -84,3 +84,18 @@ def test_a_column_said_after_its_tables_noun_groups(fundraising: Connected) -> N
     analysis = fundraising.analyse("Total donation amount by donor country")
     assert analysis.interpretations and all("per donor's country" in i.explanation
                                             for i in analysis.interpretations), analysis.interpretations
+
+
+def test_a_year_inside_a_name_is_no_window(fundraising: Connected) -> None:
+    """'the Year-End Appeal 2024 campaign' kept only the gifts dated 2024 (a late check of January 2025 dropped)."""
+    analysis = fundraising.analyse("Total donation amount for the Year-End Appeal 2024 campaign")
+    assert analysis.interpretations and not any("dated" in i.explanation for i in analysis.interpretations)
+    assert any(fundraising.run(i).rows == [(25040,)] or fundraising.run(i).rows == [[25040]]
+               for i in analysis.interpretations), [fundraising.run(i).rows for i in analysis.interpretations]
+
+
+def test_first_time_donors_are_counted(fundraising: Connected) -> None:
+    """'how many first-time donors in 2025' summed the year's gifts under the label 'new donors'."""
+    analysis = fundraising.analyse("How many first-time donors did we have in 2025?")
+    assert analysis.interpretations and all(i.explanation.startswith("Number of donors")
+                                            for i in analysis.interpretations), analysis.interpretations
