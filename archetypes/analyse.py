@@ -82,7 +82,7 @@ def analyse(question: str, profile: SchemaProfile, lookup: Lookup | None = None,
         analysis.notes.append("the question does not say what data to use: " + blocking[0].clarification.question)
         analysis.understood = _understood(ctx, detections, analysis)
         return _as_typed(analysis, ctx.extra["respelt"])
-    axes = [(d, chosen.get(d.archetype, d.readings)) for d in detections if d.readings]
+    axes = [(d, chosen.get(id(d), d.readings)) for d in detections if d.readings]
     total = 1
     for _, readings in axes:
         total *= len(readings)
@@ -119,7 +119,7 @@ def analyse(question: str, profile: SchemaProfile, lookup: Lookup | None = None,
         analysis.interpretations.append(Interpretation(
             id=reading_id,
             label=" / ".join(r.label for _, r in pairs) or "As asked",
-            choices={a: r.value for a, r in pairs},
+            choices=_choices(pairs),
             query=query, explanation=explain(spec, profile, anchor), lists=_lists(spec),
             side_by_side=len(spec.sides), top_n=_top_n(ctx.intent, spec)))
     if not analysis.interpretations and not any("nothing to run" in n for n in analysis.notes):
@@ -192,10 +192,19 @@ def _window_outside_data(ctx: Context) -> str | None:
 
 
 
-def _one_left(detection: Detection, analysis: Analysis, chosen: dict[str, list[Reading]]) -> bool:
+def _choices(pairs: list[tuple[str, Reading]]) -> dict[str, str]:
+    """Each archetype's reading value; two of one archetype ('last month' and 'new', both timeframes) joined by a
+    comma, the way `--answer` takes them back."""
+    out: dict[str, str] = {}
+    for archetype, reading in pairs:
+        out[archetype] = f"{out[archetype]},{reading.value}" if archetype in out else reading.value
+    return out
+
+
+def _one_left(detection: Detection, analysis: Analysis, chosen: dict[int, list[Reading]]) -> bool:
     """A choice of which one reading alone could be built ('the listed price per month': a catalogue has no
     months): no choice left to ask about. Not one the person made."""
-    if detection.archetype in chosen or len(detection.readings) < 2:
+    if id(detection) in chosen or len(detection.readings) < 2:
         return False
     return len(analysis.interpretations) == 1 and detection.archetype in analysis.interpretations[0].choices
 
@@ -1524,20 +1533,27 @@ def _role_span(ctx: Context, role: roles.OpenRole) -> Span:
     return mention or Span(0, len(ctx.question), ctx.question)
 
 
-def _answer(detections: list[Detection], answers: dict[str, str]) -> dict[str, list[Reading]]:
-    chosen: dict[str, list[Reading]] = {}
-    by_id = {d.archetype: d for d in detections}
+def _answer(detections: list[Detection], answers: dict[str, str]) -> dict[int, list[Reading]]:
+    """Each answered detection's chosen reading, by the detection (`id`). Two detections may share an archetype
+    ('last month' and 'new' are both timeframes): an answer goes to the one that has the reading, and one
+    archetype may be answered twice, its values joined by commas ('last_30_days,own_date')."""
+    chosen: dict[int, list[Reading]] = {}
     for archetype, value in answers.items():
-        detection = by_id.get(archetype)
-        if detection is None:
+        same = [d for d in detections if d.archetype == archetype]
+        if not same:
             raise UnknownAnswerError(archetype, str(value), [])
-        reading = detection.reading(str(value))
-        if reading is None and archetype in FREE_TEXT_ANSWERS and str(value).strip():
-            factory = next((r.custom for r in detection.readings if r.custom is not None), None)
-            reading = factory(str(value)) if factory else None
-        if reading is None:
-            raise UnknownAnswerError(archetype, str(value), [r.value for r in detection.readings])
-        chosen[archetype] = [reading]
+        whole = next(((d, r) for d in same if (r := d.reading(str(value))) is not None), None)
+        parts = [whole] if whole is not None else [
+            next(((d, r) for d in same if (r := d.reading(part.strip())) is not None), None)
+            for part in str(value).split(",")] if "," in str(value) else [None]
+        for found in parts:
+            if found is None and archetype in FREE_TEXT_ANSWERS and str(value).strip():
+                factory = next((r.custom for r in same[0].readings if r.custom is not None), None)
+                custom = factory(str(value)) if factory else None
+                found = (same[0], custom) if custom is not None else None
+            if found is None:
+                raise UnknownAnswerError(archetype, str(value), [r.value for d in same for r in d.readings])
+            chosen[id(found[0])] = [found[1]]
     return chosen
 
 

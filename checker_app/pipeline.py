@@ -163,7 +163,10 @@ def _check(question: str, databases: Sequence[Database], options: CheckOptions) 
         writers = {}
         for db in databases:
             analysis = analyses.get(db.name)
+            # by its id first: two archetypes of one kind ('last month' and 'new', both timeframes) share a key in
+            # `choices`, so two readings may have the same choices
             match = None if analysis is None else next(
+                (i for i in analysis.interpretations if i.id == interpretation.id), None) or next(
                 (i for i in analysis.interpretations if _choice_key(i.choices) == key), None)
             if match is not None:
                 writers[db.name] = partial(match.statement, db.dialect)  # sent from its tree, not parsed again

@@ -24,7 +24,9 @@ def parse_answers(values: tuple[str, ...]) -> dict[str, str]:
         archetype, sep, choice = value.partition("=")
         if not sep or not archetype.strip() or not choice.strip():
             raise click.BadParameter(f"expected ARCHETYPE=VALUE, got {value!r}", param_hint="--answer")
-        answers[archetype.strip()] = choice.strip()
+        key = archetype.strip()
+        # (two questions of one archetype, 'last month' and 'new' both timeframes: both answers kept)
+        answers[key] = f"{answers[key]},{choice.strip()}" if key in answers else choice.strip()
     return answers
 
 
