@@ -543,14 +543,17 @@ def read(question: str, profile: SchemaProfile, as_of: dt.date | None) -> Intent
     _fiscal_window(intent, profile, as_of)
     _grain(intent)
     _money(intent)
-    if vocab.rate_words and any(w in vocab.rate_words for w, _, _ in tokens) or (
-            vocab.rate_words and RE_RATE_SUBJECT.search(lower)):
+    idioms = lexicon.grammar_idioms(lower)  # ('converted at order-date rates' names the rate used, asks none)
+    if vocab.rate_words and any(w in vocab.rate_words and not any(a <= at < b for a, b in idioms) for w, at, _ in tokens) \
+            or (vocab.rate_words and any(not any(a <= m.start() < b for a, b in idioms)
+                                         for m in RE_RATE_SUBJECT.finditer(lower))):
         intent.rate_subject = True
     if (m := RE_VIZ.search(lower)) is not None:
         intent.viz = Span(m.start(), m.end(), text[m.start():m.end()])
     _how_many(intent, vocab)
     _owners_column(intent, profile)
     _group(intent, vocab)
+    _what_each_did(intent)
     _breakdown_named(intent)
     _rows_by(intent, vocab)
     _rows_most(intent, vocab)
@@ -1202,11 +1205,16 @@ def by_agent(lower: str, by_at: int, noun_end: int) -> bool:
     return _PARTICIPLE_BEFORE.search(lower[:by_at]) is not None and _QUALIFIED.match(lower, noun_end) is not None
 
 
+_ACROSS_ALL = re.compile(r"\b(?:across|over|in|for|from)\s+(?:all|every)\s+(?:(?:the|our|of\s+the|of\s+our)\s+)?$")
+
+
 def _group(intent: Intent, vocab: Vocabulary) -> None:
     lower = intent.lower
     if intent.ranking is not None:
-        # the ranked thing: the first schema target after the ranking words, else any target
-        after = [t for t in intent.targets if t.span.start >= intent.ranking.start]
+        # the ranked thing: the first schema target after the ranking words, else any target ('across all shops'
+        # names the whole, not what is ranked)
+        after = [t for t in intent.targets if t.span.start >= intent.ranking.start and
+                 not _ACROSS_ALL.search(lower[:t.span.start])]
         chosen = after[0] if after else (intent.targets[0] if intent.targets else None)
         if chosen is not None:
             chosen = compound_head(intent, chosen)  # 'which item category grew the most': the category
@@ -1232,9 +1240,10 @@ def _group(intent: Intent, vocab: Vocabulary) -> None:
             intent.group = target
             _second_breakdown(intent, target)
             return
-    if intent.superlative is not None and intent.explicit_measure and intent.targets:
-        before = [t for t in intent.targets if t.span.end <= intent.superlative.start]
-        intent.group = before[0] if before else intent.targets[0]
+    ranked = [t for t in intent.targets if not _ACROSS_ALL.search(lower[:t.span.start])]
+    if intent.superlative is not None and intent.explicit_measure and ranked:
+        before = [t for t in ranked if t.span.end <= intent.superlative.start]
+        intent.group = before[0] if before else ranked[0]
         return
     which = _which_has(intent)
     if intent.superlative is not None and (which is None or which.end() != intent.superlative.start):
@@ -1357,6 +1366,20 @@ def _breakdown_named(intent: Intent) -> None:
         intent.group = named
     elif intent.also_group is None and intent.group.entity != named.entity:
         intent.also_group = named
+
+
+_EACH_DID = re.compile(r"\b(?:what|how\s+much|how\s+many)\s+each(?:\s+one|\s+of\s+(?:them|those))?\s+(?:has\s+|have\s+)?"
+                       r"(?:spent|spend|paid|pays|bought|buys|order(?:ed|s)|earned|made|sold|sells|brought\s+in)\b")
+
+
+def _what_each_did(intent: Intent) -> None:
+    """'our brazilian clients and what each spent': one figure per client named before, not their total."""
+    m = _EACH_DID.search(intent.lower)
+    if m is None or intent.group is not None:
+        return
+    named = [t for t in intent.targets if not t.entity.column_only and t.span.end <= m.start()]
+    if named:
+        intent.group = named[-1]
 
 
 def _owners_column(intent: Intent, profile: SchemaProfile) -> None:

@@ -23,7 +23,7 @@ any some all each every both either neither other others own same such very real
 one ones thing things stuff everything something anything someone anyone everyone
 data numbers number figures figure info information details detail overview summary stats statistics
 value values worth results result breakdown break down split pair pairs combination combinations distributed
-yes ok okay hi hello hey thanks thank
+yes ok okay hi hello hey thanks thank thx fyi
 got make made makes making bring brought brings generate generated generates generating come comes came coming
 contain contains contained containing include includes included including matching live lives living located based situated
 work works working worked employed
@@ -306,6 +306,9 @@ GRAMMAR_IDIOMS = re.compile(
     r"|\b(?:shipped|sent|dispatched)(?=\s+(?:via|through)\s+[a-z])"  # 'shipped via X': the carrier named
     r"|\b(?:hand|hands|handed|handing)\s+out\b|\bhow\s+big\b"
     r"|(?<=\bin stock)|\bleft(?=\s+(?:in\s+stock|on\s+hand)\b)"
+    # 'converted at order-date rates': which exchange rate, not a rate asked for
+    r"|\b(?:at|using|with|by)\s+(?:the\s+)?(?:order[- ]date|daily|day'?s|historical|transaction[- ]date|spot|"
+    r"same[- ]day)\s+(?:exchange\s+|fx\s+)?rates?\b"
     # 'tracks under rock', 'what we carry under cables & chargers': filed under a kind, no threshold
     r"|\b(?:filed\s+)?under(?=\s+(?:the\s+)?(?:[a-z][a-z&' -]*)\s*(?:$|[?.!,]|\bcategory\b|\bgenre\b))")
 
@@ -313,13 +316,16 @@ GRAMMAR_IDIOMS = re.compile(
 # who or what the answer is for, said before the question: 'finance q:', 'for the exec deck:', 'quick one before the
 # stocktake:', 'hey so for the board i need', 'audit next week so tell me', 'board pack needs': context, not data
 _PAPERS = (r"deck|decks|slides?|meeting|report|pack|review|presentation|qbr|stocktake|audit|call|email|memo|standup|"
-           r"stand-up|update|sync|offsite|catch-?up|newsletter|q|qq|question|(?<=quick )one|request|ask|recap|retro|forecast|budget|"
+           r"stand-up|update|sync|offsite|catch-?up|newsletter|q|qq|question|(?<=quick )one|(?<=quick )check|request|ask|"
+           r"recap|retro|forecast|budget|"
            r"planning")
 # (people only after 'for': 'jane's boss - who is that' asks about the boss)
 _PEOPLE = r"board|investors?|execs?|exec\s+team|leadership|boss|ceo|cfo|cto|manager|team"
 _AUDIENCE = r"(?:" + _PAPERS + r")"
+# the plain words of both: a schema column 'reports_to' does not make 'the label report' a question about it
+AUDIENCE_WORDS = frozenset(w for w in re.findall(r"[a-z]+", _PAPERS + " " + _PEOPLE) if len(w) > 2)
 _FOR_AUDIENCE = r"(?:" + _PAPERS + r"|" + _PEOPLE + r")"
-_GREETING = r"(?:(?:hey|hi|hello|ok|okay|so|um|quick|fyi|pls|please)[,!]?\s+)*"
+_GREETING = r"(?:(?:hey|hi|hello|ok|okay|so|um|quick|fyi|pls|please)[,:!]?\s+)*"
 PREAMBLE = re.compile(
     r"^\s*" + _GREETING + r"for\s+(?:the|our|my|a|an|this|next|tomorrow'?s|today'?s)\s+(?:[a-z0-9&-]+\s+){0,3}?"
     + _FOR_AUDIENCE + r"\s*(?::|\s-|–|—|,)"
@@ -330,6 +336,13 @@ PREAMBLE = re.compile(
     r"|^\s*" + _GREETING + r"(?:the\s+)?(?:[a-z]+\s+)?(?:" + _PAPERS + r"|board)" +
     r"(?:\s+(?:is\s+)?(?:next\s+week|tomorrow|today|this\s+week|on\s+[a-z]+day)\s*,?\s+so(?:\s+(?:tell\s+me|"
     r"i\s+need|can\s+you|pls|please))?\b|\s+needs?\b)")
+# the same said after the question, and how exact it must be: '(for the board pack)', ', thx', '(rough number is
+# fine)', 'ballpark is fine'
+POSTSCRIPT = re.compile(
+    r"(?:\s*[,(–—-]\s*|\s+)(?:(?:for\s+(?:the|our|my|a|an|this|next|tomorrow'?s|today'?s)\s+(?:[a-z0-9&-]+\s+){0,2}?"
+    + _FOR_AUDIENCE + r")|(?:a\s+)?(?:rough(?:\s+(?:number|figure|estimate))?|ballpark(?:\s+figure)?|approx(?:imate)?"
+    r"(?:\s+(?:number|figure))?|estimate|roughly)\s+is\s+(?:fine|ok|okay|enough)|thx|thanks|thank\s+you|ty|cheers)"
+    r"\s*\)?\s*[?.!]*\s*$")
 # request verbs and the name of the table a value is kept in: 'can you pull', 'grab me', 'in our rates table'
 _REQUEST = re.compile(r"\b(?:pull|pulls|grab|fetch|dig)(?:\s+(?:up|out))?\b(?=\s+(?:me\s+|us\s+)?[a-z#$0-9])"
                       r"|(?<=[a-z] )tables?(?=\s*[?.!]*\s*$)")

@@ -96,7 +96,15 @@ def gross_or_net(ctx: Context) -> Detection | None:
             base.shape in ("absence", "attribute"):
         return None
     siblings = [m for m in base.fact.measures if m.kind == "product" and m.money]
-    if len(siblings) < 2 or "net" in ctx.intent.lower.split() or "gross" in ctx.intent.lower.split():
+    said = {w for w, _, _ in ctx.intent.tokens}
+    if len(siblings) >= 2 and said & {"net", "gross"}:
+        # 'sales by employee, net': the figure said, wherever the word stands (never the other one under its name)
+        net = "net" in said
+        wanted = next((m for m in siblings if any("net" in w.split() for w in m.words) == net), None)
+        if wanted is not None:
+            base.measure = wanted
+        return None
+    if len(siblings) < 2:
         return None
     span = next((s for m, s in ctx.intent.measures if m in siblings), None) or (
         ctx.intent.ranking if ctx.intent.group is not None else None) or ctx.intent.superlative
@@ -121,7 +129,8 @@ def sold_figure(ctx: Context) -> Detection | None:
         return None
     # 'how much' asks for an amount, which units sold also are
     money_named = intent.money is not None and intent.money.text.lower() != "how much"
-    if intent.explicit_measure or intent.measures or money_named or intent.how_many:
+    if intent.explicit_measure or intent.measures or money_named or intent.how_many or \
+            {"net", "gross"} & {w for w, _, _ in intent.tokens}:  # ('net' and 'gross' are money)
         return None
     # 'sales' of a value ('Sales Support Agent') sells nothing; 'order 10250' names a row
     inside = (ctx.extra.get("value_spans") or []) + [s for _, _, s in intent.key_refs]

@@ -45,7 +45,7 @@ EXCLUDED = {"cancelled", "canceled", "refunded", "returned", "failed", "void", "
 _CURRENT = re.compile(r"\b(right now|currently|current|today|now|at the moment|active|live|these days)\b")
 _UNDER_WAY = frozenset({"open", "pending"})
 _ALL_STATES = re.compile(r"\b(?:every|any|all|whatever(?:\s+(?:the|its|their))?|regardless\s+of(?:\s+(?:the|its|their))?|"
-                         r"irrespective\s+of(?:\s+(?:the|its|their))?)\s+(?:status|statuses|state|states)\b")
+                         r"irrespective\s+of(?:\s+(?:the|its|their))?)\s+(?:[a-z]+\s+)?(?:status|statuses|state|states)\b")
 # a date that says a row left: an employee's termination, a member's churn (empty while the row is current)
 _LEFT = frozenset({"terminated", "termination", "left", "leaving", "departed", "departure", "resigned",
                    "resignation", "churned", "offboarded", "exit", "exited", "separation", "separated"})

@@ -67,6 +67,7 @@ _SHORTHAND = re.compile(r"\b(ppl)\b")
 _COMMON_TYPOS = {"teh": "the", "yesterdays": "yesterday's", "todays": "today's", "tommorow": "tomorrow",
                  "breakdwon": "breakdown", "brekdown": "breakdown", "mins": "minutes", "hrs": "hours", "secs": "seconds"}
 _COMMON_TYPO = re.compile(r"\b(" + "|".join(_COMMON_TYPOS) + r")\b")
+_AFTER_DISCOUNT = re.compile(r"\b(after|net\s+of|less|minus|before)\s+(?:the\s+|line\s+|all\s+)?discounts?\b")
 _FIRST_TIME = re.compile(r"\b(first[- ]time)(?=\s+[a-z]+s\b)")
 # 'hw many': how many ('hw' alone may be hardware); 'diff shops': different ones ('the diff' is a difference)
 _SHORT_FOR = re.compile(r"\b(?:(hw)(?=\s+(?:many|much|long|often|big)\b)|(diff)(?=\s+[a-z]+s\b))")
@@ -231,6 +232,9 @@ def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
     for m in _COMMON_TYPO.finditer(lower):
         if m.group(1) not in known:
             found[m.span(1)] = _COMMON_TYPOS[m.group(1)]
+    if "discount" in known:
+        for m in _AFTER_DISCOUNT.finditer(lower):
+            found[m.span()] = "net" if m.group(1) != "before" else "gross"  # 'sales after discounts': net sales
     for m in _FIRST_TIME.finditer(lower):
         found[m.span(1)] = "new"  # 'first-time donors in 2024': the new ones (their first gift then, or added then)
     for m in _SHORT_FOR.finditer(lower):
@@ -298,9 +302,18 @@ def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
     for m in _HAVE_SOME.finditer(lower):
         if any(lower.startswith(q, m.end()) for q in quantities):
             found[m.span(1)] = f"{m.group(1).split()[0]} more than 0"  # 'items that still have units in stock'
+    def aside(m: re.Match[str] | None) -> bool:  # (never words that name the data: 'for our it manager')
+        content = [w for w in lexicon.TOKEN.findall(m.group(0)) if w not in lexicon.FUNCTION_WORDS] if m else []
+        return m is not None and not any(w in known for w in content if w not in lexicon.AUDIENCE_WORDS) and not (
+            named is not None and content and named(" ".join(content)))
+
     preamble = lexicon.PREAMBLE.match(lower)
-    if preamble is not None and preamble.end() < len(lower.rstrip(" ?.!")):
+    if aside(preamble) and preamble is not None and preamble.end() < len(lower.rstrip(" ?.!")):
         found[(preamble.start(), preamble.end())] = ""  # 'finance q:', 'for the exec deck:': who it is for, set aside
+    postscript = lexicon.POSTSCRIPT.search(lower)
+    if aside(postscript) and postscript is not None and \
+            postscript.start() > (preamble.end() if preamble is not None else 0) + 5:
+        found[postscript.span()] = ""  # '(for the board pack)', 'thx', 'rough number is fine': set aside too
     for m in _PULL_UP.finditer(lower):
         found[m.span(1)] = "list"
     for m in _HOW_MUCH_OF.finditer(lower):

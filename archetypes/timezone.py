@@ -21,6 +21,22 @@ LOCAL = "local"
 
 def detect(ctx: Context) -> Detection | None:
     intent, profile = ctx.intent, ctx.profile
+    said = _UTC_SAID.search(intent.lower)
+    if said is not None and not intent.rate_subject:
+        # 'by hour, utc pls', 'Q2 visits, UTC dates': the zone is said, so it is applied (and its words are read);
+        # with no business zones UTC is the only clock there is
+        if profile.business_zones():
+            ctx.base.zone = "UTC"
+        ctx.extra.setdefault("read", []).append(Span(said.start(), said.end(), ctx.question[said.start():said.end()]))
+        return None
+    local = _LOCAL_SAID.search(intent.lower)
+    fact = ctx.base.fact or profile.primary_fact()
+    if local is not None and fact is not None and profile.zone_for(fact) is not None:
+        # 'by local hour', 'tokyo local dates': each row's own clock, said
+        ctx.base.zone = LOCAL
+        for m in _LOCAL_SAID.finditer(intent.lower):
+            ctx.extra.setdefault("read", []).append(Span(m.start(), m.end(), ctx.question[m.start():m.end()]))
+        return None
     span = intent.day_boundary
     if span is None and ctx.base.shape == "distribution" and ctx.base.time_part in ("hour", "weekday", "month"):
         # an hour, a weekday or a month is a local one or a UTC one: which zone's clock?
@@ -33,12 +49,6 @@ def detect(ctx: Context) -> Detection | None:
         return None
     zones = profile.business_zones()
     if not zones:
-        return None
-    said = _UTC_SAID.search(intent.lower)
-    if said is not None:
-        # 'by hour, utc pls', 'what hour (gmt)': the zone is said, so it is applied (and its words are read)
-        ctx.base.zone = "UTC"
-        ctx.extra.setdefault("read", []).append(Span(said.start(), said.end(), ctx.question[said.start():said.end()]))
         return None
     readings = [Reading("UTC", "UTC days", _apply("UTC"))]
     found = profile.zone_for(fact)
@@ -54,7 +64,10 @@ def detect(ctx: Context) -> Detection | None:
     return ARCHETYPE.detection(span, readings)
 
 
-_UTC_SAID = re.compile(r"\b(?:in\s+)?(?:utc|gmt|zulu)(?:\s+time)?\b")
+_UTC_SAID = re.compile(r"\b(?:in\s+)?(?:utc|gmt|zulu)(?:\s+(?:time|dates?|days?|calendar\s+days?|clock|timestamps?))?\b")
+
+
+_LOCAL_SAID = re.compile(r"\blocal(?:\s+(?:time|times|hours?|dates?|days?|clock|calendar\s+days?))?\b")
 
 
 def _pinned(spec: QuerySpec, table: str) -> bool:

@@ -86,6 +86,15 @@ def detect(ctx: Context) -> Detection | None:
         readings.insert(0, Reading(f"converted_to_{into.lower()}",
                                 f"Every currency converted to {into} at the rate of the day ({rate.table})",
                                 _apply("convert", into)))
+        said = _CONVERTED.search(intent.lower)
+        if said is not None:
+            # 'converted at order-date rates', 'converted to usd': the treatment is said, so it is applied
+            from archetypes.intent import Span
+
+            readings[0].apply(base)  # type: ignore[misc]
+            ctx.extra.setdefault("read", []).append(Span(said.start(), said.end(),
+                                                         ctx.question[said.start():said.end()]))
+            return None
     if not intent.currency_named:  # 'revenue in usd', 'over $1000': one currency asked, not one total per code
         readings.append(Reading("per_currency", f"One total per currency ({', '.join(codes)})", _apply("per", None)))
     if rate is None and not intent.currency_named:
@@ -139,6 +148,12 @@ def _apply(mode: str, code: str | None, holders: frozenset[str] = frozenset()):
             return
         spec.currency_mode, spec.currency_target = mode, code
     return apply
+
+
+# 'converted to usd at order-date rates', 'usd-converted': the conversion said (its rate named or not)
+_CONVERTED = re.compile(r"\b(?:[a-z]{3}[- ])?(?:converted|convert|conversion)(?:\s+(?:to|into)\s+[a-z]{3})?"
+                        r"(?:\s+(?:at|using|with|by)\s+(?:the\s+)?(?:order[- ]date|daily|day'?s|historical|"
+                        r"transaction[- ]date|spot|same[- ]day|the\s+day'?s)?\s*(?:exchange\s+|fx\s+)?rates?)?")
 
 
 ARCHETYPE = Archetype(ID, HEADER, WHEN, ASK, REASON, detect)
