@@ -1458,7 +1458,8 @@ def _rows_with_children(intent: Intent, profile: SchemaProfile, spec: QuerySpec)
     apart = [f.entity.table for f in spec.filters if f.entity.table != table and profile.path(table, f.entity.table) is None]
     if not apart:
         return
-    child = next((f for f in profile.fact_list() if len(profile.path(f.table, table) or ()) == 1 and
+    child = next((f for f in sorted(profile.fact_list(), key=lambda f: sum(
+        len(profile.path(f.table, t) or ()) for t in apart)) if len(profile.path(f.table, table) or ()) == 1 and
                   all(f.table == t or profile.path(f.table, t) is not None for t in apart)), None)
     if child is None:
         return
@@ -1582,7 +1583,11 @@ def _actors(profile: SchemaProfile, table: str, reaching: str | None = None,
             prefer: frozenset[str] = frozenset()) -> tuple[Fact, Measure] | None:
     """The distinct rows of `table` that a fact's rows point at (one edge away), counted on a fact that also
     reaches the `reaching` table when one is given; a fact the question's verb names first (`prefer`)."""
-    for fact in sorted(profile.fact_list(), key=lambda f: f.table not in prefer):
+    def steps(fact: Fact) -> int:  # ('clients on the free plan': their plans' rows, not invoices that name plans)
+        route = profile.path(fact.table, reaching) if reaching is not None and fact.table != reaching else ()
+        return len(route) if route is not None else 99
+
+    for fact in sorted(profile.fact_list(), key=lambda f: (f.table not in prefer, steps(f))):
         edges = profile.path(fact.table, table) if fact.table != table else None
         if reaching is not None and fact.table != reaching and profile.path(fact.table, reaching) is None:
             continue

@@ -42,13 +42,14 @@ DONE = ("completed", "complete", "paid", "delivered", "shipped", "fulfilled", "c
 EXCLUDED = {"cancelled", "canceled", "refunded", "returned", "failed", "void", "voided", "rejected", "pending",
             "deleted", "inactive", "expired", "churned", "declined", "paused", "lost", "abandoned", "draft",
             "open", "suspended", "terminated"}
-_CURRENT = re.compile(r"\b(right now|currently|current|today|now|at the moment|active|live|these days)\b")
+_CURRENT = re.compile(r"\b(right now|currently|current|today|now|at the moment|active|live|these days|open|unresolved)\b")
 _UNDER_WAY = frozenset({"open", "pending"})
 _ALL_STATES = re.compile(r"\b(?:every|any|all|whatever(?:\s+(?:the|its|their))?|regardless\s+of(?:\s+(?:the|its|their))?|"
                          r"irrespective\s+of(?:\s+(?:the|its|their))?)\s+(?:[a-z]+\s+)?(?:status|statuses|state|states)\b")
 # a date that says a row left: an employee's termination, a member's churn (empty while the row is current)
 _LEFT = frozenset({"terminated", "termination", "left", "leaving", "departed", "departure", "resigned",
-                   "resignation", "churned", "offboarded", "exit", "exited", "separation", "separated"})
+                   "resignation", "churned", "offboarded", "exit", "exited", "separation", "separated",
+                   "deactivated", "deactivation", "disabled"})
 # a flight's 'actual_departure' is when it left, not a row's end of life ('scheduled_departure' its plan)
 # a membership's or a person's own end ('members.cancelled_on'): an event's cancellation is no leaving
 _ENDED = frozenset({"cancelled", "canceled", "churned", "ended"})
@@ -491,9 +492,12 @@ def _resolve_validity(ctx: Context, scope: Scope) -> None:
     if former is not None:  # 'former employees': those who left
         ctx.base.conditions.append(RowCondition(scope.table, scope.column, "not_null",
                                                 label=f"{phrase(scope.column)} given"))
-    elif _CURRENT.search(lower):
+    elif (current := _CURRENT.search(lower)) is not None:
         as_of = (ctx.as_of or dt.date.today()).isoformat()
         ctx.base.conditions.append(_current(scope, as_of))
+        # 'active users': the users' own current rows, not the users of an 'active' row of another table
+        ctx.base.filters = [f for f in ctx.base.filters if f.entity.table == scope.table or
+                            {str(v).lower() for v in f.values} != {current.group(1)}]
     said = former or _CURRENT.search(lower) or _HISTORY.search(lower)
     if said is not None:
         ctx.extra.setdefault("read", []).append(Span(said.start(), said.end(), ctx.question[said.start():said.end()]))
