@@ -223,7 +223,8 @@ def _shaped(columns: list[str], rows: list[list[Any]], currency: str | None,
     values = [float(_value(r[measure])) if r[measure] is not None else float("-inf") for r in rows]
     if fmt.currency_column(columns) is not None and not isinstance(columns[measure], fmt.CountColumn):
         # one total per currency: every currency is the answer ('orders per currency' counts: a ranking)
-        shown = [f"{_label(columns, r, set(measures))} {fmt.number(r[measure], money=True)}"
+        # (rows with no currency code are said so: an unlabelled total reads as one of the others)
+        shown = [f"{_label(columns, r, set(measures)) or 'no currency'} {fmt.number(r[measure], money=True)}"
                  for r in rows[:BREAKDOWN_SHOWN]]
         more = f" · {len(rows) - BREAKDOWN_SHOWN} more" if len(rows) > BREAKDOWN_SHOWN else ""
         return Answer("breakdown", " · ".join(shown) + more, columns[measure])

@@ -185,7 +185,7 @@ def sidebar(ctx: Context) -> None:
                                   key="limit_timeout")
         max_rows = st.number_input("Row cap", min_value=1, max_value=1_000_000,
                                    value=min(max(int(ctx.config.max_rows), 1), 1_000_000), step=100, key="limit_rows")
-        as_of = st.date_input("As of", value=None, key="as_of",
+        as_of = st.date_input("As of (empty: the latest date in the data)", value=None, key="as_of",
                               help="Anchor for relative windows such as 'last quarter'. Empty: the latest date "
                                    "in the data.")
         ctx.options = CheckOptions(limits=Limits(time_limit_s=float(timeout), row_cap=int(max_rows)),

@@ -274,13 +274,19 @@ def examples_for(profiles: Sequence[Any]) -> tuple[str, ...]:
     money = any(m.money for m in fact.measures)
     # things sold: a price times a quantity, or units summed (order lines, invoice lines). A fact of money alone
     # (a gym's payments, a subscription's invoices) sells no member or customer: its examples say revenue
-    sold = money and any(m.kind == "product" or (m.kind == "sum" and not m.money) for m in fact.measures)
+    from archetypes.lexicon import physical
+
+    # (a weight or a distance summed is no units sold: a parcel's kilos make no 'top-selling' anything)
+    sold = money and any(m.kind == "product" or (m.kind == "sum" and not m.money and not physical(m.columns, ()))
+                         for m in fact.measures)
     if sold:
         out = [f"What is the top-selling {noun}?"]
         said = ["How have sales trended recently?", "Show revenue by month", "What were sales yesterday?"]
     elif money:
         out = [f"What is the top {noun}?"]
-        said = ["How has revenue trended recently?", "Show revenue by month", "What was revenue yesterday?"]
+        amount = _amount_words(profile, fact)
+        said = [f"How has the {amount} trended recently?", f"Show the {amount} by month",
+                f"What was the {amount} yesterday?"]
     else:
         what = fact.measures[0].label.split(" (")[0].lower() if fact.measures else "rows"
         out = [f"What is the top {noun}?"]
@@ -292,6 +298,21 @@ def examples_for(profiles: Sequence[Any]) -> tuple[str, ...]:
 
         out.append(f"How many {plural(nouns[1][2])} are there?")  # ('properties', not 'propertys')
     return tuple(dict.fromkeys(out))
+
+
+def _amount_words(profile: Any, fact: Any) -> str:
+    """What the money of a fact is called in its own words ('revenue' only where the schema says so): 'donation
+    amount', 'price charged'."""
+    from archetypes.naming import phrase, singular, words
+
+    vocabulary = {w for t in profile.tables.values() for c in t.columns for w in words(c.name)}
+    if "revenue" in vocabulary:
+        return "revenue"
+    measure = next(m for m in fact.measures if m.money)
+    said = " ".join(words(measure.columns[0])) if measure.columns else measure.value
+    owner = singular(phrase(fact.table).split()[-1]) if phrase(fact.table) else ""
+    # a bare 'amount' or 'total' is said with its rows' noun: the donation amount
+    return f"{owner} {said}" if said in ("amount", "total", "value", "sum") and owner else said
 
 
 def problem_words(kind: str, message: str) -> str:
