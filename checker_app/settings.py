@@ -19,6 +19,7 @@ ENV_DB = "CHECKER_DB"             # a JSON list of `name=URL` values
 ENV_TIMEOUT = "CHECKER_TIMEOUT"
 ENV_MAX_ROWS = "CHECKER_MAX_ROWS"
 ENV_SOURCE = "CHECKER_SOURCE"     # which command configured the connections: "demo" when `demo` did
+ENV_PROFILE = "CHECKER_PROFILE"   # the path of a profile file (`serve --profile`), read like `check --profile`
 
 
 def home_dir() -> Path:
@@ -48,10 +49,12 @@ def databases_from_options(db_options: tuple[str, ...] | list[str], limits: Limi
 
 
 def serve_environment(db_values: list[str] | tuple[str, ...], timeout_s: float, max_rows: int,
-                      command: str = "serve") -> dict[str, str]:
+                      command: str = "serve", profile: Path | None = None) -> dict[str, str]:
     """The environment variables `serve` (or `demo`, which finds its engines itself) hands to the Streamlit
     process; `command` lets the sidebar say where the connections came from."""
     env = {ENV_TIMEOUT: repr(float(timeout_s)), ENV_MAX_ROWS: str(int(max_rows)), ENV_SOURCE: command}
     if db_values:
         env[ENV_DB] = json.dumps(list(db_values))
+    if profile is not None:
+        env[ENV_PROFILE] = str(profile.resolve())
     return env

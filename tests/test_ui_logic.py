@@ -92,6 +92,24 @@ def test_checker_db_wins_then_secrets_then_demo() -> None:
     assert (seeded.db_values, seeded.source) == (("sqlite=sqlite:///a.db",), "demo command")
 
 
+def test_a_profile_file_reaches_the_page_and_a_bad_one_stops_serve(tmp_path) -> None:
+    """`serve --profile`: newcomers taught their words to `check` but the page never read them."""
+    from click.testing import CliRunner
+
+    from checker_app.cli import main
+
+    good = tmp_path / "profile.yaml"
+    good.write_text("synonyms:\n  dishes: menu_items\n")
+    loaded = config.load_config(serve_environment(["a=sqlite:///a.db"], 5, 1000, profile=good), {})
+    assert loaded.profile == str(good.resolve()) and loaded.db_values == ("a=sqlite:///a.db",)
+    assert config.load_config(serve_environment(["a=sqlite:///a.db"], 5, 1000), {}).profile is None
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("synonims:\n  dishes: menu_items\n")
+    result = CliRunner().invoke(main, ["serve", "--profile", str(bad), "--db", "a=sqlite:///a.db"])
+    assert result.exit_code != 0 and "synonims" in result.output and len(result.output.strip().splitlines()) == 1, \
+        result.output
+
+
 def test_secrets_accept_streamlit_connection_fields_and_report_bad_entries_without_secrets() -> None:
     secrets = {"connections": {
         "pg": {"dialect": "postgresql", "driver": "psycopg", "host": "db.example", "port": 5432,

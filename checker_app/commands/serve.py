@@ -99,12 +99,20 @@ def page_options(f):  # click decorator stack
 
 @click.command("serve")
 @page_options
+@click.option("--profile", "profile", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              help="YAML file correcting or extending the schema profile (as for check), read by the page.")
 @db_options
-def serve(port: int, address: str, headless: bool, db: tuple[str, ...], timeout: float, max_rows: int) -> None:
+def serve(port: int, address: str, headless: bool, profile: Path | None, db: tuple[str, ...], timeout: float,
+          max_rows: int) -> None:
     """Start the checker page (with no --db: the embedded demo database)."""
     limits_from(timeout, max_rows)
     values = list(db)
     try:
+        if profile is not None:
+            from archetypes import load_profile_overrides
+            from checker_app.profiles import checked_overrides
+
+            checked_overrides(load_profile_overrides(profile), profile)  # a bad file fails here, in one line
         if values:
             parse_db_options(values)  # fail here, with a message that never echoes a password
         else:
@@ -115,4 +123,5 @@ def serve(port: int, address: str, headless: bool, db: tuple[str, ...], timeout:
         fail(str(err))
     except Exception as err:  # noqa: BLE001 - seeding the demo database
         fail(f"embedded demo database: {err}")
-    run_streamlit(port, address, headless, {**os.environ, **serve_environment(values, timeout, max_rows)})
+    run_streamlit(port, address, headless, {**os.environ, **serve_environment(values, timeout, max_rows,
+                                                                            profile=profile)})

@@ -11,6 +11,7 @@ import os
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -106,24 +107,27 @@ def setup() -> Context:
     except Exception as err:  # noqa: BLE001 - bad configuration: shown, with the demo database instead
         problem = redact(f"configured connections unusable ({type(err).__name__}: {err})", secrets)
         all_databases = open_databases((), config.timeout_s, config.max_rows)
-    ctx = Context(config, all_databases, all_databases, CheckOptions(limits=config.limits), secrets, problem)
+    profile = Path(config.profile) if config.profile else None  # `serve --profile`: the words it teaches, read here too
+    ctx = Context(config, all_databases, all_databases, CheckOptions(limits=config.limits, profile_overrides=profile),
+                  secrets, problem)
     st.html(PAGE_CSS)
     sidebar(ctx)
     ctx.examples = examples(tuple(db.name for db in ctx.databases), config.db_values if not problem else (),
-                            config.timeout_s, config.max_rows)
+                            config.timeout_s, config.max_rows, config.profile)
     ctx.examples_from_schema = ctx.examples != display.EXAMPLES
     return ctx
 
 
 @st.cache_data(ttl=600, show_spinner=False)
-def examples(names: tuple[str, ...], db_values: tuple[str, ...], timeout_s: float, max_rows: int) -> tuple[str, ...]:
+def examples(names: tuple[str, ...], db_values: tuple[str, ...], timeout_s: float, max_rows: int,
+             profile: str | None = None) -> tuple[str, ...]:
     """Example questions for the first selected connection's schema (the articles' own on the demo data)."""
     from checker_app.profiles import load_profile
 
     databases = [db for db in open_databases(db_values, timeout_s, max_rows) if db.name in names]
     for db in databases:
         try:
-            return display.examples_for([load_profile(db)])
+            return display.examples_for([load_profile(db, Path(profile) if profile else None)])
         except Exception:  # noqa: BLE001 - a down engine: try the next one
             continue
     return display.EXAMPLES
@@ -189,6 +193,7 @@ def sidebar(ctx: Context) -> None:
                               help="Anchor for relative windows such as 'last quarter'. Empty: the latest date "
                                    "in the data.")
         ctx.options = CheckOptions(limits=Limits(time_limit_s=float(timeout), row_cap=int(max_rows)),
+                                   profile_overrides=ctx.options.profile_overrides,
                                    as_of=as_of if isinstance(as_of, dt.date) else None)
         st.header("Schema")
         down = {status.name for status in statuses if not status.ok}

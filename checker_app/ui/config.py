@@ -18,7 +18,15 @@ from sqlalchemy.engine import URL, make_url
 
 from adapters import ConfigError, Limits
 from adapters.urls import scrub, secrets_in_texts
-from checker_app.settings import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT_S, ENV_DB, ENV_MAX_ROWS, ENV_SOURCE, ENV_TIMEOUT
+from checker_app.settings import (
+    DEFAULT_MAX_ROWS,
+    DEFAULT_TIMEOUT_S,
+    ENV_DB,
+    ENV_MAX_ROWS,
+    ENV_PROFILE,
+    ENV_SOURCE,
+    ENV_TIMEOUT,
+)
 
 
 @dataclass(frozen=True)
@@ -30,6 +38,7 @@ class AppConfig:
     max_rows: int = DEFAULT_MAX_ROWS
     source: str = "demo"                   # --db | demo command | secrets | demo (the embedded database)
     problems: tuple[str, ...] = field(default=())  # configuration that was ignored, safe to show
+    profile: str | None = None             # a profile file `serve --profile` checked and passed
 
     @property
     def limits(self) -> Limits:
@@ -95,7 +104,15 @@ def _number(environ: Mapping[str, str], key: str, default: float, kind: type, pr
 
 def load_config(environ: Mapping[str, str] | None = None, secrets: Mapping[str, Any] | None = None) -> AppConfig:
     """CHECKER_DB wins, then secrets.toml connections, then the embedded demo database."""
+    from dataclasses import replace
+
     environ = os.environ if environ is None else environ
+    profile = environ.get(ENV_PROFILE, "").strip() or None
+    config = _load_config(environ, secrets)
+    return replace(config, profile=profile) if profile else config
+
+
+def _load_config(environ: Mapping[str, str], secrets: Mapping[str, Any] | None = None) -> AppConfig:
     problems: list[str] = []
     timeout = _number(environ, ENV_TIMEOUT, DEFAULT_TIMEOUT_S, float, problems)
     max_rows = _number(environ, ENV_MAX_ROWS, DEFAULT_MAX_ROWS, int, problems)
