@@ -1161,7 +1161,8 @@ def _apply_values(grounded: Grounded, intent: Intent, profile: SchemaProfile, sp
             # 'how many tickets did acme open': what they did, not the tickets still open
             grounded.unread.append((mention.span, "a verb here (what was done), not the status of that name"))
             continue
-        refs = [r for r in mention.refs if _reachable(profile, r.table)]
+        # (a table named and counted is reached by its own rows: 'outages in scotland', no table of events needed)
+        refs = [r for r in mention.refs if _reachable(profile, r.table) or r.table == spec.count_table]
         if not refs:
             grounded.unread.append((mention.span, f"read as a value of {mention.refs[0].table}."
                                                   f"{mention.refs[0].column}, which no table of events reaches"))

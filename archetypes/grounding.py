@@ -92,8 +92,10 @@ def value_mentions(intent: Intent, profile: SchemaProfile) -> list[ValueMention]
             # the table's noun
             noun = (singular(words[index + 1].text),) if index < len(words) - 1 else ()
             # ('business bookings': a fact word, the fare class, before the table's noun)
+            # ('business kwh': a kind of the rows before a figure's name)
             kind = size == 1 and first.text in lexicon.FUNCTION_WORDS | lexicon.FACT_WORDS and bool(noun) and \
-                (noun in schema.phrases or noun in schema.tables) and all(not r.name_column for r in refs)
+                (noun in schema.phrases or noun in schema.tables or noun in schema.measure_words) and \
+                all(not r.name_column for r in refs)
             # ('business fare class', 'business class': the value said with its column's words)
             kind = kind or size == 1 and first.text in lexicon.FACT_WORDS and bool(noun) and \
                 all(not r.name_column for r in refs) and any(_names_column(noun[0] if noun else "", r) for r in refs)
