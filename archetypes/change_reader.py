@@ -52,6 +52,9 @@ def read_change(intent, ops, kinds, profile, spec, as_of, out) -> None:
             return
     if change.word == "between" and pair is None and not _TWO_YEARS.search(intent.lower):
         return
+    if change.word in ("vs", "versus") and pair is None and not _TWO_YEARS.search(intent.lower) and \
+            not _periods_around(intent.lower, change.span.start, change.span.end):
+        return  # 'billed vs paid in 2024': two figures set side by side, not this period against the one before
     window = intent.window_span
     if change.word == "between" and window is not None and window.start <= change.span.start < window.end:
         return  # 'between 2024-03-01 and 2024-03-15': one range of days
@@ -475,6 +478,19 @@ def _first(ops: list[OperatorMention], category: str) -> OperatorMention | None:
 
 
 _SPAN_LINKS = frozenset({"to", "and", "through", "thru", "until", "till"})
+
+
+_PERIOD_SAID = re.compile(r"(?:19|20)\d{2}|q[1-4]|h[12]|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|last|this|"
+                          r"previous|prior|week|month|quarter|year|today|yesterday|ytd|mtd|period")
+
+
+def _periods_around(lower: str, start: int, end: int) -> bool:
+    """A period's word right before or after the 'vs' ('may vs april', 'this year vs last')."""
+    before = lower[:start].split()[-1:]
+    after = lower[end:].split()[:4]
+    # ('vs the same period last year'; 'billed vs paid in 2024' sets two figures side by side)
+    after = after if after[:1] in (["the"], ["same"]) else after[:1]
+    return any(_PERIOD_SAID.match(w.strip("?.!,()'")) for w in before + after)
 
 
 def _one_range(intent: Intent, ops, pair: PeriodPair) -> bool:

@@ -52,3 +52,11 @@ def test_a_counted_tables_own_column_holds_the_value(utility: Connected) -> None
     # every outage in Scotland (3), or those still going (1): the outages' own region, whichever records count
     answers = complete_answers(utility, "How many outages in Scotland?")
     assert "[[3]]" in answers and set(answers) <= {"[[3]]", "[[1]]"}, answers
+
+
+def test_two_figures_side_by_side_are_no_change_between_periods(utility: Connected) -> None:
+    """'total billed vs paid in 2024' compared the paid sum of 2024 with 2023's, marked clear, 'billed' unread."""
+    analysis = utility.analyse("Total kwh vs readings in 2026")
+    assert not analysis.understood.complete and "vs" in [i.text for i in analysis.understood.ignored], \
+        analysis.understood
+    assert not any("against" in i.explanation for i in analysis.interpretations), analysis.interpretations
