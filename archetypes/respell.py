@@ -68,6 +68,7 @@ _COMMON_TYPOS = {"teh": "the", "yesterdays": "yesterday's", "todays": "today's",
                  "breakdwon": "breakdown", "brekdown": "breakdown", "mins": "minutes", "hrs": "hours", "secs": "seconds"}
 _COMMON_TYPO = re.compile(r"\b(" + "|".join(_COMMON_TYPOS) + r")\b")
 _AFTER_DISCOUNT = re.compile(r"\b(after|net\s+of|less|minus|before)\s+(?:the\s+|line\s+|all\s+)?discounts?\b")
+_WAITING_TO = re.compile(r"\b(?:still\s+)?(?:waiting|awaiting|yet|left|pending)\s+to\s+be\s+([a-z]+ed)\b")
 _FIRST_TIME = re.compile(r"\b(first[- ]time)(?=\s+[a-z]+s\b)")
 # 'hw many': how many ('hw' alone may be hardware); 'diff shops': different ones ('the diff' is a difference)
 _SHORT_FOR = re.compile(r"\b(?:(hw)(?=\s+(?:many|much|long|often|big)\b)|(diff)(?=\s+[a-z]+s\b))")
@@ -89,7 +90,8 @@ _GAINER = re.compile(r"\b(?:biggest|largest|top)\s+(?:[a-z]+\s+)?(gainers?)\b")
 _FAVOURITE = re.compile(r"\b(fav(?:ou?rite|e)s?)\b(?=\s+[a-z])")
 # 'the largest sale in our history': of all time
 _IN_HISTORY = re.compile(r"\b((?:in|of)\s+(?:our|the\s+company'?s|the\s+shop'?s|the\s+store'?s|the\s+business'?s)\s+"
-                         r"(?:whole\s+|entire\s+)?history|in\s+(?:all\s+of\s+)?history)\b")
+                         r"(?:whole\s+|entire\s+)?history|in\s+(?:all\s+of\s+)?history|over\s+the\s+years|"
+                         r"over\s+(?:all\s+)?(?:the\s+)?time|all\s+these\s+years)\b")  # ('over the years': ever, no series)
 # 'the past half year': the last 6 months
 _HALF_YEAR = re.compile(r"\b(half\s+(?:a\s+)?year)\b")
 # 'clients inactive for the past 3 months', 'dormant since june': no purchase in that time
@@ -128,6 +130,11 @@ _PULL_UP = re.compile(r"^\s*(?:(?:can|could)\s+you\s+|pls\s+|please\s+)?((?:pull
                       r"(?=\s+(?:me\s+|us\s+)?(?:every|all|the|a\s+list|our|each|those|any)\b)")
 # 'with zero units in stock': a count the rows keep, at 0 (analyse passes which counts they keep)
 _PLURAL_OWNERS = re.compile(r"\b(?:([a-z]+)\s+)?([a-z]+s)['’]\s+([a-z]+)\b")
+_IN_STOCK = re.compile(r"\b(?:(?:are|is|were|was|still|currently)\s+(?:still\s+)?in\s+stock|"
+                       r"(?:do\s+we\s+|we\s+)?(?:still\s+)?(?:have|hold|carry|got)\s+(?:any\s+|some\s+)?(?:in\s+)?"
+                       r"stock(?:\s+of)?)(?=\s*[?.!]*\s*$)")
+_HOW_MUCH_HELD = re.compile(r"\s*how\s+(?:much|many)\s+(?:units\s+of\s+)?((?!units\b)[a-z][a-z' -]*?)\s+(?:do|does|did)\s+we\s+"
+                            r"(?:still\s+)?(?:have|hold|carry|got)\s+(?:left\s+)?in\s+stock\b")
 _HAVE_SOME = re.compile(r"\b((?:have|has|having|carrying|holding)(?:\s+(?:some|any))?)\s+")
 _ZERO = re.compile(r"\b(?:with|having|have|has|had|carrying|holding)\s+(zero|no|0)\s+")
 # 'w/ us', 'w/o a phone': with, without; '500 bucks': dollars
@@ -235,6 +242,8 @@ def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
     if "discount" in known:
         for m in _AFTER_DISCOUNT.finditer(lower):
             found[m.span()] = "net" if m.group(1) != "before" else "gross"  # 'sales after discounts': net sales
+    for m in _WAITING_TO.finditer(lower):
+        found[m.span()] = f"not {m.group(1)} yet"  # 'parcels still waiting to be shipped': not shipped yet
     for m in _FIRST_TIME.finditer(lower):
         found[m.span(1)] = "new"  # 'first-time donors in 2024': the new ones (their first gift then, or added then)
     for m in _SHORT_FOR.finditer(lower):
@@ -262,6 +271,8 @@ def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
         once = m.group(1).startswith("one")
         found[m.span()] = f"{m.group(2)} who bought {'exactly once' if once else 'more than once'}"
     for m in _IN_HISTORY.finditer(lower):
+        if m.group(1).startswith(("over", "all")) and lexicon.CHANGE_SAID.search(lower):
+            continue  # 'how have sales changed over the years': a trend by year, not a total
         found[m.span(1)] = "ever"
     for m in _HALF_YEAR.finditer(lower):
         found[m.span(1)] = "6 months"
@@ -299,6 +310,14 @@ def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
     for m in _ZERO.finditer(lower):
         if any(lower.startswith(q, m.end()) for q in quantities):
             found[m.span(1)] = "exactly 0"  # 'items with zero units in stock': that count at 0
+    stocked = next((q for q in sorted(quantities) if "stock" in q.split()), None)
+    held = _HOW_MUCH_HELD.match(lower) if stocked is not None else None
+    if held is not None:  # 'how much tofu do we have in stock': its units in stock
+        found[held.span()] = f"what are the {stocked} of {held.group(1)}"
+    elif stocked is not None and not re.match(r"\s*how\s+(?:much|many)\b", lower):
+        for m in _IN_STOCK.finditer(lower):
+            # 'discontinued items still in stock', 'what do we have stock of': that count above 0
+            found.setdefault(m.span(), f"with more than 0 {stocked}")
     for m in _HAVE_SOME.finditer(lower):
         if any(lower.startswith(q, m.end()) for q in quantities):
             found[m.span(1)] = f"{m.group(1).split()[0]} more than 0"  # 'items that still have units in stock'
