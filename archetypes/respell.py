@@ -105,7 +105,7 @@ _COSTS = re.compile(r"\bhow\s+much\s+(?:does|do|did)\s+((?:an?|one|each|the|our)
 # 'items in one of our parcels', 'items in a single parcel': in a parcel; 'each of our shops': each shop
 _ONE_OF = re.compile(r"\b(?:in|on|per|for)\s+((?:one|any)\s+of\s+(?:our|the|your|their)\s+([a-z]+s)|"
                      r"a\s+single\s+([a-z]+))\b")
-_EACH_OF = re.compile(r"\b((?:each|every\s+one)\s+of\s+(?:our|the|your|their|these|those)\s+([a-z]+s))\b")
+_EACH_OF = re.compile(r"\b((?:each|every\s+one)\s+of\s+(?:our|the|your|their|these|those)\s+((?:[a-z]+\s+)?)([a-z]+s))\b")
 # 'how much of the catalog is video': what share of it; 'what did we invoice': how much; '# of tracks': the number
 _HOW_MUCH_OF = re.compile(r"\b(how\s+much)\s+of\s+(?:the|our|your|all)\s+[a-z]+(?:\s+[a-z]+)?\s+"
                           r"(?:is|are|was|were|comes?|came)\b")
@@ -344,7 +344,7 @@ def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
     for m in _HASH_OF.finditer(lower):
         found[m.span(1)] = "number"
     for m in _EACH_OF.finditer(lower):
-        found[m.span(1)] = f"each {singular(m.group(2))}"
+        found[m.span(1)] = f"each {m.group(2)}{singular(m.group(3))}"  # ('each of our support agents')
     for m in _ONE_OF.finditer(lower):
         noun = singular(m.group(2)) if m.group(2) else m.group(3)
         found[m.span(1)] = f"{'an' if noun[0] in 'aeiou' else 'a'} {noun}"
