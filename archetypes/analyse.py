@@ -338,7 +338,8 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
         out_window = [(ctx.intent.window_span, "no date of the rows read bounds this window")]
     else:
         out_window = []
-    if ctx.intent.grain is not None and not ctx.base.weekdays and all(tree.find(exp.Group) is None for tree in trees):
+    if ctx.intent.grain is not None and not ctx.base.weekdays and all(tree.find(exp.Group) is None for tree in trees) \
+            and not re.match(r"\s*active\b", ctx.intent.lower[ctx.intent.grain[1].end:]):  # ('weekly active users')
         # 'how many pets were born each year' counted every pet: no reading breaks the figure down by the period
         out_window.append((ctx.intent.grain[1], "no reading breaks the figure down by it"))
     measured = [s for _, s in ctx.intent.measures]

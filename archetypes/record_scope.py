@@ -407,7 +407,8 @@ def _detection(ctx: Context, scope: Scope) -> Detection:
                     Reading(f"not_{slug(scope.values[0])}", f"Only {noun} not {void}",
                             _apply([RowCondition(scope.table, scope.column, "not_in", scope.values,
                                                  f"{phrase(scope.column)} is not {void}")]))]
-        if scope.start is not None:  # 'active subscriptions' are the current ones: still a defensible count
+        undone = any(c.op == "overdue" for c in ctx.base.conditions)  # ('overdue invoices': none is paid yet)
+        if scope.start is not None and not undone:  # 'active subscriptions' are the current ones: still a defensible count
             readings.append(Reading(f"only_{slug(scope.start)}", f"Only {scope.start} {noun}",
                                     _apply([RowCondition(scope.table, scope.column, "eq", (scope.start,),
                                                          f"{phrase(scope.column)} is {scope.start}")])))
@@ -492,7 +493,9 @@ def _resolve_validity(ctx: Context, scope: Scope) -> None:
     if former is not None:  # 'former employees': those who left
         ctx.base.conditions.append(RowCondition(scope.table, scope.column, "not_null",
                                                 label=f"{phrase(scope.column)} given"))
-    elif (current := _CURRENT.search(lower)) is not None:
+    elif (current := _CURRENT.search(lower)) is not None and not (
+            current.group(1) == "active" and ctx.base.measure is not None and
+            ctx.base.measure.value.startswith("active_")):  # ('users active last week': their events, read)
         as_of = (ctx.as_of or dt.date.today()).isoformat()
         ctx.base.conditions.append(_current(scope, as_of))
         # 'active users': the users' own current rows, not the users of an 'active' row of another table

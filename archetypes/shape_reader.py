@@ -3084,6 +3084,8 @@ def _active_rows(intent, ops, kinds, profile, spec, as_of, out) -> None:
     from archetypes.timeframe import ARCHETYPE
 
     m = _ACTIVE.search(intent.lower)
+    if m is not None and spec.shape == "aggregate" and _active_in_window(intent, m, profile, spec, as_of, out):
+        return
     if m is None or spec.window is not None or spec.shape != "aggregate" or \
             any(s.start <= m.start(1) < s.end for s in out.flag_spans + out.value_spans):
         return
@@ -3123,6 +3125,49 @@ def _active_rows(intent, ops, kinds, profile, spec, as_of, out) -> None:
                                               question="Active as in an event how recently?"))
     out.read.append(_span(intent, m.start(1), m.end(1)))
     out.replaces |= {"ranking_metric", "timeframe", "aggregation_level"}
+
+
+_ACTIVE_WHEN = re.compile(r"\bactive\s+(?:in|during|over|within|last|this|since|on)\b")
+_PER_PERIOD_ACTIVE = re.compile(r"\b(daily|weekly|monthly)\s+active\b")
+_PER_PERIOD_DAYS = {"daily": 1, "weekly": 7, "monthly": 30}
+
+
+def _active_in_window(intent: Intent, m: re.Match[str], profile: SchemaProfile, spec: QuerySpec, as_of: dt.date,
+                      out: ShapeRead) -> bool:
+    """'users active in the last 7 days', 'weekly active users': the people with an event in that time (distinct),
+    not those added then, nor those not yet deactivated."""
+    per = _PER_PERIOD_ACTIVE.search(intent.lower)
+    if not (spec.window is not None and _ACTIVE_WHEN.search(intent.lower) or per is not None and spec.window is None):
+        return False
+    people = lexicon.PEOPLE_NOUNS | {"user", "account"}
+    said = [t.entity.table for t in intent.targets if not t.entity.column_only]
+    said += [intent.how_many[0]] if intent.how_many is not None else []
+    said += [rows_of(profile, x) for x, _ in intent.measures if x.kind == "count"]
+    table = next((t for t in said if t in profile.tables and phrase(t) and
+                  singular(phrase(t).split()[-1]) in people), None)  # (users known by an email alone too)
+    if table is None:
+        return False
+    fact, edge = next(((f, e) for f in profile.fact_list() if f.table != table and f.time is not None and
+                       (e := profile.path(f.table, table)) is not None and len(e) == 1 and len(e[0].columns) == 1),
+                      (None, None))
+    if fact is None or edge is None:
+        return False
+    noun = plural(phrase(table).split()[-1])
+    spec.fact, spec.count_table = fact, None
+    spec.measure = replace(distinct_rows(fact.table, table, edge[0].columns), value=f"active_{slug(noun)}",
+                           label=f"{noun} with {plural(phrase(fact.table))}")
+    # ('active' is what they did, not a state 'active' of another table's rows)
+    spec.filters = [f for f in spec.filters if {str(v).lower() for v in f.values} != {"active"}]
+    if per is not None:  # 'weekly active': active in the last 7 days, one figure (not a series by week)
+        days = _PER_PERIOD_DAYS[per.group(1)]
+        end = as_of + dt.timedelta(days=1)
+        spec.window = calendar.Window(end - dt.timedelta(days=days), end, f"the last {days} days")
+        spec.grain = None
+        out.read.append(_span(intent, per.start(), per.end()))
+        out.replaces |= {"aggregation_level", "timeframe"}
+    out.read.append(_span(intent, m.start(1), m.end(1)))
+    out.replaces |= {"ranking_metric"}
+    return True
 
 
 def _who_dated(intent, ops, kinds, profile, spec, as_of, out) -> None:

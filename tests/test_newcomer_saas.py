@@ -28,7 +28,9 @@ def _saas(url: str) -> None:
                 "CREATE TABLE users (id INTEGER PRIMARY KEY, company_id INTEGER NOT NULL REFERENCES companies(id), "
                 "email VARCHAR(40) NOT NULL, created_at TIMESTAMP NOT NULL, deactivated_at TIMESTAMP)",
                 "CREATE TABLE support_tickets (id INTEGER PRIMARY KEY, company_id INTEGER NOT NULL REFERENCES "
-                "companies(id), opened_at TIMESTAMP NOT NULL, priority VARCHAR(10) NOT NULL, closed_at TIMESTAMP)"):
+                "companies(id), opened_at TIMESTAMP NOT NULL, priority VARCHAR(10) NOT NULL, closed_at TIMESTAMP)",
+                "CREATE TABLE feature_events (id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL REFERENCES users(id), "
+                "feature VARCHAR(20) NOT NULL, occurred_at TIMESTAMP NOT NULL)"):
             conn.exec_driver_sql(ddl)
         conn.exec_driver_sql("INSERT INTO companies VALUES (1, 'Acme'), (2, 'Hooli'), (3, 'Initech')")
         conn.exec_driver_sql("INSERT INTO plans VALUES (1, 'Free', 0), (2, 'Team', 10)")
@@ -37,13 +39,17 @@ def _saas(url: str) -> None:
                              "(2, 2, 1, '2024-01-01', '2024-06-30', 2), (3, 2, 2, '2024-07-01', NULL, 5), "
                              "(4, 3, 1, '2024-03-01', NULL, 1)")
         conn.exec_driver_sql("INSERT INTO invoices VALUES (1, 2, 3, '2024-08-01 09:00:00', 50, 'paid'), "
-                             "(2, 2, 3, '2024-09-01 09:00:00', 50, 'open')")
+                             "(2, 2, 3, '2024-09-08 09:00:00', 50, 'open')")
         conn.exec_driver_sql("INSERT INTO users VALUES (1, 1, 'a@acme.io', '2024-01-02 10:00:00', NULL), "
                              "(2, 1, 'b@acme.io', '2024-01-03 10:00:00', '2024-05-01 10:00:00'), "
                              "(3, 2, 'c@hooli.io', '2024-01-04 10:00:00', NULL)")
         conn.exec_driver_sql("INSERT INTO support_tickets VALUES (1, 1, '2024-09-01 10:00:00', 'urgent', NULL), "
                              "(2, 2, '2024-09-02 10:00:00', 'low', '2024-09-03 10:00:00'), "
                              "(3, 2, '2024-09-05 10:00:00', 'low', NULL)")
+        # the last week (to 9 September): users 1 and 3 used a feature, user 1 twice; user 2 only in August
+        conn.exec_driver_sql("INSERT INTO feature_events VALUES (1, 1, 'export', '2024-09-03 10:00:00'), "
+                             "(2, 1, 'export', '2024-09-04 10:00:00'), (3, 3, 'api', '2024-09-08 10:00:00'), "
+                             "(4, 2, 'api', '2024-08-01 10:00:00')")
     engine.dispose()
 
 
@@ -65,3 +71,10 @@ def test_active_rows_are_their_own_not_deactivated_ones(saas: Connected) -> None
 
 def test_open_rows_are_those_not_closed(saas: Connected) -> None:
     assert complete_answers(saas, "How many open tickets are there?") == ["[[2]]"]
+
+
+def test_active_in_a_time_is_having_used_it_then(saas: Connected) -> None:
+    """'weekly active users' counted the users signed up per week; 'users active in the last 7 days' those who
+    signed up in the last 7 days."""
+    assert complete_answers(saas, "How many weekly active users do we have?") == ["[[2]]"]
+    assert complete_answers(saas, "how many users were active in the last 7 days") == ["[[2]]"]
