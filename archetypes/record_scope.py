@@ -481,8 +481,10 @@ def _current(scope: Scope, as_of: str) -> RowCondition:
 
 def _valid_at(scope: Scope, as_of: str) -> list[RowCondition]:
     assert scope.start is not None
-    return [RowCondition(scope.table, scope.start, "le", (as_of,), label=f"{phrase(scope.start)} on or before {as_of}"),
-            _current(scope, as_of)]
+    # (before the next day: a start at 10:00 on the day itself is on or before it, on every engine)
+    next_day = (dt.date.fromisoformat(as_of) + dt.timedelta(days=1)).isoformat()
+    return [RowCondition(scope.table, scope.start, "before_day", (next_day,),
+                         label=f"{phrase(scope.start)} on or before {as_of}"), _current(scope, as_of)]
 
 
 def _resolve_validity(ctx: Context, scope: Scope) -> None:

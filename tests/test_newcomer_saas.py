@@ -45,7 +45,7 @@ def _saas(url: str) -> None:
                              "(3, 2, 'c@hooli.io', '2024-01-04 10:00:00', NULL)")
         conn.exec_driver_sql("INSERT INTO support_tickets VALUES (1, 1, '2024-09-01 10:00:00', 'urgent', NULL), "
                              "(2, 2, '2024-09-02 10:00:00', 'low', '2024-09-03 10:00:00'), "
-                             "(3, 2, '2024-09-05 10:00:00', 'low', NULL)")
+                             "(3, 2, '2024-09-05 10:00:00', 'low', NULL), (4, 1, '2024-09-08 08:00:00', 'low', NULL)")
         # the last week (to 9 September): users 1 and 3 used a feature, user 1 twice; user 2 only in August
         conn.exec_driver_sql("INSERT INTO feature_events VALUES (1, 1, 'export', '2024-09-03 10:00:00'), "
                              "(2, 1, 'export', '2024-09-04 10:00:00'), (3, 3, 'api', '2024-09-08 10:00:00'), "
@@ -70,7 +70,13 @@ def test_active_rows_are_their_own_not_deactivated_ones(saas: Connected) -> None
 
 
 def test_open_rows_are_those_not_closed(saas: Connected) -> None:
-    assert complete_answers(saas, "How many open tickets are there?") == ["[[2]]"]
+    assert complete_answers(saas, "How many open tickets are there?") == ["[[3]]"]
+
+
+def test_rows_valid_on_a_day_include_those_begun_that_day(saas: Connected) -> None:
+    # valid on 8 September: the three open ones, one opened that morning (a timestamp against a day's date)
+    answers = complete_answers(saas, "How many support tickets are there?")
+    assert "[[2]]" not in answers and "[[3]]" in answers, answers
 
 
 def test_active_in_a_time_is_having_used_it_then(saas: Connected) -> None:
