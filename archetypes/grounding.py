@@ -23,7 +23,7 @@ _SKIP_IN_VALUES = {"and", "&"}
 # typed in capitals
 _NEGATING = frozenset({"not", "non", "excluding", "except", "without", "outside"})
 _PART_OF = frozenset({"how many of", "how much of"})
-_POSSESSIVE = re.compile(r"\s+(?:their|its|his|her|my)\b")
+_POSSESSIVE = re.compile(r"\s+(?:their|its|his|her|my|our)\b")
 _PLACE_WORDS = frozenset({"in", "from", "at", "to", "of"})
 _DETERMINERS = frozenset({"our", "the", "all", "any", "those", "these", "my", "every", "from", "in", "at"})
 _SHORT_WORDS = frozenset("""us it or me am pm no on in at up go do so an as be by he we tv id ok all any are can

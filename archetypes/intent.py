@@ -701,6 +701,10 @@ def _ranking(intent: Intent, vocab: Vocabulary) -> None:
         intent.ranking = Span(m.start(), m.end(), intent.question[m.start():m.end()])
     if (n := RE_TOP_N.search(lower)) is not None:
         intent.top_n = int(n.group(1))
+    elif intent.top_n is None and (n := _WHICH_N.match(lower)) is not None:
+        # 'which three genres brought in the most': as many as the number says
+        intent.top_n = int(n.group(1)) if n.group(1).isdigit() else _COUNT_WORDS[n.group(1)]
+        intent.top_span = Span(n.start(1), n.end(1), intent.question[n.start(1):n.end(1)])
     for criterion in RE_EXPLICIT_METRIC.finditer(lower):
         begin, finish = criterion.start(1) - 1, criterion.start(1) + len(criterion.group(1))
         for measure, span in intent.measures:
@@ -1341,6 +1345,8 @@ _WHICH_HAS_PAID = re.compile(r"(?:which|what)\s+(?:(\d{1,3}|" + "|".join(_COUNT_
                              r"largest|smallest|biggest)\b)")
 
 
+_WHICH_N = re.compile(r"\s*(?:which|what|name|list|show\s+me)\s+(?:the\s+|our\s+)?(\d{1,3}|" + "|".join(_COUNT_WORDS) +
+                      r")\s+[a-z]")
 _AND_BY = re.compile(r"\s*(?:,\s*|\s+)(?:and|&)\s+(?:by\s+|per\s+|each\s+)?")
 _AND_GRAIN = re.compile(r"(day|week|month|quarter|year)s?\b")
 

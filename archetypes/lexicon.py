@@ -32,7 +32,7 @@ happen happens happened happening arrive arrives arrived take took taken place p
 opened raised submitted filed logged
 carry carries carried carrying handle handles handled handling went go goes gone gets called named
 appear appears appeared appearing featured
-actually through via market markets still
+actually through via market markets still eventually obviously counting spread sit sits
 roughly approximately approx around ballpark
 """.split())
 
@@ -310,7 +310,9 @@ GRAMMAR_IDIOMS = re.compile(
     r"|\b(?:at|using|with|by)\s+(?:the\s+)?(?:order[- ]date|daily|day'?s|historical|transaction[- ]date|spot|"
     r"same[- ]day)\s+(?:exchange\s+|fx\s+)?rates?\b"
     # 'tracks under rock', 'what we carry under cables & chargers': filed under a kind, no threshold
-    r"|\b(?:filed\s+)?under(?=\s+(?:the\s+)?(?:[a-z][a-z&' -]*)\s*(?:$|[?.!,]|\bcategory\b|\bgenre\b))")
+    r"|\b(?:filed\s+)?under(?=\s+(?:the\s+)?(?:[a-z][a-z&' -]*)\s*(?:$|[?.!,]|\bcategory\b|\bgenre\b))"
+    r"|\b(?:filed|listed|kept|sorted)\s+under(?=\s*[?.!]*\s*$)"  # 'which category is X filed under?'
+    r"|\bthe\s+start\s+of(?=\s+(?:19|20)\d{2}\b|\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)")
 
 
 # who or what the answer is for, said before the question: 'finance q:', 'for the exec deck:', 'quick one before the

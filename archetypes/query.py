@@ -190,7 +190,7 @@ class RowCondition:
     table: str
     column: str
     # eq | in | not_in | lt_column | sum_lt_column | is_null | le | gt_or_null | not_null | after | before | on_time
-    # | overdue (values: the due column, the day as of)
+    # | overdue | late_or_open (values: the due column, the day as of)
     # | since | before_day | days_gt | days_ge | days_lt | days_le (values: the start column, the days)
     op: str
     values: tuple[str, ...] = ()
@@ -239,6 +239,10 @@ class RowCondition:
                           expression=col(self.values[1], alias))
         if self.op in ("above_avg", "below_avg"):  # 'items priced above average': against every row's average
             return self.against_average(alias, [])
+        if self.op == "late_or_open":  # done after the day due, or not done yet and that day has passed
+            due = col(self.values[0], alias)
+            return exp.Paren(this=exp.or_(exp.GT(this=target.copy(), expression=due.copy()), exp.and_(
+                exp.Is(this=target, expression=exp.Null()), exp.LT(this=due, expression=_typed_literal(self.values[1])))))
         if self.op == "overdue":  # not done yet, and the day due has passed
             return exp.and_(exp.Is(this=target, expression=exp.Null()),
                             exp.LT(this=col(self.values[0], alias), expression=_typed_literal(self.values[1])))

@@ -124,13 +124,39 @@ def detect(ctx: Context) -> Detection | None:
             _resolve_validity(ctx, scope)
             continue
         return _detection(ctx, scope)
-    among = _absence_among(ctx) or _ever_active(ctx)
+    among = _late_or_still_open(ctx) or _absence_among(ctx) or _ever_active(ctx)
     if among is not None:
         return among
     if base.shape in ("attribute", "list") and base.group is not None:
         tables = _reachable(profile, [base.group.table])  # 'the longest song': a kind of the rows ranked
     kind = _kind_scope(ctx, tables, named, distance)
     return _kind_detection(ctx, *kind) if kind is not None else None
+
+
+def _late_or_still_open(ctx: Context) -> Detection | None:
+    """'how many parcels were late': done after the day due, or also those not done yet whose day has passed
+    (late too, by now): two counts, when some rows are not done."""
+    late = next((c for c in ctx.base.conditions if c.op == "after" and c.asked and len(c.values) >= 1), None)
+    info = ctx.profile.tables.get(late.table) if late is not None else None
+    done = info.column(late.column) if info is not None and late is not None else None
+    if late is None or done is None or not done.nullable or ctx.base.window is not None or ctx.base.shape == "share":
+        return None
+    deed = [w[:4] for w in words(late.column) if w not in ("date", "at", "on", "time", "day", "ts") and len(w) >= 4]
+    if any(t[0][:4] in deed for t in ctx.intent.tokens) or re.search(r"\b(?:went|gone|go|goes)\s+out\b", ctx.intent.lower):
+        return None  # 'shipped late', 'late shipments': the deed is said, so only those done count
+    as_of = (ctx.as_of or dt.date.today()).isoformat()
+    both = RowCondition(late.table, late.column, "late_or_open", (late.values[0], as_of),
+                        label=f"{late.label}, or no {phrase(late.column)} yet and {phrase(late.values[0])} before {as_of}",
+                        asked=True)
+
+    def widen(spec: QuerySpec) -> None:
+        spec.conditions = [both if c == late else c for c in spec.conditions]
+        spec.share_conditions = [both if c == late else c for c in spec.share_conditions]
+
+    readings = [Reading("done_late", f"Only those done late ({late.label})", lambda spec: None),
+                Reading("late_or_overdue", "Those done late, and those not done yet past the day due", widen)]
+    span = Span(0, len(ctx.question), ctx.question)
+    return ARCHETYPE.detection(span, readings, question="Late as in done late, or not done yet by the day due too?")
 
 
 def _ended_rows_asked(base: QuerySpec, scope: Scope) -> bool:
