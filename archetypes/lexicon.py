@@ -32,7 +32,7 @@ happen happens happened happening arrive arrives arrived take took taken place p
 opened raised submitted filed logged
 carry carries carried carrying handle handles handled handling went go goes gone gets called named
 appear appears appeared appearing featured
-actually through via market markets still eventually obviously counting spread sit sits
+actually through via market markets still eventually obviously spread sit sits
 roughly approximately approx around ballpark
 """.split())
 
