@@ -1733,6 +1733,16 @@ def _own_date(intent: Intent, table: TableInfo) -> TimeColumn | None:
     return time_column(table, dated[0]) if len(dated) == 1 else None
 
 
+_ONLY_AFTER = re.compile(r"\s+only\b")
+_ONLY_BEFORE = re.compile(r"\b(?:only|excluding|except|just|counting)\s+(?:counting\s+)?(?:the\s+)?(?:[a-z-]+\s+)?$")
+
+
+def _scope_noun(intent: Intent, span: Span) -> bool:
+    """Rows named to say which records count ('completed visits only', 'only counting completed visits')."""
+    return _ONLY_AFTER.match(intent.lower, span.end) is not None or \
+        _ONLY_BEFORE.search(intent.lower[:span.start]) is not None
+
+
 def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
     """The straightforward reading of the question, before any archetype's readings apply."""
     spec = QuerySpec(window=intent.window, median=any(w in ("median", "medians") for w, _, _ in intent.tokens))
@@ -1801,9 +1811,12 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
             elif bridge is not None:
                 spec.fact, spec.measure = rows_counted(bridge, profile)
     if spec.measure is None and spec.count_table is None:
+        selling = any(t[0] in lexicon.SALES_WORDS or t[0] in lexicon.MONEY_WORDS for t in intent.tokens)
+        # ('total sales in 2024, completed visits only': the visits say which records count, not the figure)
+        figures = [(m, s) for m, s in intent.measures if not (selling and m.kind == "count" and _scope_noun(intent, s))]
         wanted = intent.explicit_measure or next(
-            (m.value for m, _ in intent.measures if m.kind in ("product", "sum", "expression")), None) or next(
-            (m.value for m, _ in intent.measures), None)
+            (m.value for m, _ in figures if m.kind in ("product", "sum", "expression")), None) or next(
+            (m.value for m, _ in figures), None)
         found = profile.measure(wanted, group_table) if wanted else None
         said = next((m for m in intent.table_measures if m.value == wanted), None)
         if found is not None and said is not None and found[1] is not said and said.table in profile.facts and \

@@ -129,7 +129,10 @@ def sold_figure(ctx: Context) -> Detection | None:
         return None
     # 'how much' asks for an amount, which units sold also are
     money_named = intent.money is not None and intent.money.text.lower() != "how much"
-    if intent.explicit_measure or intent.measures or money_named or intent.how_many or \
+    from archetypes.analyse import _scope_noun
+
+    figures = [m for m, span in intent.measures if not (m.kind == "count" and _scope_noun(intent, span))]
+    if intent.explicit_measure or figures or money_named or intent.how_many or \
             {"net", "gross"} & {w for w, _, _ in intent.tokens}:  # ('net' and 'gross' are money)
         return None
     # 'sales' of a value ('Sales Support Agent') sells nothing; 'order 10250' names a row
