@@ -21,7 +21,7 @@ from archetypes.errors import UnknownAnswerError
 from archetypes.expand import apply_mappings
 from archetypes.explain import explain
 from archetypes.grounding import OperatorMention, ValueMention, account, operator_mentions, value_mentions
-from archetypes.intent import Intent, Span, Target, by_agent, catalogue, read, vocabulary
+from archetypes.intent import Intent, Span, Target, by_agent, catalogue, read, scope_noun, vocabulary
 from archetypes.model import Analysis, Detection, Interpretation, ReadAsSpan, Reading
 from archetypes.naming import phrase, plural, same_root, singular, slug, words
 from archetypes.profile import Entity, Fact, Lookup, Measure, SchemaProfile
@@ -676,10 +676,14 @@ def _quantity_phrases(profile: SchemaProfile) -> frozenset[str]:
     column at 0, not rows with no related rows."""
     from archetypes.profile.keys import is_key
 
-    nouns = {singular(w) for t in profile.tables for w in words(t)}
-    return frozenset(" ".join(words(c.name)) for t in profile.tables.values() for c in t.columns
-                     if c.family == "numeric" and not is_key(t, c) and len(words(c.name)) > 1 and
-                     not {singular(w) for w in words(c.name)} <= nouns)
+    cached = profile.cache.get("quantity phrases")  # (built once per profile, not per question)
+    if cached is None:
+        nouns = {singular(w) for t in profile.tables for w in words(t)}
+        cached = profile.cache["quantity phrases"] = frozenset(
+            " ".join(words(c.name)) for t in profile.tables.values() for c in t.columns
+            if c.family == "numeric" and not is_key(t, c) and len(words(c.name)) > 1 and
+            not {singular(w) for w in words(c.name)} <= nouns)
+    return cached
 
 
 def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of: dt.date | None) -> Context:
@@ -1733,16 +1737,6 @@ def _own_date(intent: Intent, table: TableInfo) -> TimeColumn | None:
     return time_column(table, dated[0]) if len(dated) == 1 else None
 
 
-_ONLY_AFTER = re.compile(r"\s+only\b")
-_ONLY_BEFORE = re.compile(r"\b(?:only|excluding|except|just|counting)\s+(?:counting\s+)?(?:the\s+)?(?:[a-z-]+\s+)?$")
-
-
-def _scope_noun(intent: Intent, span: Span) -> bool:
-    """Rows named to say which records count ('completed visits only', 'only counting completed visits')."""
-    return _ONLY_AFTER.match(intent.lower, span.end) is not None or \
-        _ONLY_BEFORE.search(intent.lower[:span.start]) is not None
-
-
 def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
     """The straightforward reading of the question, before any archetype's readings apply."""
     spec = QuerySpec(window=intent.window, median=any(w in ("median", "medians") for w, _, _ in intent.tokens))
@@ -1813,7 +1807,7 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
     if spec.measure is None and spec.count_table is None:
         selling = any(t[0] in lexicon.SALES_WORDS or t[0] in lexicon.MONEY_WORDS for t in intent.tokens)
         # ('total sales in 2024, completed visits only': the visits say which records count, not the figure)
-        figures = [(m, s) for m, s in intent.measures if not (selling and m.kind == "count" and _scope_noun(intent, s))]
+        figures = [(m, s) for m, s in intent.measures if not (selling and m.kind == "count" and scope_noun(intent, s))]
         wanted = intent.explicit_measure or next(
             (m.value for m, _ in figures if m.kind in ("product", "sum", "expression")), None) or next(
             (m.value for m, _ in figures), None)

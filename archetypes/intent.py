@@ -1407,6 +1407,17 @@ def _owners_column(intent: Intent, profile: SchemaProfile) -> None:
                                                    key=tuple(table.primary_key), row_count=table.row_count), target.span)
 
 
+_ONLY_AFTER = re.compile(r"\s+only\b")
+_ONLY_BEFORE = re.compile(r"\b(?:only|excluding|except|just|counting)\s+(?:counting\s+)?(?:the\s+)?(?:[a-z-]+\s+)?$")
+
+
+def scope_noun(intent: Intent, span: Span) -> bool:
+    """Rows named to say which records count ('completed visits only', 'only counting completed visits'), not
+    the figure asked."""
+    return _ONLY_AFTER.match(intent.lower, span.end) is not None or \
+        _ONLY_BEFORE.search(intent.lower[:span.start]) is not None
+
+
 def compound_head(intent: Intent, target: Target) -> Target:
     """'item category': the target right after another of a different table is the head of the compound (the
     category, of items), else the target itself; 'donor country': a column of the same table (the donors' country)."""

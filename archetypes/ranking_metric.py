@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from archetypes.archetype import Archetype, Context
-from archetypes.intent import Span
+from archetypes.intent import Span, scope_noun
 from archetypes.model import Detection, Reading
 from archetypes.naming import phrase, plural, singular, words
 from archetypes.profile import Fact, Measure
@@ -129,9 +129,7 @@ def sold_figure(ctx: Context) -> Detection | None:
         return None
     # 'how much' asks for an amount, which units sold also are
     money_named = intent.money is not None and intent.money.text.lower() != "how much"
-    from archetypes.analyse import _scope_noun
-
-    figures = [m for m, span in intent.measures if not (m.kind == "count" and _scope_noun(intent, span))]
+    figures = [m for m, span in intent.measures if not (m.kind == "count" and scope_noun(intent, span))]
     if intent.explicit_measure or figures or money_named or intent.how_many or \
             {"net", "gross"} & {w for w, _, _ in intent.tokens}:  # ('net' and 'gross' are money)
         return None

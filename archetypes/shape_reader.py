@@ -1707,10 +1707,7 @@ def _largest_event(intent, ops, kinds, profile, spec, as_of, out) -> None:
     if not info.primary_key:
         return
     entity = _event_entity(header.table, info.primary_key)
-    # its value: the money of its lines, or a column of its own that totals it (not a freight or a tax)
-    values = [(f, m) for f, m in profile.measures_reaching(header.table) if m.money and (
-        m.kind == "product" or m.kind == "sum" and set(words(" ".join(m.columns))) & _TOTAL_WORDS)]
-    values += [(f, m) for f, m in profile.measures_reaching(header.table) if m.value == "units"]
+    values = _event_values(profile, header.table)
     if not values:
         return
 
@@ -1723,6 +1720,15 @@ def _largest_event(intent, ops, kinds, profile, spec, as_of, out) -> None:
     if len(values) > 1:
         out.detections.append(_by_which(values, _span(intent, word.start(), span.end),
                                         f"The {word.group(1)} {phrase(header.table)} by what?"))
+
+
+def _event_values(profile: SchemaProfile, table: str) -> list[tuple[Fact, Measure]]:
+    """An event's value: the money of its lines, or a column of its own that totals it (not a freight or a tax),
+    then the units on it."""
+    reaching = profile.measures_reaching(table)
+    return [(f, m) for f, m in reaching if m.money and (
+        m.kind == "product" or m.kind == "sum" and set(words(" ".join(m.columns))) & _TOTAL_WORDS)] + \
+        [(f, m) for f, m in reaching if m.value == "units"]
 
 
 def _largest_own_amount(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: ShapeRead) -> bool:
@@ -1771,9 +1777,7 @@ def _top_events(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: Sh
                 spec.fact.table == header.table or _header_of(profile, spec.fact) == header.table):
             values = [(spec.fact, spec.measure)]  # 'by freight', 'by revenue': the figure named
         elif said is not None and said.group(0) in _SIZE_SAID:
-            values = [(f, m) for f, m in profile.measures_reaching(header.table) if m.money and (
-                m.kind == "product" or m.kind == "sum" and set(words(" ".join(m.columns))) & _TOTAL_WORDS)]
-            values += [(f, m) for f, m in profile.measures_reaching(header.table) if m.value == "units"]
+            values = _event_values(profile, header.table)
         else:
             return
         if not values:
