@@ -13,7 +13,7 @@ from sqlglot import exp
 from adapters.errors import InputError
 from adapters.safety import MAX_QUESTION_BYTES, decode_input
 from adapters.schema import TableInfo
-from archetypes import lexicon, roles, versus
+from archetypes import calendar, lexicon, roles, versus
 from archetypes.archetype import Context
 from archetypes.counted import bridge_between, bridges_to, distinct_rows, rows_counted, rows_of, verb_facts
 from archetypes.duration_reader import DAYS_BETWEEN, computes_duration
@@ -315,6 +315,10 @@ def _build_covering(candidates: list[_Candidate], cap: int, profile: SchemaProfi
     return built
 
 
+# figures of a trade that read like words the rules know ('sell', 'loss') but that no reading computes: said unread
+_NOT_COMPUTED = re.compile(r"\b(?:sell[- ]?through|sold[- ]out|loss[- ]ratio|load[- ]factor|occupancy|utili[sz]ation)\b")
+
+
 def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tuple[Span, str]]:
     """Schema words no reading uses: 'status' read as a column, but every reading sums revenue. A word that
     names a table or column must appear in some reading's SQL, or it was not read."""
@@ -331,8 +335,8 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
     for tree in trees:
         for node in tree.find_all(exp.Table, exp.Column):
             used.update(singular(w) for w in words(node.name))
-    if ctx.intent.window_span is not None and ctx.intent.window is not None and not any(
-            _DATE_LITERAL.match(str(node.this)) for tree in trees
+    if ctx.intent.window_span is not None and ctx.intent.window is not None and ctx.base.change is None and not any(
+            _bounds(str(node.this), ctx.intent.window) for tree in trees
             for node in tree.find_all(exp.Literal) if node.is_string):
         # a window no reading applies: the rows counted carry no date the window could bound
         out_window = [(ctx.intent.window_span, "no date of the rows read bounds this window")]
@@ -367,7 +371,19 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
         out.append((Span(figures.start(1), figures.end(1), ctx.question[figures.start(1):figures.end(1)]),
                     "asks for figures without saying which" if not figure_said else
                     "asks for figures, while every reading lists rows"))
+    window_said = ctx.intent.window_span
+    both = re.search(r"\bboth\s+(?:in\s+|during\s+)?$", ctx.intent.lower[:window_said.start]) \
+        if window_said is not None and " and " in window_said.text.lower() else None
+    if both is not None:  # 'ordered in both january and february': in each one, not in either (one range)
+        out.append((Span(both.start(), both.start() + 4, ctx.question[both.start():both.start() + 4]),
+                    "rows in each of two periods are not computed, only in either"))
+    for m in _NOT_COMPUTED.finditer(ctx.intent.lower):
+        if not set(words(m.group(0))) <= vocab.known:  # (a column of that name is read like any other)
+            out.append((Span(m.start(), m.end(), ctx.question[m.start():m.end()]), "a figure the rules do not compute"))
+    in_values = ctx.extra.get("value_spans") or []
     for grouped in _breakdowns(ctx.intent):
+        if any(v.start <= grouped.span.start and grouped.span.end <= v.end for v in in_values):
+            continue  # 'trips cancelled by riders': the words of the state cancelled_by_rider, no breakdown
         if not _grouped_by(trees, grouped.entity, ctx.profile):
             out.append((grouped.span, f"asked by {grouped.entity.noun}, which no reading groups by"))
     read_tables = {t.name for tree in trees for t in tree.find_all(exp.Table)}
@@ -551,6 +567,8 @@ def _ranks(tree: _Walked) -> bool:
         if order is None or not order.expressions:
             continue
         first = order.expressions[0].this
+        if first is None:
+            continue  # (an ORDER BY of a bare literal or position: no figure sorts the rows)
         if first.find(exp.AggFunc) is not None:
             return True
         aggregated = {e.alias for e in select.expressions if isinstance(e, exp.Alias) and e.find(exp.AggFunc)}
@@ -583,6 +601,19 @@ def _grouped_by(trees: list[_Walked], entity, profile: SchemaProfile) -> bool:
 
 
 _DATE_LITERAL = re.compile(r"^(?:19|20)\d{2}-\d{2}-\d{2}")
+
+
+def _bounds(literal: str, window: calendar.Window) -> bool:
+    """`literal` is a boundary of `window`, give or take the day a zone moves it: another date in the SQL (a
+    record scope's 'valid at' day) does not apply the window."""
+    if not _DATE_LITERAL.match(literal):
+        return False
+    try:
+        day = dt.date.fromisoformat(literal[:10])
+    except ValueError:
+        return False
+    return window.open_start and abs((day - window.end).days) <= 1 or \
+        min(abs((day - window.start).days), abs((day - window.end).days)) <= 1
 _COLUMN_ONLY_WORDS = frozenset({"status", "state", "email", "phone", "address", "code"})
 
 
@@ -739,6 +770,10 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
     said = intent.window_span
     if said is not None and any(v.span.start <= said.start and said.end <= v.span.end for v in grounded.values):
         intent.window, intent.window_span = None, None  # 'the Year-End Appeal 2024 campaign': a name, not a year
+    if intent.group is not None and any(
+            v.span.start <= intent.group.span.start and intent.group.span.end <= v.span.end and
+            re.search(r"\b(?:by|per)\s+$", intent.lower[v.span.start:intent.group.span.start]) for v in grounded.values):
+        intent.group = None  # 'trips cancelled by riders': the state cancelled_by_rider, no trips per rider
     base = base_spec(intent, profile)
     base.weekdays = _days_of_week(intent)
     if base.weekdays and base.time_part == "weekday" and base.shape == "distribution" and \
@@ -1725,7 +1760,7 @@ def _dated_as_said(intent: Intent, profile: SchemaProfile, fact: Fact) -> Fact:
 def _own_date(intent: Intent, table: TableInfo) -> TimeColumn | None:
     """The date column of `table` a window bounds: the one the question names ('joined', 'hired'), else its
     only one; None when it has several and the question names none."""
-    from archetypes.profile.facts import time_column, time_columns
+    from archetypes.profile.facts import LATER_STEP_WORDS, time_column, time_columns
 
     dated = time_columns(table)
     born = bool({w for w, _, _ in intent.tokens} & lexicon.BIRTH_WORDS)  # 'born in 2020': the birth date
@@ -1734,7 +1769,23 @@ def _own_date(intent: Intent, table: TableInfo) -> TimeColumn | None:
         return time_column(table, chosen[0])
     if len(dated) == 1 and set(words(dated[0].name)) & lexicon.BIRTH_WORDS:
         return None  # 'how many pets did we see in 2025': not the pets born in 2025
+    if len(dated) > 1:
+        # 'outages this year' (started_at, ended_at): the date a row begins, not the later step it reaches
+        dated = [c for c in dated if not set(words(c.name)) & LATER_STEP_WORDS]
     return time_column(table, dated[0]) if len(dated) == 1 else None
+
+
+def _own_column(group: Entity, counted: str, profile: SchemaProfile) -> Entity:
+    """'outages by region' with a region on the outages and on the clients: the counted rows' own column, not
+    the one the vocabulary keeps for the word (the clients', nearer the events)."""
+    info = profile.tables.get(counted)
+    if not group.column_only or group.table == counted or info is None:
+        return group
+    own = [c for c in info.columns if c.name in group.name_columns]
+    if len(own) != 1:
+        return group
+    return Entity(table=counted, name_columns=(own[0].name,), noun=group.noun, key=tuple(info.primary_key),
+                  row_count=info.row_count, column_only=True)
 
 
 def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
@@ -1744,6 +1795,13 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
         spec.group = intent.group.entity
         if intent.also_group is not None:
             spec.also_by = intent.also_group.entity
+        # 'how many events does each venue have': every venue, those with none as 0 (a count only)
+        # (the table's own noun: 'each support rep' are the employees who are reps, not every employee)
+        own_noun = singular(words(intent.group.span.text)[-1]) == singular(phrase(spec.group.table).split()[-1]) \
+            if words(intent.group.span.text) and phrase(spec.group.table) else False
+        spec.every_one = own_noun and bool(re.search(
+            r"\b(?:each|every)\s+(?:one\s+of\s+(?:the|our)\s+|of\s+(?:the|our)\s+)?$",
+            intent.lower[:intent.group.span.start]))
     if intent.ranking is not None or intent.group is not None and (
             intent.explicit_measure or intent.superlative is not None):  # 'which albums earned the least'
         spec.limit = intent.top_n or RANKING_LIMIT
@@ -1751,6 +1809,11 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
         spec.partition = _partition_of(intent, profile, spec.group)
         if spec.partition is not None:
             spec.limit = intent.top_n or 1  # 'best selling track in each genre': the one on top of each
+    rows_asked = intent.how_many[0] if intent.how_many is not None else \
+        (intent.explicit_measure or "").removeprefix("count:") if (intent.explicit_measure or "").startswith(
+            "count:") else None
+    if spec.group is not None and rows_asked is not None:
+        spec.group = _own_column(spec.group, rows_asked, profile)
     group_table = spec.group.table if spec.group else None
     if intent.how_many is not None and not (intent.group is not None and intent.explicit_measure):
         table = intent.how_many[0]

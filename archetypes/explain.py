@@ -297,6 +297,11 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
         # lowest first: say whether the ones with no rows are in it ('earned the least': those that sold nothing)
         text += f", every {spec.group.noun} counted (none is 0)" if zeros_counted(spec, profile) else \
             f", among the {plural(spec.group.noun)} with {_rows(spec.fact.table)}"
+    if spec.group is not None and spec.every_one and not spec.limit:
+        from archetypes.query import zeros_counted
+
+        if zeros_counted(spec, profile):
+            text += f", every {spec.group.noun} (none is 0)"
     if spec.group is not None and (spec.limit or spec.having is not None):
         text += ", lowest first" if spec.ascending else ", highest first"
         if spec.limit:

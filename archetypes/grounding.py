@@ -128,10 +128,12 @@ def value_mentions(intent: Intent, profile: SchemaProfile) -> list[ValueMention]
             before = [w.text for w in words[max(0, index - 2):index]]
             reach = 1 if before[-1:] and before[-1] in _NEGATING else \
                 2 if len(before) == 2 and before[0] in _NEGATING and (before[1] in _PLACE_WORDS or
-                                                                      before[1] == "the") else 0
+                                                                      before[1] in ("the", "been", "yet", "be")) else 0
             negated = reach > 0
             if negated:  # 'non-us shops', 'shops not in germany': the negation is read with the value it negates
                 first = words[index - reach]
+                if index + size < len(words) and words[index + size].text == "yet":
+                    last = words[index + size]  # 'claims not been paid yet', 'not shipped yet'
                 text = intent.question[first.start:last.end]
             held = timed and noun not in schema.phrases and noun not in schema.tables
             if held:  # 'annual members': the noun is the column's own word ('membership'), read with its value
@@ -188,7 +190,8 @@ def _single_word_value(word: str, typed: str, refs: tuple[ValueRef, ...], schema
     if refs and all(r.demonym or r.initials for r in refs) and any(r.demonym for r in refs):
         return word not in _SHORT_WORDS  # 'german clients', 'from the uk': a country by its adjective or short name
     if refs and all(r.initials for r in refs):
-        return word not in _SHORT_WORDS  # 'the ny store', 'the NY store': no value is that code itself
+        # 'the ny store', 'the NY store': no value is that code itself; 'distance in km' names a column's unit
+        return word not in _SHORT_WORDS and word not in schema.known and word not in lexicon.PHYSICAL_WORDS
     if refs and all(r.kind_word and word.upper() in r.value.split() for r in refs):
         return word not in _SHORT_WORDS  # 'aac tracks': the kinds whose names hold the acronym
     if len(word) <= 3 and not any(r.value == typed for r in refs) and (

@@ -31,8 +31,8 @@ RE_RANKING = re.compile(
     r"(?:most|least)[- ](?:common|frequent)|"
     r"most[- ]successful|most[- ]sold|leading|biggest|largest|strongest|weakest|"
     r"least[- ]popular|popular|highest[- ]ranked|number one|#1|ranking|rank)\b"
-    r"|\b(?:who|which \w+(?: and \w+)?) (?:sells|sold|buys|bought|spends?|spent|pays|paid|purchased|ordered|"
-    r"performs?) the most\b")
+    r"|\b(?:who|which (?P<noun>\w+(?: and \w+)?)) (?P<verb>sells|sold|buys|bought|spends?|spent|pays|paid|purchased|"
+    r"ordered|performs?) the most\b")
 RE_EXPLICIT_METRIC = re.compile(
     r"\b(?:by|in terms of|measured by|ranked by|based on|according to|with the most|with the highest|"
     r"with the largest|most|highest|largest|fewest|least|lowest)\s+(?:total\s+|number of\s+|count of\s+)?"
@@ -431,6 +431,19 @@ def vocabulary(profile: SchemaProfile) -> Vocabulary:
         if sold is not None and (word,) not in phrases:
             phrases[(word,)] = [sold]
             known.add(word)
+    # 'premium' for annual_premium: the last word of a money column's name names it, when no other figure, table
+    # or name of this schema has that word
+    tails: dict[tuple[str, ...], list[Measure]] = {}
+    for fact in profile.facts.values():
+        for measure in fact.measures:
+            tail = measure.words[0].split() if measure.words else []
+            if measure.money and measure.kind == "sum" and len(tail) == 2 and not tail[-1].endswith("ed") and \
+                    tail[-1] not in ("paid", "spent", "sold", "due", "owed", "sent"):  # ('amount paid': a state)
+                tails.setdefault((singular(tail[-1]),), []).append(measure)
+    for key, owners in tails.items():
+        if len(owners) == 1 and key not in measure_words and key not in phrases and key not in tables and \
+                key[0] not in _MONEY_SAID:
+            measure_words[key] = owners[0]
     rate_words = frozenset(words(profile.rate_table.table)) if profile.rate_table else frozenset()
     longest = max([len(k) for k in phrases] + [len(k) for k in measure_words] + [1])
     stems = frozenset(stem(w) for w in known if len(w) > 3)
@@ -698,7 +711,12 @@ def _ranking(intent: Intent, vocab: Vocabulary) -> None:
             return
         intent.superlative = Span(m.start(), m.end(), intent.question[m.start():m.end()])
     else:
-        intent.ranking = Span(m.start(), m.end(), intent.question[m.start():m.end()])
+        start = m.start()
+        noun = m.group("noun")
+        if noun is not None and not all(w in vocab.known or singular(w) in vocab.known or (singular(w),) in vocab.phrases
+                                        for w in noun.split() if w != "and"):
+            start = m.start("verb")  # 'which comedian sold the most': a noun of no table is left unread, not ranked
+        intent.ranking = Span(start, m.end(), intent.question[start:m.end()])
     if (n := RE_TOP_N.search(lower)) is not None:
         intent.top_n = int(n.group(1))
     elif intent.top_n is None and (n := _WHICH_N.match(lower)) is not None:
@@ -756,7 +774,8 @@ def _time(intent: Intent, as_of: dt.date | None) -> None:
 _BEFORE = re.compile(r"\b(?:before|prior to|until|till|earlier than|pre)\s+(?:the\s+(?:start\s+of\s+)?)?$")
 _AFTER = re.compile(r"\b(?:after|later than|post)\s+(?:the\s+(?:end\s+of\s+)?)?$")
 _WEEK_OF = re.compile(r"\bweek\s+of\s+(?:the\s+)?$")
-_THROUGH = re.compile(r"\b(?:through|thru|up\s+to|up\s+until|up\s+till|to\s+the\s+end\s+of|until\s+the\s+end\s+of)\s+"
+_THROUGH = re.compile(r"\b(?:through|thru|up\s+to|up\s+until|up\s+till|to\s+the\s+end\s+of|until\s+the\s+end\s+of|"
+                      r"as\s+of|as\s+at)\s+"  # ('visits as of june 1': every one made by then)
                       r"(?:and\s+including\s+)?$")
 _SINCE_DAY = re.compile(r"\b(?:since|starting(?:\s+(?:on|from))?|on\s+or\s+after|from)\s+(?:the\s+)?$")
 

@@ -69,7 +69,9 @@ UNSUPPORTED = {
 # columns of a physical size ('weight_kg', 'distance_km'): a figure only when its words are said, never what
 # 'sales', 'most popular' or 'top' rank by
 PHYSICAL_WORDS = frozenset("weight kg kgs kilos grams lbs pounds mass volume litres liters distance km kms miles "
-                           "meters metres cm length height width depth size".split())
+                           "meters metres cm length height width depth size "
+                           # a time taken is no amount sold either ('top riders by spend' never sums minutes)
+                           "duration min mins minutes hours hrs seconds secs milliseconds".split())
 
 
 def physical(measure_columns: Iterable[str], said: Iterable[str]) -> bool:

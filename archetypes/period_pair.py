@@ -38,6 +38,9 @@ _A, _B = _period("a"), _period("b")
 _SPAN = re.compile(r"\b(?:from|between)\s+" + _A + r"\s+(?P<link>to|and)\s+" + _B)
 # 'h1 2024 to h1 2025', '2024 -> 2025' (the arrow is read as 'to'): a span with no 'from', each period with its year
 _BARE_SPAN = re.compile(r"\b" + _A + r"\s+(?P<link>to)\s+" + _B)
+# 'compare the trips in february and march': the two periods a comparison was asked of, the earlier first
+_COMPARED_AND = re.compile(r"\b(?:compare|compares|compared|comparing|comparison)\b.*?\b" + _A +
+                           r"\s+(?P<link>and|&)\s+" + _B)
 _COMPARISON = re.compile(
     r"\b" + _A + r"(?:\s+[a-z'$]+){0,4}?\s+(?P<link>(?:(?:is|was|were|are)\s+)?(?:(?:better|worse|higher|lower|bigger|"
     r"smaller|stronger|weaker|greater|more|less|fewer)\s+than|(?:up|down)\s+(?:on|from|against)|than|"
@@ -69,7 +72,7 @@ class _Named:
 
 def find_pair(lower: str, as_of: dt.date) -> PeriodPair | None:
     """The two periods `lower` (the question in lower case) compares, before first, or None."""
-    for pattern, ordered in ((_SPAN, True), (_COMPARISON, False), (_BARE_SPAN, True)):
+    for pattern, ordered in ((_SPAN, True), (_COMPARISON, False), (_BARE_SPAN, True), (_COMPARED_AND, True)):
         if (m := pattern.search(lower)) is None:
             continue
         a, b = _named(m, "a"), _named(m, "b")

@@ -141,6 +141,7 @@ class QuerySpec:
     share_groups: bool = False               # HAVING: the share of the groups with rows that pass
     share_every: bool = False                # share_groups: of every row of the group's table, with rows or not
     ascending: bool = False                  # lowest first (worst, fewest, least, cheapest)
+    every_one: bool = False                  # 'how many events does each venue have': those with none too, as 0
     time_part: str | None = None             # distribution / best period: weekday | hour | month | month_key | year
     weekdays: tuple[int, ...] = ()           # only rows on these days of the week (0 = Sunday): 'on weekends'
     change: Change | None = None
@@ -859,6 +860,9 @@ def zeros_counted(spec: QuerySpec, profile: SchemaProfile) -> bool:
     without events (not an average or a ratio), and only when every value filter describes the entity itself
     ('the cheapest laptops'): a filter on the events' other side ('least in rock') names no entity to count."""
     entity, measure = spec.group, spec.measure
+    if spec.every_one and not spec.limit and not spec.ascending and measure is not None and \
+            measure.kind in ("count", "count_distinct"):
+        spec = replace(spec, ascending=True, limit=-1)  # every one of them asked: those without events as 0 too
     if not spec.ascending or not spec.limit or entity is None or entity.column_only or len(entity.key) != 1 or \
             measure is None or measure.kind not in _ADDITIVE or spec.agg or spec.per_table or spec.having or \
             spec.currency_mode == "per" or spec.sides or spec.shape != "aggregate" or spec.partition or spec.grain:
@@ -872,7 +876,7 @@ def _every_one_ranked(spec: QuerySpec, profile: SchemaProfile, grouped: exp.Subq
     """Every row of the entity (within the filters that describe it), its total from the grouped events or 0,
     lowest first."""
     entity, limit = spec.group, spec.limit
-    assert entity is not None and limit is not None  # zeros_counted: a ranking lowest first, top N
+    assert entity is not None  # zeros_counted: a ranking lowest first, top N, or each one asked (no limit)
     outer = _From(entity.table, prefix="n")
     conditions = [f.condition(outer.alias_for(profile.path(entity.table, f.entity.table) or ())) for f in spec.filters]
     conditions += [c.expression("n0") for c in spec.conditions if c.table == entity.table]
@@ -884,6 +888,8 @@ def _every_one_ranked(spec: QuerySpec, profile: SchemaProfile, grouped: exp.Subq
                          join_type="left", copy=False)
     for condition in conditions:
         select = select.where(condition, copy=False)
+    if not limit:  # each one, as a breakdown lists them: by name
+        return select.order_by(exp.Ordered(this=name.copy()), exp.Ordered(this=entity_key.copy()), copy=False)
     return select.order_by(exp.Ordered(this=total, desc=False), exp.Ordered(this=name.copy()),
                            exp.Ordered(this=entity_key.copy()), copy=False).limit(limit, copy=False)
 

@@ -23,7 +23,9 @@ REASON = ("The question does not name the figure it means, and each defensible o
 
 def detect(ctx: Context) -> Detection | None:
     intent = ctx.intent
-    if intent.ranking is None or intent.explicit_measure or intent.group is None:
+    # 'which is more popular, vip or general': the two values side by side are what is ranked
+    entity = intent.group.entity if intent.group is not None else ctx.base.group if ctx.base.sides else None
+    if intent.ranking is None or intent.explicit_measure or entity is None:
         net, sold = gross_or_net(ctx), sold_figure(ctx)
         if net is not None and sold is not None:
             # 'sales by category': before or after the discount, or the units: three figures
@@ -31,7 +33,6 @@ def detect(ctx: Context) -> Detection | None:
             return ARCHETYPE.detection(span, net.readings + sold.readings[1:],
                                        question="Sales as money before or after the discount, or as units?")
         return net or sold or unnamed_figure(ctx) or total_of_rows(ctx)
-    entity = intent.group.entity
     filters = tuple(f.entity.table for f in ctx.base.filters)
     if ctx.base.partition is not None:  # 'top 3 albums per genre': the figure must reach the genre too
         filters += (ctx.base.partition.table,)

@@ -41,7 +41,7 @@ DONE = ("completed", "complete", "paid", "delivered", "shipped", "fulfilled", "c
         "received", "cleared", "captured", "collected")
 EXCLUDED = {"cancelled", "canceled", "refunded", "returned", "failed", "void", "voided", "rejected", "pending",
             "deleted", "inactive", "expired", "churned", "declined", "paused", "lost", "abandoned", "draft",
-            "open", "suspended", "terminated"}
+            "open", "suspended", "terminated", "lapsed"}
 _CURRENT = re.compile(r"\b(right now|currently|current|today|now|at the moment|active|live|these days|open|unresolved)\b")
 _UNDER_WAY = frozenset({"open", "pending"})
 _ALL_STATES = re.compile(r"\b(?:every|any|all|whatever(?:\s+(?:the|its|their))?|regardless\s+of(?:\s+(?:the|its|their))?|"
@@ -53,6 +53,8 @@ _LEFT = frozenset({"terminated", "termination", "left", "leaving", "departed", "
 # a flight's 'actual_departure' is when it left, not a row's end of life ('scheduled_departure' its plan)
 # a membership's or a person's own end ('members.cancelled_on'): an event's cancellation is no leaving
 _ENDED = frozenset({"cancelled", "canceled", "churned", "ended"})
+# states of rows that are over ('lapsed policies'): none of them is current
+_GONE = frozenset({"lapsed", "expired", "inactive", "ended", "terminated", "churned", "closed", "cancelled", "canceled"})
 _HOLDERS = frozenset({"membership", "subscription", "account", "contract", "enrollment", "enrolment"})
 
 
@@ -101,14 +103,34 @@ def detect(ctx: Context) -> Detection | None:
         route = profile.path(root, scope.table) if root else None
         return len(route) if route is not None else 99
 
+    at_day: set[str] = set()
+    for scope in scopes(profile):
+        if scope.kind not in ("validity", "left") or scope.table not in tables or \
+                scope.table not in _own_rows(base, profile):
+            continue
+        if (day := _valid_day(ctx)) is not None:
+            _resolve_at(ctx, scope, *day)  # 'policies active as of 2023-01-01', 'in force at the end of 2023': the
+            at_day.add(scope.table)        # rows then, whatever their state today
+            break
+        if scope.kind == "validity" and _CURRENT.search(ctx.intent.lower) and not _ended_rows_asked(base, scope):
+            _resolve_validity(ctx, scope)  # 'current policies': the rows valid today, whatever else their status
+            at_day.add(scope.table)
+            break
     for scope in sorted(scopes(profile), key=distance):
-        if scope.table not in tables or f"{scope.table}.{scope.column}" in named:
+        if scope.table not in tables or f"{scope.table}.{scope.column}" in named or scope.table in at_day:
             continue
         if scope.kind in ("retired", "left") and scope.table not in _own_rows(base, profile):
             continue  # a discontinued item's past sales are still sales: only the items themselves are in doubt
+        if scope.kind == "validity" and scope.table not in _own_rows(base, profile) and scope.table != root and \
+                (base.measure is None or base.measure.table != scope.table) and \
+                not (base.fact is not None and base.fact.time is not None and base.fact.time.table == scope.table):
+            continue  # a claim on a policy that has lapsed since is still a claim; a price row read is in doubt
         if scope.kind in ("status", "status_void") and root is not None and root != scope.table and \
                 _rows_of_the_state(root, scope, profile):
             continue  # refunds point at refunded payments: 'only succeeded payments' would keep no refund
+        if scope.kind in ("status", "status_void") and root is not None and root != scope.table and \
+                not (base.fact is not None and base.fact.time is not None and base.fact.time.table == scope.table):
+            continue  # a line is of its order's state; a trip is not of its driver's (suspended today, not then)
         if scope.kind == "sent" and (not lexicon.SENDING_TALK.search(ctx.intent.lower) or _SENT_SAID.search(ctx.intent.lower)
                                      or base.window is not None  # (the window by the sent date asks it: timeframe)
                                      or scope.table != root or base.shape not in ("aggregate", "share", "ranking")
@@ -167,7 +189,7 @@ def _ended_rows_asked(base: QuerySpec, scope: Scope) -> bool:
     dated = (base.window is not None or base.change is not None) and base.fact is not None and \
         base.fact.time is not None and base.fact.time.table == scope.table and base.fact.time.column == scope.column
     closing = any(f.entity.table == scope.table and not f.negate and {v.lower() for v in f.values} &
-                  (lexicon.CLOSING_WORDS | lexicon.NEVER_HAPPENED) for f in base.filters)
+                  (lexicon.CLOSING_WORDS | lexicon.NEVER_HAPPENED | _GONE) for f in base.filters)
     return dated or closing
 
 
@@ -379,10 +401,13 @@ def scopes(profile: SchemaProfile) -> list[Scope]:
         for column in table.columns:
             parts = set(words(column.name))
             if column.family == "text" and column.name not in keys and 2 <= len(column.samples) <= 12:
-                lowered = {s.lower() for s in column.samples}
+                # a state's first word: 'cancelled_by_rider' is cancelled, 'no_show' no show
+                lowered = {(words(s) or [s.lower()])[0] if (words(s) or [""])[0] in EXCLUDED else s.lower()
+                           for s in column.samples}
                 done = sorted((s for s in column.samples if s.lower() in DONE), key=lambda s: DONE.index(s.lower()))
                 # open and pending rows are on their way, not void: tickets open, solved, closed ask no scope
-                void = [s for s in column.samples if s.lower() in lexicon.NEVER_HAPPENED]
+                void = [s for s in column.samples if s.lower() in lexicon.NEVER_HAPPENED or
+                        (words(s) or [""])[0] in lexicon.NEVER_HAPPENED]
                 if done and void and lowered - set(DONE) - EXCLUDED:
                     # loans returned, overdue, active, cancelled: 'only active' drops the returned ones, which
                     # count; what may not count is the void state (the done value is kept last, as `start`)
@@ -511,6 +536,50 @@ def _valid_at(scope: Scope, as_of: str) -> list[RowCondition]:
     next_day = (dt.date.fromisoformat(as_of) + dt.timedelta(days=1)).isoformat()
     return [RowCondition(scope.table, scope.start, "before_day", (next_day,),
                          label=f"{phrase(scope.start)} on or before {as_of}"), _current(scope, as_of)]
+
+
+# 'active as of 2023-01-01', 'in force at the end of 2023', 'valid on 1 may': the rows valid on one day
+_AT_DAY = re.compile(r"\b(?:as of|as at|(?:at|by) the (?:end|close|start|beginning) of|(?:end|start) of|"
+                     r"(?:in force|valid|active|current|live|held|open|on the books)\s+(?:on|at|as of|as at))\s*$")
+
+
+def _valid_day(ctx: Context) -> tuple[dt.date, Span] | None:
+    """The day the question asks the rows to be valid on, and the words that say it (the window's own words
+    included), or None when it names no such day."""
+    window, span = ctx.intent.window, ctx.intent.window_span
+    if window is None or span is None:
+        return None
+    lower = ctx.intent.lower
+    if window.open_start:  # 'as of 2023-01-01' read as everything up to it: of rows valid a while, those valid then
+        return (window.end - dt.timedelta(days=1), span) if re.match(r"as (?:of|at)\b", lower[span.start:]) else None
+    lead = re.match(r"(?:on|at|as of|as at)\b", lower[span.start:])  # ('in force on 1 january': 'on' is the window's)
+    said = _AT_DAY.search((lower[:span.start] + (lead.group(0) if lead else "")).rstrip() + " ")
+    if said is None:
+        return None
+    words_said = said.group(0)
+    last = window.end - dt.timedelta(days=1)
+    if (window.end - window.start).days > 1 and not re.search(r"\b(?:end|close|start|beginning)\b", words_said):
+        return None  # 'active as of 2023' names no day
+    day = window.start if re.search(r"\b(?:start|beginning)\b", words_said) else last
+    return day, Span(said.start(), span.end, ctx.question[said.start():span.end])
+
+
+def _resolve_at(ctx: Context, scope: Scope, day: dt.date, said: Span) -> None:
+    """The rows valid on `day`, in place of a window on their dates: begun by then, not ended before it (their
+    state today, 'active', says nothing of then)."""
+    base = ctx.base
+    at = day.isoformat()
+    if scope.start is not None:
+        base.conditions.extend(_valid_at(scope, at))
+    else:
+        base.conditions.append(_current(scope, at))
+    base.window = None
+    base.filters = [f for f in base.filters if not (f.entity.table == scope.table and
+                                                    {str(v).lower() for v in f.values} <= _STILL_STATES)]
+    ctx.extra.setdefault("read", []).append(said)
+
+
+_STILL_STATES = frozenset({"active", "current", "live", "open", "in force"})
 
 
 def _resolve_validity(ctx: Context, scope: Scope) -> None:

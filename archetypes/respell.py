@@ -68,7 +68,8 @@ _COMMON_TYPOS = {"teh": "the", "yesterdays": "yesterday's", "todays": "today's",
                  "breakdwon": "breakdown", "brekdown": "breakdown", "mins": "minutes", "hrs": "hours", "secs": "seconds"}
 _COMMON_TYPO = re.compile(r"\b(" + "|".join(_COMMON_TYPOS) + r")\b")
 _AFTER_DISCOUNT = re.compile(r"\b(after|net\s+of|less|minus|before)\s+(?:the\s+|line\s+|all\s+)?discounts?\b")
-_WAITING_TO = re.compile(r"\b(?:still\s+)?(?:waiting|awaiting|yet|left|pending)\s+to\s+be\s+([a-z]+ed)\b")
+_WAITING_TO = re.compile(r"\b(?:still\s+)?(?:waiting|awaiting|yet|left|pending)\s+to\s+be\s+"
+                         r"([a-z]+(?:ed|aid|ent|one|own|ilt|old|ught))\b")  # ('to be paid', 'to be sent')
 _FIRST_TIME = re.compile(r"\b(first[- ]time)(?=\s+[a-z]+s\b)")
 # 'hw many': how many ('hw' alone may be hardware); 'diff shops': different ones ('the diff' is a difference)
 _SHORT_FOR = re.compile(r"\b(?:(hw)(?=\s+(?:many|much|long|often|big)\b)|(diff)(?=\s+[a-z]+s\b))")

@@ -282,6 +282,12 @@ def _duration(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: Shap
         spec.conditions = [*spec.conditions, RowCondition(
             asked.table, asked.end, f"days_{op}", (asked.start, repr(days)),
             label=f"{phrase(asked.end)} {length} after {phrase(asked.start)}")]
+        if _ROWS_ASKED.match(intent.lower) and COUNT_SAID.search(intent.lower) is None and \
+                intent.how_many is None and spec.group is None:
+            # 'which claims took longer than 100 days to close': those rows, listed, not how many
+            info = profile.tables[asked.table]
+            spec.shape, spec.fact, spec.measure, spec.count_table, spec.limit = "list", None, None, None, None
+            spec.group = profile.entities.get(asked.table) or _event_entity(asked.table, info.primary_key)
         out.read += asked.read
         out.consumed |= {"compare"}
         out.replaces |= {"ranking_metric", "unit", "aggregation_level"}  # 'a week' is no weekly series
@@ -2020,7 +2026,9 @@ _PRICE_WORDS = frozenset({"price", "rate", "cost", "amount", "fee", "charge", "f
 def _priced_in_currency(profile: SchemaProfile, fact: Fact, column: str) -> bool:
     """'average nightly rate' of rows that each carry their currency: an amount of money, in several units (an
     average over EUR, GBP and USD rows answers nothing), so the currency readings apply."""
-    return bool(set(words(column)) & _PRICE_WORDS) and not set(words(column)) & {"discount", "pct", "percent"} and \
+    from archetypes.profile.facts import MONEY_COLUMN_WORDS
+
+    return bool(set(words(column)) & (_PRICE_WORDS | MONEY_COLUMN_WORDS)) and not set(words(column)) & {"discount", "pct", "percent"} and \
         (found := profile.currency_for(fact)) is not None and len(found[0].codes) > 1
 
 
@@ -2601,15 +2609,32 @@ def _numeric_mentioned(intent: Intent, profile: SchemaProfile, spec: QuerySpec) 
             if column.family != "numeric" or column.name in keys:
                 continue
             parts = [singular(w) for w in words(column.name)]
-            # ('on' of 'units on order' is said anywhere: 'visits per month on average' names no such column)
-            hits = sum(1 for p in parts if p in tokens and p not in _LINKING)
-            if not hits or (len(parts) > 1 and hits < len(parts) and parts[-1] not in tokens) or \
+            # ('on' of 'units on order' is said anywhere: 'visits per month on average' names no such column;
+            # 'claim amount' names amount_claimed, a word of one root)
+            rooted = {p for p in parts if p in tokens or len(p) > 4 and any(same_root(t, p) for t in tokens)}
+            hits = sum(1 for p in parts if p in rooted and p not in _LINKING)
+            if not hits or (len(parts) > 1 and hits < len(parts) and parts[-1] not in rooted) or \
                     len(parts) > 2 and hits < 2:  # 'order' alone does not name 'units on order'
                 continue
-            score = hits * 10 + (5 if name in preferred else 0) + (3 if name in profile.facts else 0)
+            exact = sum(1 for p in parts if p in tokens and p not in _LINKING)  # ('amount paid': amount_paid first)
+            score = hits * 10 + exact + (5 if name in preferred else 0) + (3 if name in profile.facts else 0)
             if best is None or score > best[0]:
                 best = (score, name, column.name)
-    return (best[1], best[2]) if best else None
+    return (best[1], best[2]) if best else _rating_of_table(tokens, profile)
+
+
+def _rating_of_table(tokens: list[str], profile: SchemaProfile) -> tuple[str, str] | None:
+    """'avg rating per driver' on a table of ratings whose score is 'stars': the score each row gives, not the
+    rows counted (a rating is averaged, never counted or added up)."""
+    for name, table in profile.tables.items():
+        if not {singular(w) for w in words(name)} & set(tokens) & {singular(w) for w in lexicon.RATING_WORDS}:
+            continue
+        keys = set(table.primary_key) | {c for fk in table.foreign_keys for c in fk.columns}
+        numeric = [c for c in table.columns if c.family == "numeric" and c.name not in keys]
+        scored = [c for c in numeric if set(words(c.name)) & lexicon.RATING_WORDS] or numeric
+        if len(scored) == 1:
+            return name, scored[0].name
+    return None
 
 
 # -- conditions on totals --------------------------------------------------------------------------------
@@ -2949,7 +2974,7 @@ def _who(intent: Intent, profile: SchemaProfile) -> Entity | None:
 _LISTING = re.compile(r"^\s*(?:please\s+)?(?:list|show(?: me)?|give me|name|display|find|get|which|what|who)\b")
 # 'the phone number of X' is a column of a row, not a count
 _AGGREGATING = re.compile(r"\b(how many|how much|(?<!phone )(?<!fax )(?<!mobile )(?<!account )(?<!serial )number of|"
-                          r"count|total|sum|revenue|sales|sold|sell|spent|spend|by|"
+                          r"count|total|sum|revenue|sales|sold|sells?|selling|spent|spend|by|"
                           r"bought|per|average|most|least|top|best|worst|trend|growth)\b")
 
 
@@ -3003,8 +3028,9 @@ def _listing(intent, ops, kinds, profile, spec, as_of, out) -> None:
     """'List the genres', 'which clients are from canada', 'what is the list price of X': the rows of a
     table (with the columns named), not a total."""
     if spec.shape != "aggregate" or intent.ranking is not None or intent.superlative is not None or \
-            spec.having is not None or any(d.archetype == "timeframe" for d in out.detections):
-        return  # 'which clients topped $10k': a condition on totals, read above; 'active clients': their events
+            spec.having is not None or any(d.archetype == "timeframe" for d in out.detections) or spec.sides:
+        return  # 'which clients topped $10k': a condition on totals, read above; 'active clients': their events;
+        #         'which tier sells more, vip or general': the two side by side, never the tiers listed
     if _price_list(intent, profile, spec, out) or _when_did(intent, profile, spec, out) or \
             _price_of(intent, profile, spec, out):
         return

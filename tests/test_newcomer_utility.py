@@ -60,3 +60,17 @@ def test_two_figures_side_by_side_are_no_change_between_periods(utility: Connect
     assert not analysis.understood.complete and "vs" in [i.text for i in analysis.understood.ignored], \
         analysis.understood
     assert not any("against" in i.explanation for i in analysis.interpretations), analysis.interpretations
+
+
+def test_a_window_bounds_a_standalone_tables_start_date(utility: Connected) -> None:
+    """'how many outages this year' counted every outage (the window, 'this year', applied nowhere and not
+    said): the outages' start, not their end, is the date a window bounds."""
+    analysis = utility.analyse("How many outages this year?")
+    assert analysis.understood.complete and analysis.interpretations
+    assert all("started at 2026-01-01" in i.explanation for i in analysis.interpretations), analysis.interpretations
+
+
+def test_a_breakdown_uses_the_counted_rows_own_column(utility: Connected) -> None:
+    """'outages by region' left 'region' unread: the customers' region was taken, no path leads to it."""
+    answers = complete_answers(utility, "Outages by region")
+    assert any("('Scotland', 3)" in a or "['Scotland', 3]" in a for a in answers), answers

@@ -17,10 +17,10 @@ _PRICE = {"price", "cost"}
 _DISCOUNT = {"discount"}
 _QTY = {"quantity", "qty", "units"}
 _LINE_TOTAL = {"line", "total", "extended", "ext", "subtotal"}  # a price column that is the line's total
-_MONEY = {"price", "amount", "total", "revenue", "cost", "sales", "freight", "subtotal", "tax", "fee", "charge",
+MONEY_COLUMN_WORDS = _MONEY = {"price", "amount", "total", "revenue", "cost", "sales", "freight", "subtotal", "tax", "fee", "charge",
           "paid", "payment", "spend", "value", "gross", "net", "balance", "income", "profit", "rent", "deposit",
           "salary", "wage", "wages", "fare", "mrr", "arr", "commission", "refund", "fine", "fines", "expense",
-          "expenses", "budget", "bonus", "premium", "payout", "earnings"}
+          "expenses", "budget", "bonus", "premium", "payout", "earnings", "tip", "tips", "gratuity"}
 _NOT_SUMMABLE = {"discount", "rate", "percent", "pct", "ratio", "lat", "lng", "latitude", "longitude", "number",
                  "no", "year", "month", "day", "week", "quarter", "age", "level", "rank", "order", "sort", "position",
                  "code", "zip", "phone", "version", "milliseconds", "bytes", "size", "period", "id", "reorder",
@@ -33,6 +33,9 @@ _TIME_BAD = {"birth", "updated", "modified", "deleted", "required", "shipped", "
              "start", "hire", "promised", "expected", "planned", "deadline", "eta"}
 _TIME_LATER = {"delivered", "received", "returned", "paid", "resolved", "closed", "completed", "cancelled",
                "canceled", "refunded", "ended", "finished", "responded", "answered", "approved"}
+# a row's later step or its end, beside the date it begins: never the date a window bounds by default
+LATER_STEP_WORDS = _TIME_LATER | {"end", "ends", "until", "expires", "expiry", "due", "updated", "modified",
+                                  "deleted", "birth", "shipped", "settled"}
 
 
 def time_columns(table: TableInfo) -> list[ColumnInfo]:
@@ -87,7 +90,8 @@ def find_facts(tables: dict[str, TableInfo], edges: dict[str, list[Edge]], skip:
             if edge.ref_table in candidates and candidates[edge.ref_table].time_path == ():
                 candidates[edge.ref_table].header = True
     for fact in candidates.values():
-        fact.measures = _measures(tables[fact.table], fact, candidates, edges)
+        fact.measures = _measures(tables[fact.table], fact, candidates, edges,
+                                  {singular(words(name)[-1]) for name in tables if words(name)})
     return candidates
 
 
@@ -96,7 +100,13 @@ def _choose_score_ok(table: TableInfo, column: ColumnInfo) -> bool:
     return not (parts & {"birth", "hire", "updated", "modified", "deleted", "expires"}) or len(time_columns(table)) == 0
 
 
-def _measures(table: TableInfo, fact: Fact, facts: dict[str, Fact], edges: dict[str, list[Edge]]) -> list[Measure]:
+# what a quantity sold counts in some trades ('tickets sold', 'seats sold'), unless a table holds such rows (its
+# name's last word: 'ticket_types' are no tickets)
+_COUNTED_UNITS = ("tickets", "seats")
+
+
+def _measures(table: TableInfo, fact: Fact, facts: dict[str, Fact], edges: dict[str, list[Edge]],
+              table_words: set[str] | frozenset[str] = frozenset()) -> list[Measure]:
     found: list[Measure] = []
     # a 0/1 yes/no column ('paid') is a condition on the rows, never a figure to add up
     numeric = [c for c in table.columns if c.family == "numeric" and not is_key(table, c) and
@@ -126,7 +136,7 @@ def _measures(table: TableInfo, fact: Fact, facts: dict[str, Fact], edges: dict[
     if qty:
         found.append(Measure("units", f"Units (sum of {phrase(qty.name)})", "sum", table.name, (qty.name,),
                              words=("units", "unit", "quantity", "quantities", "qty", "volume", "items sold",
-                                    "copies")))
+                                    "copies", *(w for w in _COUNTED_UNITS if singular(w) not in table_words))))
         used.add(qty.name)
     for column in summable:
         if column.name in used or (set(words(column.name)) & _PRICE and price is not column):
