@@ -817,6 +817,8 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
                                 value_spans=ctx.extra["value_spans"],
                                 pending_owner=_pending_owner(ctx), flag_spans=grounded.flags)
     _rows_with_children(intent, profile, base)  # a list of them is known once the shape is read
+    if base.fact is not None and base.filters and base.shape == "share":
+        _reach_filters(base, profile, intent)  # 'refund rate for dublin events': the sales counted on their lines
     timed = base.measure is not None and DAYS_BETWEEN in (base.measure.expression or "")
     if (base.window is not None or base.change is not None or base.time_part is not None or base.weekdays or
             base.grain) and base.fact is not None and base.fact.time is not None and not timed:

@@ -1122,7 +1122,16 @@ def _subject_word(text: str) -> tuple[str, int] | None:
     return None
 
 
+# 'members from brazil how many?', 'members never visit, how many?': the count asked last
+_HOW_MANY_LAST = re.compile(r"^\s*(?:the\s+|our\s+|all\s+)?([a-z]+)\b[^?]*?[,;:]?\s*how many\s*[?.!]*\s*$")
+
+
 def _how_many(intent: Intent, vocab: Vocabulary) -> None:
+    last = _HOW_MANY_LAST.match(intent.lower)
+    table = vocab.tables.get((singular(last.group(1)),)) if last is not None else None
+    if last is not None and table is not None:
+        intent.how_many = (table, Span(last.start(1), last.end(1), intent.question[last.start(1):last.end(1)]))
+        return
     m = RE_HOW_MANY.search(intent.lower)
     if m is None:
         _noun_count(intent, vocab)

@@ -237,7 +237,7 @@ TOKEN = re.compile(r"\d+\.\d+|" + WORD.pattern + r"|%|[$€£¥]|#\d+")
 # nouns for people: 'who' asks for one of these when the rows hold no first and last name
 PEOPLE_NOUNS = frozenset("""
 customer client buyer shopper member user subscriber patient student employee staff agent rep person people
-account contact guest passenger traveller traveler owner seller vendor supplier artist author driver
+account contact guest passenger traveller traveler owner seller vendor supplier artist author driver rider donor
 """.split())
 
 # demonyms: 'british clients', 'german buyers' name rows whose country is one of these (lemmatised keys)

@@ -142,6 +142,7 @@ class QuerySpec:
     share_every: bool = False                # share_groups: of every row of the group's table, with rows or not
     ascending: bool = False                  # lowest first (worst, fewest, least, cheapest)
     every_one: bool = False                  # 'how many events does each venue have': those with none too, as 0
+    with_rows_only: bool = False             # 'the worst genre': among those with events, none counted as 0
     time_part: str | None = None             # distribution / best period: weekday | hour | month | month_key | year
     weekdays: tuple[int, ...] = ()           # only rows on these days of the week (0 = Sunday): 'on weekends'
     change: Change | None = None
@@ -860,6 +861,8 @@ def zeros_counted(spec: QuerySpec, profile: SchemaProfile) -> bool:
     without events (not an average or a ratio), and only when every value filter describes the entity itself
     ('the cheapest laptops'): a filter on the events' other side ('least in rock') names no entity to count."""
     entity, measure = spec.group, spec.measure
+    if spec.with_rows_only:
+        return False
     if spec.every_one and not spec.limit and not spec.ascending and measure is not None and \
             measure.kind in ("count", "count_distinct"):
         spec = replace(spec, ascending=True, limit=-1)  # every one of them asked: those without events as 0 too

@@ -146,7 +146,7 @@ def detect(ctx: Context) -> Detection | None:
             _resolve_validity(ctx, scope)
             continue
         return _detection(ctx, scope)
-    among = _late_or_still_open(ctx) or _absence_among(ctx) or _ever_active(ctx)
+    among = _late_or_still_open(ctx) or _absence_among(ctx) or _ever_active(ctx) or _lowest_among(ctx)
     if among is not None:
         return among
     if base.shape in ("attribute", "list") and base.group is not None:
@@ -179,6 +179,26 @@ def _late_or_still_open(ctx: Context) -> Detection | None:
                 Reading("late_or_overdue", "Those done late, and those not done yet past the day due", widen)]
     span = Span(0, len(ctx.question), ctx.question)
     return ARCHETYPE.detection(span, readings, question="Late as in done late, or not done yet by the day due too?")
+
+
+def _lowest_among(ctx: Context) -> Detection | None:
+    """'the worst genre in sales for 2024': of every genre, those that sold nothing then at 0 (and at the bottom),
+    or only among those that sold: two defensible sets of rows, often two different answers."""
+    from archetypes.query import zeros_counted
+
+    base = ctx.base
+    if base.group is None or not base.limit or not zeros_counted(base, ctx.profile):
+        return None  # ('how many items in each range': every one, as said)
+    noun = plural(base.group.noun)
+    events = plural(phrase(base.fact.table).split()[-1]) if base.fact is not None and phrase(base.fact.table) else "rows"
+
+    def only_with_rows(spec: QuerySpec) -> None:
+        spec.with_rows_only = True
+
+    readings = [Reading("every_one", f"Every one of the {noun}, those with no {events} as 0", _apply([])),
+                Reading("with_rows", f"Only {noun} with {events}", only_with_rows)]
+    span = ctx.intent.ranking or ctx.intent.superlative or Span(0, len(ctx.question), ctx.question)
+    return ARCHETYPE.detection(span, readings, question=f"Count {noun} with no {events} (as 0), or only those with some?")
 
 
 def _ended_rows_asked(base: QuerySpec, scope: Scope) -> bool:

@@ -43,9 +43,12 @@ _THRESHOLD = re.compile(r"\b(more than|greater than|over|above|at least|exceedin
                         r"less than|fewer than|under|longer than|shorter than|"
                         r"below|at most|exactly|only (?:have|has|had)|just (?:have|has|had)|only|just|cost|costs|costing|priced at|sell for|sells for|"
                         r"selling for)\s+\$?(\d[\d,]*(?:\.\d+)?|one|two|three|four|five|six|"
-                        r"seven|eight|nine|ten|once|twice|thrice)\s*(k\b)?")
+                        r"seven|eight|nine|ten|once|twice|thrice)\s*(k\b|thousand\b|grand\b|million\b|mn\b|m\b)?")
 # '15+ visits': at least that many (the same groups as above, the comparison word empty)
-_AT_LEAST_PLUS = re.compile(r"()(?<![\w.$])\$?(\d[\d,]*(?:\.\d+)?)\s*(k\b)?(?:\+(?=\s|$)|\s+or\s+more\b)")
+_AT_LEAST_PLUS = re.compile(r"()(?<![\w.$])\$?(\d[\d,]*(?:\.\d+)?)\s*(k\b|thousand\b|million\b|m\b)?"
+                            r"(?:\+(?=\s|$)|\s+or\s+more\b)")
+# 'more than 125 thousand', '10k', '2 million': the number said times its scale word
+_SCALE = {"k": 1000, "thousand": 1000, "grand": 1000, "million": 1_000_000, "mn": 1_000_000, "m": 1_000_000}
 
 
 # 'clients who only bought from us once': exactly that many times, the words between read with it
@@ -153,10 +156,11 @@ def read_shape(intent: Intent, ops: list[OperatorMention], profile: SchemaProfil
 
 
 def _bad_rate_ranked(words_used: set[str], spec: QuerySpec) -> None:
-    """'the store with the worst cancellation rate' has the most cancellations for its size: a share of rows in a
-    state nobody wants is worst highest, best lowest."""
+    """'the store with the worst cancellation rate' has the most cancellations for its size: a share (or a count)
+    of rows in a state nobody wants is worst highest, best lowest."""
     said = words_used & {"worst", "best"}
-    values = [str(v).lower() for f in spec.share_filters if not f.negate for v in f.values]
+    # ('which store is worst for cancellations': the rows in that state counted, most of them worst)
+    values = [str(v).lower() for f in spec.share_filters or spec.filters if not f.negate for v in f.values]
     if len(said) != 1 or not values or not all(v in lexicon.BAD_STATES for v in values) or spec.group is None:
         return
     spec.ascending = said == {"best"}
@@ -1328,7 +1332,11 @@ def _attribute(intent, ops, kinds, profile, spec, as_of, out) -> None:
         _named_superlative(intent, ops, profile, spec, out)
         return
     kind, direction = lexicon.ATTRIBUTE_WORDS[mention.word]
-    target = _target_after(intent, mention.span.start) or _main_target(intent) or \
+    generic = re.match(r"\s+(?:thing|things|stuff)\b", intent.lower[mention.span.end:])
+    sold = catalogue(profile) if generic is not None else None
+    # 'cheapest thing in audio category': what is sold, of that category, never the category itself
+    target = (Target(sold, Span(0, 0, "")) if sold is not None else None) or \
+        _target_after(intent, mention.span.start) or _main_target(intent) or \
         _dated_by(intent, profile, mention.span.end, kind) or _holder_of(intent, profile, spec, kind, mention.span)
     if target is None:
         out.unread.append((mention.span, "no table of things to order"))
@@ -2654,7 +2662,7 @@ def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
         return  # 'over 2024' is a year; 'over $2000' is money, 'over 2000 units' a number of them
     if m.group(1) in ("only", "just") and m.group(2) not in _NUMBER_WORDS:
         return  # 'only 3 shops' is a limit, 'only one order' a condition
-    number = float(_NUMBER_WORDS.get(m.group(2)) or m.group(2).replace(",", "")) * (1000 if m.group(3) else 1)
+    number = float(_NUMBER_WORDS.get(m.group(2)) or m.group(2).replace(",", "")) * _SCALE.get(m.group(3) or "", 1)
     if _counted_per_column(intent, m, number, profile, spec, out) or spec.shape != "aggregate":
         return
     rest = intent.lower[m.end():m.end() + 40]

@@ -98,3 +98,11 @@ def test_comparing_two_months_named_with_and_compares_them(rides: Connected) -> 
     assert analysis.interpretations
     assert all("2025-03-01 to 2025-03-31 against 2025-02-01 to 2025-02-28" in i.explanation
                for i in analysis.interpretations), [i.explanation for i in analysis.interpretations]
+
+
+def test_the_pages_examples_sell_no_rider(rides: Connected) -> None:
+    """The page offered 'What is the top-selling rider?' and 'What were sales yesterday?' (which summed minutes)."""
+    from checker_app.ui.display import examples_for
+
+    examples = examples_for([rides.profile])
+    assert examples and not any("top-selling" in e for e in examples), examples

@@ -279,8 +279,15 @@ def examples_for(profiles: Sequence[Any]) -> tuple[str, ...]:
     # (a weight or a distance summed is no units sold: a parcel's kilos make no 'top-selling' anything)
     sold = money and any(m.kind == "product" or (m.kind == "sum" and not m.money and not physical(m.columns, ()))
                          for m in fact.measures)
-    if sold:
+    from archetypes.lexicon import PEOPLE_NOUNS
+    from archetypes.naming import singular
+
+    person = bool(noun.split()) and singular(noun.split()[-1]) in PEOPLE_NOUNS  # a rider is not 'top-selling'
+    if sold and not person:
         out = [f"What is the top-selling {noun}?"]
+        said = ["How have sales trended recently?", "Show revenue by month", "What were sales yesterday?"]
+    elif sold:  # ('the top buyer': sold, but to people, none of them 'top-selling')
+        out = [f"What is the top {noun}?"]
         said = ["How have sales trended recently?", "Show revenue by month", "What were sales yesterday?"]
     elif money:
         out = [f"What is the top {noun}?"]
