@@ -316,7 +316,8 @@ def _build_covering(candidates: list[_Candidate], cap: int, profile: SchemaProfi
 
 
 # figures of a trade that read like words the rules know ('sell', 'loss') but that no reading computes: said unread
-_NOT_COMPUTED = re.compile(r"\b(?:sell[- ]?through|sold[- ]out|loss[- ]ratio|load[- ]factor|occupancy|utili[sz]ation)\b")
+_NOT_COMPUTED = re.compile(r"\b(?:sell[- ]?through|sold[- ]out|loss[- ]ratio|load[- ]factor|occupancy|utili[sz]ation|"
+                           r"take[- ]rate)\b")
 
 
 def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tuple[Span, str]]:
@@ -381,6 +382,18 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
         if not set(words(m.group(0))) <= vocab.known:  # (a column of that name is read like any other)
             out.append((Span(m.start(), m.end(), ctx.question[m.start():m.end()]), "a figure the rules do not compute"))
     in_values = ctx.extra.get("value_spans") or []
+    if all(tree.find(exp.Group, exp.Window) is None for tree in trees):
+        # 'listings by seller' where the sellers are no table of names the rules know: a breakdown by a table's
+        # noun that no reading groups by is not read, whatever else its words are
+        for m in re.finditer(r"\b(?:by|each|for each|for every)\s+([a-z]+)", ctx.intent.lower):
+            table = vocab.tables.get((singular(m.group(1)),))
+            spot = Span(m.start(1), m.end(1), ctx.question[m.start(1):m.end(1)])
+            if table is None or any(v.start <= spot.start < v.end for v in in_values) or \
+                    any(t.span.start <= spot.start < t.span.end for t in ctx.intent.targets) or \
+                    any(n.start <= spot.start < n.end for n in ctx.intent.names) or \
+                    m.group(0).startswith("by ") and by_agent(ctx.intent.lower, m.start(), m.end(1)):
+                continue
+            out.append((spot, f"asked by {m.group(1)}, which no reading groups by"))
     for grouped in _breakdowns(ctx.intent):
         if any(v.start <= grouped.span.start and grouped.span.end <= v.end for v in in_values):
             continue  # 'trips cancelled by riders': the words of the state cancelled_by_rider, no breakdown
@@ -647,7 +660,9 @@ def _understood(ctx: Context, detections: list[Detection], analysis: Analysis):
         word_span = Span(start, end, ctx.question[start:end])
         window = intent.window_span
         shaped = any(r.start <= start < r.end for r in grounded.shape.read)  # ('nights sold': a stay's nights)
-        if word in _PARTS_OF_DAY and not shaped and not (window is not None and window.start <= start < window.end):
+        valued = any(m.span.start <= start < m.span.end for m, _ in grounded.applied)  # ('the night shift': a value)
+        if word in _PARTS_OF_DAY and not shaped and not valued and \
+                not (window is not None and window.start <= start < window.end):
             # (the time zone's question reads 'morning' as whose morning; no reading keeps those hours yet)
             unread.append((word_span, "no reading keeps only these hours of the day"))
         elif word.rstrip("s") in _DAY_NAMES and not any(r.start <= start < r.end for r in read) and not any(

@@ -62,7 +62,8 @@ _LENGTH = re.compile(r"\b(?!(?:average|avg|mean|median|typical|total|the|a|an|of
                      r"(?:length|lengths|lifetime|lifespan|duration|durations|tenure)\b|"
                      r"\b(?:length|lengths|duration|durations)\s+of\s+(?:a\s+|an\s+|the\s+|each\s+|their\s+)?([a-z]+)|"
                      r"\b(?:average|avg|mean|median|typical)\s+(stay|stays)(?:\s+(?:length|lengths|duration))?\b|"
-                     r"\bhow\s+long\s+(?:do|does|did)\s+(?:[a-z]+\s+){0,3}?(stay|stays)\b|(?<!\bat )(?<!\bby )\b(nights?)\b")
+                     r"\bhow\s+long\s+(?:do|does|did)\s+(?:[a-z]+\s+){0,3}?(stay|stays)\b|"
+                     r"(?<!\bat )(?<!\bby )\b(nights|(?<=\bper )night|(?<=\ba )night|(?<=\beach )night|(?<=\bone )night)\b")
 # 'how many sick days', 'how many vacation days were taken': the days each row spans, added up
 _DAYS_TAKEN = re.compile(r"\bhow many\s+(?:[a-z]+\s+){1,2}?(days)\b(?!\s+(?:ago|of (?:the )?week|left|remain|did|does|do|"
                          r"to|until|between|since|before|after))")

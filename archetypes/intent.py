@@ -31,8 +31,8 @@ RE_RANKING = re.compile(
     r"(?:most|least)[- ](?:common|frequent)|"
     r"most[- ]successful|most[- ]sold|leading|biggest|largest|strongest|weakest|"
     r"least[- ]popular|popular|highest[- ]ranked|number one|#1|ranking|rank)\b"
-    r"|\b(?:who|which (?P<noun>\w+(?: and \w+)?)) (?P<verb>sells|sold|buys|bought|spends?|spent|pays|paid|purchased|"
-    r"ordered|performs?) the most\b")
+    r"|\b(?:who|which (?P<noun>\w+(?: and \w+)?)|^(?:the\s+)?(?P<lead>\w+)) (?P<verb>sells?|sold|buys?|bought|"
+    r"spends?|spent|pays?|paid|purchased?|order(?:s|ed)?|performs?) (?:the )?most\b")
 RE_EXPLICIT_METRIC = re.compile(
     r"\b(?:by|in terms of|measured by|ranked by|based on|according to|with the most|with the highest|"
     r"with the largest|most|highest|largest|fewest|least|lowest)\s+(?:total\s+|number of\s+|count of\s+)?"
@@ -712,7 +712,7 @@ def _ranking(intent: Intent, vocab: Vocabulary) -> None:
         intent.superlative = Span(m.start(), m.end(), intent.question[m.start():m.end()])
     else:
         start = m.start()
-        noun = m.group("noun")
+        noun = m.group("noun") or m.group("lead")  # ('product sold most in 1997 which one?')
         if noun is not None and not all(w in vocab.known or singular(w) in vocab.known or (singular(w),) in vocab.phrases
                                         for w in noun.split() if w != "and"):
             start = m.start("verb")  # 'which comedian sold the most': a noun of no table is left unread, not ranked

@@ -71,6 +71,17 @@ _AFTER_DISCOUNT = re.compile(r"\b(after|net\s+of|less|minus|before)\s+(?:the\s+|
 _WAITING_TO = re.compile(r"\b(?:still\s+)?(?:waiting|awaiting|yet|left|pending)\s+to\s+be\s+"
                          r"([a-z]+(?:ed|aid|ent|one|own|ilt|old|ught))\b")  # ('to be paid', 'to be sent')
 _FIRST_TIME = re.compile(r"\b(first[- ]time)(?=\s+[a-z]+s\b)")
+# second-language phrasings of operators the rules read: 'more then' (than), 'how much percent' (what percent),
+# 'rock part of sales in percent' (share), 'most weak' (weakest)
+_THEN_FOR_THAN = re.compile(r"\b(?:more|less|fewer|higher|lower|bigger|smaller|greater|better|worse|rather|other)"
+                            r"\s+(then)\b")
+_HOW_MUCH_PERCENT = re.compile(r"\b(how\s+(?:much|many))\s+(?=(?:percent|percentage|%|pct)\b)")
+_PART_OF = re.compile(r"\b(part)\s+of\b(?=[^?.!]*(?:percent|percentage|%|pct|share))")
+_MOST_ADJECTIVE = re.compile(r"\b(most\s+(weak|strong|busy|quiet|cheap|big|small|low|high|slow|fast|bad|good)|"
+                             r"(weakest|strongest))\b")
+_SUPERLATIVES = {"weak": "worst", "strong": "best", "weakest": "worst", "strongest": "best", "busy": "busiest", "quiet": "quietest", "cheap": "cheapest",
+                 "big": "biggest", "small": "smallest", "low": "lowest", "high": "highest", "slow": "slowest",
+                 "fast": "fastest", "bad": "worst", "good": "best"}
 # 'hw many': how many ('hw' alone may be hardware); 'diff shops': different ones ('the diff' is a difference)
 _SHORT_FOR = re.compile(r"\b(?:(hw)(?=\s+(?:many|much|long|often|big)\b)|(diff)(?=\s+[a-z]+s\b))")
 # 'by what percent did revenue change': how much, in percent (a change, not a share)
@@ -245,6 +256,15 @@ def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
             found[m.span()] = "net" if m.group(1) != "before" else "gross"  # 'sales after discounts': net sales
     for m in _WAITING_TO.finditer(lower):
         found[m.span()] = f"not {m.group(1)} yet"  # 'parcels still waiting to be shipped': not shipped yet
+    for m in _THEN_FOR_THAN.finditer(lower):
+        found[m.span(1)] = "than"
+    for m in _HOW_MUCH_PERCENT.finditer(lower):
+        found[m.span(1)] = "what"
+    for m in _PART_OF.finditer(lower):
+        if "part" not in known:
+            found[m.span(1)] = "share"
+    for m in _MOST_ADJECTIVE.finditer(lower):
+        found[m.span(1)] = _SUPERLATIVES[m.group(2) or m.group(3)]  # ('the weakest month': the worst one)
     for m in _FIRST_TIME.finditer(lower):
         found[m.span(1)] = "new"  # 'first-time donors in 2024': the new ones (their first gift then, or added then)
     for m in _SHORT_FOR.finditer(lower):

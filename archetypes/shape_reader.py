@@ -769,7 +769,11 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
         out.read.append(share.span)
         return
     said = {singular(w) for w, _, _ in intent.tokens}
-    if share.category == "rate" and _first(ops, "share") is None and \
+    before_rate = re.search(r"([a-z]+)\s+$", intent.lower[:share.span.start])
+    # ('refund rate' beside a commission 'rate' column: the word before names a state of the rows, a share)
+    stated = before_rate is not None and any(same_root(before_rate.group(1), w) for f in spec.filters
+                                             for v in f.values for w in words(str(v)))
+    if share.category == "rate" and _first(ops, "share") is None and not stated and \
             (named := _numeric_mentioned(intent, profile, spec)) is not None and \
             singular(share.word) in {singular(w) for w in words(named[1])} and \
             {singular(w) for w in words(named[1])} <= said:  # 'cancellation rate' is no 'nightly rate' column
@@ -1683,8 +1687,8 @@ _TOTAL_WORDS = frozenset({"total", "amount", "value", "subtotal", "grand"})
 _LARGEST = re.compile(r"\b(largest|biggest|highest|smallest|lowest)\s+(?:single\s+|one\s+)?"
                       r"(?:(?!(?:average|avg|mean|typical|median|total)\s)[a-z]+\s+)?$")  # 'largest completed order'
 # 'the largest order: which client placed it, at which shop': the one event's owners, not one per client
-_WHOSE_IT = re.compile(r"\b(?:which|what|who)\b[^?.!]{0,30}?\b(?:placed|made|bought|ordered|did|had|was|is|"
-                       r"took|booked|paid)\s+(?:it|that|this)\b")
+_WHOSE_IT = re.compile(r"\b(?:which|what|who)\b[^?.!]{0,30}?\b(?:placed?|places|made|make|makes|bought|buy|ordered|"
+                       r"order|did|do|had|have|was|is|took|take|booked|book|paid|pay)(?:\s+(?:it|that|this)\b|\s*[?.!]*\s*$)")
 
 
 def _largest_event(intent, ops, kinds, profile, spec, as_of, out) -> None:

@@ -1,7 +1,7 @@
 """Entity tables: the things a question names and ranks, found by a column that holds their names."""
 from __future__ import annotations
 
-from adapters.schema import TableInfo
+from adapters.schema import SAMPLE_VALUES, TableInfo
 from archetypes.naming import phrase, singular, words
 from archetypes.profile.keys import is_key
 from archetypes.profile.model import Entity
@@ -38,6 +38,17 @@ def entity(table: TableInfo) -> Entity | None:
                 break
     if not chosen and first and last:
         chosen = (first, last)
+    if not chosen:  # sellers named by their 'shop_name', buyers by their 'username': the one name column there is
+        named = [c.name for c in text if words(c.name) and (words(c.name)[-1] in ("name", "title") or
+                                                            tuple(words(c.name)) in (("username",), ("handle",), ("nickname",)))]
+        # (an order's ShipName beside ShipAddress and ShipCity names whom it goes to, not the order)
+        block = len(named) == 1 and len(words(named[0])) > 1 and sum(
+            1 for c in table.columns if words(c.name)[:1] == words(named[0])[:1]) > 1
+        # (a prescription's drug_name repeats on many rows: it names the drug, not the row; a shop name is one shop's)
+        held = table.column(named[0]) if len(named) == 1 else None
+        unique = held is not None and table.row_count is not None and \
+            len(held.samples) >= min(table.row_count, SAMPLE_VALUES)
+        chosen = (named[0],) if len(named) == 1 and not block and unique else ()
     if not chosen:  # 'bikes' named by their serial number, parts by their sku: the code people say
         chosen = next(((c.name,) for c in text if set(words(c.name)) & _CODE_WORDS), ())
     if not chosen and {singular(w) for w in head} & _PLACE_NOUNS:

@@ -118,6 +118,12 @@ def _measures(table: TableInfo, fact: Fact, facts: dict[str, Fact], edges: dict[
     used: set[str] = set()
     revenue_words = ("revenue", "rev", "sales amount", "turnover", "income", "gross", "grossing", "earnings", "money",
                      "spend", "spent", "dollars")
+    weighed = qty is not None and lexicon.physical((qty.name,), ())  # 'quantity_kg': a weight, no units sold
+    line_cost = None
+    if price is not None and qty is not None and (weighed or set(words(price.name)) == {"cost"}):
+        # a receipt's 'cost' beside its 'quantity_kg': what the line cost in all (a price per kilo says so in its
+        # name), money spent, never revenue; its kilos a physical quantity
+        price, line_cost = None, price
     if price and qty and set(words(price.name)) & _LINE_TOTAL:
         # 'line_price', 'extended_price': the line's total already, its quantity multiplied in
         found.append(Measure("revenue", f"Revenue (sum of {phrase(price.name)}, each line's total)", "sum",
@@ -133,13 +139,22 @@ def _measures(table: TableInfo, fact: Fact, facts: dict[str, Fact], edges: dict[
                                  f"{phrase(qty.name)} x (1 - {phrase(discount.name)}))", "product", table.name,
                                  (price.name, qty.name, discount.name), money=True, words=("net revenue", "net sales")))
             used.add(discount.name)
-    if qty:
+    if qty and weighed:
+        named_qty = " ".join(words(qty.name))
+        found.append(Measure(slug(named_qty), f"Sum of {named_qty}", "sum", table.name, (qty.name,),
+                             words=(named_qty, "quantity", "quantities", "qty", "volume")))
+        used.add(qty.name)
+    elif qty:
+        # the column's own words name it too ('produced qty', 'planned qty')
+        own = " ".join(words(qty.name))
         found.append(Measure("units", f"Units (sum of {phrase(qty.name)})", "sum", table.name, (qty.name,),
                              words=("units", "unit", "quantity", "quantities", "qty", "volume", "items sold",
-                                    "copies", *(w for w in _COUNTED_UNITS if singular(w) not in table_words))))
+                                    "copies", *(w for w in _COUNTED_UNITS if singular(w) not in table_words),
+                                    *((own,) if own not in ("quantity", "qty", "units") else ()))))
         used.add(qty.name)
     for column in summable:
-        if column.name in used or (set(words(column.name)) & _PRICE and price is not column):
+        if column.name in used or (set(words(column.name)) & _PRICE and price is not column and
+                                   line_cost is not column):
             continue
         if set(words(column.name)) & _NOT_SUMMABLE:
             continue
@@ -149,6 +164,9 @@ def _measures(table: TableInfo, fact: Fact, facts: dict[str, Fact], edges: dict[
         # 'freight costs', 'the freight charge', 'shipping cost': the money the column holds, said another way
         also = (*(f"{named} {tail}" for tail in lexicon.MONEY_TAILS if tail not in named.split()),
                 *lexicon.MONEY_COLUMN_SYNONYMS.get(named, ())) if money else ()
+        kind_of = [w for w in words(column.name) if w not in _QTY]
+        if not money and set(words(column.name)) & _QTY and kind_of:
+            also = (f"{' '.join(kind_of)} units", f"{' '.join(kind_of)} quantity")  # 'good units': good_qty
         found.append(Measure(value, f"Sum of {named}", "sum", table.name, (column.name,),
                              money=money, words=(named, *also)))
     for edge in edges[table.name]:
