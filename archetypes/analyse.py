@@ -378,6 +378,26 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
     if both is not None:  # 'ordered in both january and february': in each one, not in either (one range)
         out.append((Span(both.start(), both.start() + 4, ctx.question[both.start():both.start() + 4]),
                     "rows in each of two periods are not computed, only in either"))
+    if ctx.intent.partition is None and not any(tree.find(exp.Div, exp.Avg) is not None for tree in trees):
+        # ('top 5 tracks per playlist': a ranking within each, said unread elsewhere when not built)
+        # 'the highest defect qty per run' ranked plants by their total: a figure per row of a table, which no
+        # reading divides by, is not read (a breakdown 'per plant' is, when some reading groups by it)
+        grouped_spans = [t.span for t in (ctx.intent.group, ctx.intent.also_group) if t is not None]
+        for m in re.finditer(r"\bper\s+([a-z]+)", ctx.intent.lower):
+            spot = Span(m.start(), m.end(1), ctx.question[m.start():m.end(1)])
+            if vocab.tables.get((singular(m.group(1)),)) is None or \
+                    any(g.start <= m.start(1) < g.end or g.start == m.end(1) + 1 for g in grouped_spans) or \
+                    any(v.start <= m.start(1) < v.end for v in ctx.extra.get("value_spans") or []) or \
+                    any(_grouped_by(trees, t.entity, ctx.profile) for t in ctx.intent.targets
+                        if t.span.start <= m.start(1) < t.span.end):
+                continue
+            out.append((spot, f"a figure per {m.group(1)}, which no reading divides by"))
+    from archetypes.duration_reader import units_of_rows
+
+    for m in units_of_rows(ctx.intent.lower, ctx.profile):
+        if not any(computes_duration(i.query) for i in analysis.interpretations):
+            # 'average downtime hours per machine': the hours the rows span, which no reading computes
+            out.append((Span(m.start(), m.end(), ctx.question[m.start():m.end()]), "no reading computes these hours"))
     for m in _NOT_COMPUTED.finditer(ctx.intent.lower):
         if not set(words(m.group(0))) <= vocab.known:  # (a column of that name is read like any other)
             out.append((Span(m.start(), m.end(), ctx.question[m.start():m.end()]), "a figure the rules do not compute"))
@@ -839,7 +859,8 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
             base.grain) and base.fact is not None and base.fact.time is not None and not timed:
         # ('what weekday do most parcels ship on': the days they shipped, not the days they were placed; 'avg
         # hours to ship in 1997': the verb ends the time taken, the rows are those placed in 1997)
-        base.fact = _dated_as_said(intent, profile, base.fact)  # 'tickets closed in june': by the closing date
+        base.fact = _dated_as_said(intent, profile, base.fact,  # 'tickets closed in june': by the closing date
+                                   values=[m.span for m in grounded.values])
     if (base.window is not None or base.weekdays) and base.fact is not None and base.fact.time is not None:
         # 'joined in 2024', 'trips that started in march', 'closed on weekends': the words naming the date
         # bounded are read
@@ -1748,7 +1769,7 @@ _UNDONE = frozenset({"refund", "refunds", "refunded", "return", "returns", "retu
                      "terminated", "termination", "terminations", "dropped", "withdrawn", "reversed"})
 
 
-def _dated_as_said(intent: Intent, profile: SchemaProfile, fact: Fact) -> Fact:
+def _dated_as_said(intent: Intent, profile: SchemaProfile, fact: Fact, values: list[Span] | None = None) -> Fact:
     """The fact dated by the column the question's verb names, when it is not the one it is dated by ('tickets
     closed in june' by resolved_at, 'parcels shipped in 1997' by the shipped date); else the fact as it was."""
     from archetypes.naming import words
@@ -1758,8 +1779,10 @@ def _dated_as_said(intent: Intent, profile: SchemaProfile, fact: Fact) -> Fact:
     table = profile.tables[fact.time.table]
     others = [c for c in time_columns(table) if c.name != fact.time.column]
     said = {w for w, _, _ in intent.tokens}
+    # ('good qty of done work items': 'done' is the items' status, said as a value, no date of the runs)
+    closing = {w for w, at, _ in intent.tokens if not any(v.start <= at < v.end for v in values or ())}
     named = [c for c in others if _date_words(intent, c.name)]
-    if not named and said & (lexicon.CLOSING_WORDS | lexicon.CLOSING_NOUNS):
+    if not named and closing & (lexicon.CLOSING_WORDS | lexicon.CLOSING_NOUNS):
         named = [c for c in others if set(words(c.name)) & lexicon.CLOSING_COLUMN_WORDS]
         if said & (lexicon.NEVER_HAPPENED | _UNDONE):
             # 'parcels cancelled in may': never delivered, so not by the delivery date; 'refunds in 2024' are not

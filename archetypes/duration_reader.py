@@ -64,6 +64,9 @@ _LENGTH = re.compile(r"\b(?!(?:average|avg|mean|median|typical|total|the|a|an|of
                      r"\b(?:average|avg|mean|median|typical)\s+(stay|stays)(?:\s+(?:length|lengths|duration))?\b|"
                      r"\bhow\s+long\s+(?:do|does|did)\s+(?:[a-z]+\s+){0,3}?(stay|stays)\b|"
                      r"(?<!\bat )(?<!\bby )\b(nights|(?<=\bper )night|(?<=\ba )night|(?<=\beach )night|(?<=\bone )night)\b")
+# 'downtime hours by reason', 'outage minutes': the time the rows a word names span, in that unit, added up
+_UNIT_OF = re.compile(r"\b([a-z]{4,})\s+(hours|hrs|minutes|mins)\b")
+_UNIT_NAMES = {"hours": "hour", "hrs": "hour", "minutes": "minute", "mins": "minute"}
 # 'how many sick days', 'how many vacation days were taken': the days each row spans, added up
 _DAYS_TAKEN = re.compile(r"\bhow many\s+(?:[a-z]+\s+){1,2}?(days)\b(?!\s+(?:ago|of (?:the )?week|left|remain|did|does|do|"
                          r"to|until|between|since|before|after))")
@@ -138,6 +141,12 @@ def _start_of(profile: SchemaProfile, table: str, end: str) -> str | None:
     return others[0] if len(others) == 1 else None
 
 
+def units_of_rows(lower: str, profile: SchemaProfile) -> list[re.Match[str]]:
+    """'downtime hours', 'outage minutes': a unit of time after a word that names a table (its rows' span)."""
+    return [m for m in _UNIT_OF.finditer(lower)
+            if any(_singular_root(m.group(1)) in {_singular_root(w) for w in words(t)} for t in profile.tables)]
+
+
 def duration_asked(intent: Intent, profile: SchemaProfile, mentioned: tuple[str, ...] = ()) -> DurationAsked | None:
     """The table and its two dates a duration is asked between, or None when the question asks no duration (or
     names an end no date column holds: the report then says the duration was not read)."""
@@ -153,8 +162,9 @@ def duration_asked(intent: Intent, profile: SchemaProfile, mentioned: tuple[str,
     if took is not None and took.group(4) not in _NOT_A_VERB:
         found.insert(0, (took, None, took.group(4)))
     lives = [m for pattern in (_LASTS, _LENGTH, _DAYS_TAKEN) for m in pattern.finditer(lower)]
+    units_of = units_of_rows(lower, profile)
     delay = _DELAY.search(lower)
-    if not found and not lives and delay is None:
+    if not found and not lives and delay is None and not units_of:
         return None
     tables = sorted((t for t in profile.tables if len(_temporal(profile, t)) >= 2),
                     key=lambda t: (t not in mentioned, t not in profile.facts, t))
@@ -198,6 +208,11 @@ def duration_asked(intent: Intent, profile: SchemaProfile, mentioned: tuple[str,
                     begin = delay.start(1) + len(delay.group(1)) + 1
                     read[0] = Span(begin, delay.end(), intent.question[begin:delay.end()])
                 return DurationAsked(table, chosen[0][0], chosen[0][1], unit, read, others=tuple(chosen[1:]))
+    for m in units_of if _AVERAGED.search(lower) is None else ():  # (an average per something: not read here)
+        held = next((t for t in tables if _singular_root(m.group(1)) in {_singular_root(w) for w in words(t)}), None)
+        span = _pair(profile, held) if held is not None else None
+        if held is not None and span is not None:
+            return DurationAsked(held, span[0], span[1], _UNIT_NAMES[m.group(2)], [_span(intent, m)], summed=True)
     for m in lives:
         # the table the word names (or the rows asked about), from its start to the date it ended
         word = next(g for g in m.groups() if g)

@@ -93,8 +93,11 @@ def value_mentions(intent: Intent, profile: SchemaProfile) -> list[ValueMention]
             noun = (singular(words[index + 1].text),) if index < len(words) - 1 else ()
             # ('business bookings': a fact word, the fare class, before the table's noun)
             # ('business kwh': a kind of the rows before a figure's name)
+            # ('done work items': a state before its table's two-word noun)
+            noun2 = (noun[0], singular(words[index + 2].text)) if noun and index < len(words) - 2 else ()
             kind = size == 1 and first.text in lexicon.FUNCTION_WORDS | lexicon.FACT_WORDS and bool(noun) and \
-                (noun in schema.phrases or noun in schema.tables or noun in schema.measure_words) and \
+                (noun in schema.phrases or noun in schema.tables or noun in schema.measure_words or
+                 bool(noun2) and noun2 in schema.tables and any(schema.tables[noun2] == r.table for r in refs)) and \
                 all(not r.name_column for r in refs)
             # ('business fare class', 'business class': the value said with its column's words)
             kind = kind or size == 1 and first.text in lexicon.FACT_WORDS and bool(noun) and \
