@@ -860,7 +860,8 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
         # ('what weekday do most parcels ship on': the days they shipped, not the days they were placed; 'avg
         # hours to ship in 1997': the verb ends the time taken, the rows are those placed in 1997)
         base.fact = _dated_as_said(intent, profile, base.fact,  # 'tickets closed in june': by the closing date
-                                   values=[m.span for m in grounded.values])
+                                   values=[m.span for m in grounded.values if base.fact.time is not None and
+                                           all(r.table != base.fact.time.table for r in m.refs)])
     if (base.window is not None or base.weekdays) and base.fact is not None and base.fact.time is not None:
         # 'joined in 2024', 'trips that started in march', 'closed on weekends': the words naming the date
         # bounded are read
@@ -1779,7 +1780,8 @@ def _dated_as_said(intent: Intent, profile: SchemaProfile, fact: Fact, values: l
     table = profile.tables[fact.time.table]
     others = [c for c in time_columns(table) if c.name != fact.time.column]
     said = {w for w, _, _ in intent.tokens}
-    # ('good qty of done work items': 'done' is the items' status, said as a value, no date of the runs)
+    # ('good qty of done work items': 'done' is the items' status, said as a value, no date of the runs; the
+    #  values of the dated rows' own table still name their date: 'tickets closed in may')
     closing = {w for w, at, _ in intent.tokens if not any(v.start <= at < v.end for v in values or ())}
     named = [c for c in others if _date_words(intent, c.name)]
     if not named and closing & (lexicon.CLOSING_WORDS | lexicon.CLOSING_NOUNS):
