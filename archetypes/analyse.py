@@ -16,7 +16,7 @@ from adapters.schema import TableInfo
 from archetypes import calendar, lexicon, roles, versus
 from archetypes.archetype import Context
 from archetypes.counted import bridge_between, bridges_to, distinct_rows, rows_counted, rows_of, verb_facts
-from archetypes.duration_reader import DAYS_BETWEEN, computes_duration
+from archetypes.duration_reader import DAYS_BETWEEN, computes_duration, units_of_rows
 from archetypes.errors import UnknownAnswerError
 from archetypes.expand import apply_mappings
 from archetypes.explain import explain
@@ -378,6 +378,12 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
     if both is not None:  # 'ordered in both january and february': in each one, not in either (one range)
         out.append((Span(both.start(), both.start() + 4, ctx.question[both.start():both.start() + 4]),
                     "rows in each of two periods are not computed, only in either"))
+    in_values = ctx.extra.get("value_spans") or []
+
+    def said_of_something_else(at: int) -> bool:
+        """The word at `at` is inside a value ('cancelled by riders') or a name the question said."""
+        return any(v.start <= at < v.end for v in in_values) or any(n.start <= at < n.end for n in ctx.intent.names)
+
     if ctx.intent.partition is None and not any(tree.find(exp.Div, exp.Avg) is not None for tree in trees):
         # ('top 5 tracks per playlist': a ranking within each, said unread elsewhere when not built)
         # 'the highest defect qty per run' ranked plants by their total: a figure per row of a table, which no
@@ -385,15 +391,12 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
         grouped_spans = [t.span for t in (ctx.intent.group, ctx.intent.also_group) if t is not None]
         for m in re.finditer(r"\bper\s+([a-z]+)", ctx.intent.lower):
             spot = Span(m.start(), m.end(1), ctx.question[m.start():m.end(1)])
-            if vocab.tables.get((singular(m.group(1)),)) is None or \
+            if vocab.tables.get((singular(m.group(1)),)) is None or said_of_something_else(m.start(1)) or \
                     any(g.start <= m.start(1) < g.end or g.start == m.end(1) + 1 for g in grouped_spans) or \
-                    any(v.start <= m.start(1) < v.end for v in ctx.extra.get("value_spans") or []) or \
                     any(_grouped_by(trees, t.entity, ctx.profile) for t in ctx.intent.targets
                         if t.span.start <= m.start(1) < t.span.end):
                 continue
             out.append((spot, f"a figure per {m.group(1)}, which no reading divides by"))
-    from archetypes.duration_reader import units_of_rows
-
     for m in units_of_rows(ctx.intent.lower, ctx.profile):
         if not any(computes_duration(i.query) for i in analysis.interpretations):
             # 'average downtime hours per machine': the hours the rows span, which no reading computes
@@ -401,16 +404,14 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
     for m in _NOT_COMPUTED.finditer(ctx.intent.lower):
         if not set(words(m.group(0))) <= vocab.known:  # (a column of that name is read like any other)
             out.append((Span(m.start(), m.end(), ctx.question[m.start():m.end()]), "a figure the rules do not compute"))
-    in_values = ctx.extra.get("value_spans") or []
     if all(tree.find(exp.Group, exp.Window) is None for tree in trees):
         # 'listings by seller' where the sellers are no table of names the rules know: a breakdown by a table's
         # noun that no reading groups by is not read, whatever else its words are
         for m in re.finditer(r"\b(?:by|each|for each|for every)\s+([a-z]+)", ctx.intent.lower):
             table = vocab.tables.get((singular(m.group(1)),))
             spot = Span(m.start(1), m.end(1), ctx.question[m.start(1):m.end(1)])
-            if table is None or any(v.start <= spot.start < v.end for v in in_values) or \
+            if table is None or said_of_something_else(spot.start) or \
                     any(t.span.start <= spot.start < t.span.end for t in ctx.intent.targets) or \
-                    any(n.start <= spot.start < n.end for n in ctx.intent.names) or \
                     m.group(0).startswith("by ") and by_agent(ctx.intent.lower, m.start(), m.end(1)):
                 continue
             out.append((spot, f"asked by {m.group(1)}, which no reading groups by"))
@@ -647,6 +648,8 @@ def _bounds(literal: str, window: calendar.Window) -> bool:
         return False
     return window.open_start and abs((day - window.end).days) <= 1 or \
         min(abs((day - window.start).days), abs((day - window.end).days)) <= 1
+
+
 _COLUMN_ONLY_WORDS = frozenset({"status", "state", "email", "phone", "address", "code"})
 
 

@@ -141,10 +141,14 @@ def _start_of(profile: SchemaProfile, table: str, end: str) -> str | None:
     return others[0] if len(others) == 1 else None
 
 
+def _table_named(word: str, tables) -> str | None:
+    """The first of `tables` whose name holds `word` ('downtime' names downtime_events)."""
+    return next((t for t in tables if _singular_root(word) in {_singular_root(w) for w in words(t)}), None)
+
+
 def units_of_rows(lower: str, profile: SchemaProfile) -> list[re.Match[str]]:
     """'downtime hours', 'outage minutes': a unit of time after a word that names a table (its rows' span)."""
-    return [m for m in _UNIT_OF.finditer(lower)
-            if any(_singular_root(m.group(1)) in {_singular_root(w) for w in words(t)} for t in profile.tables)]
+    return [m for m in _UNIT_OF.finditer(lower) if _table_named(m.group(1), profile.tables) is not None]
 
 
 def duration_asked(intent: Intent, profile: SchemaProfile, mentioned: tuple[str, ...] = ()) -> DurationAsked | None:
@@ -209,14 +213,14 @@ def duration_asked(intent: Intent, profile: SchemaProfile, mentioned: tuple[str,
                     read[0] = Span(begin, delay.end(), intent.question[begin:delay.end()])
                 return DurationAsked(table, chosen[0][0], chosen[0][1], unit, read, others=tuple(chosen[1:]))
     for m in units_of if _AVERAGED.search(lower) is None else ():  # (an average per something: not read here)
-        held = next((t for t in tables if _singular_root(m.group(1)) in {_singular_root(w) for w in words(t)}), None)
+        held = _table_named(m.group(1), tables)
         span = _pair(profile, held) if held is not None else None
         if held is not None and span is not None:
             return DurationAsked(held, span[0], span[1], _UNIT_NAMES[m.group(2)], [_span(intent, m)], summed=True)
     for m in lives:
         # the table the word names (or the rows asked about), from its start to the date it ended
         word = next(g for g in m.groups() if g)
-        named = next((t for t in tables if _singular_root(word) in {_singular_root(w) for w in words(t)}), None)
+        named = _table_named(word, tables)
         # a word of a span of time itself ('stay', 'nights') is any table's span; another word must name the table
         # ('subscription length' is no booking's stay)
         anywhere = [t for t in tables if t != named] if _singular_root(word) in _SPAN_WORDS else []

@@ -32,6 +32,7 @@ from archetypes.intent import RE_YEAR, STOPWORDS, Intent, Span, Target, catalogu
 from archetypes.model import Detection, Reading
 from archetypes.naming import phrase, plural, same_root, singular, slug, words
 from archetypes.profile import Edge, Entity, Fact, Measure, SchemaProfile
+from archetypes.profile.facts import MONEY_COLUMN_WORDS
 from archetypes.query import RANKING_LIMIT, Attribute, EntityFilter, QuerySpec, RowCondition
 from archetypes.stock_level import read_stock_level, stock_words
 from archetypes.values import lemma
@@ -2038,8 +2039,6 @@ _PRICE_WORDS = frozenset({"price", "rate", "cost", "amount", "fee", "charge", "f
 def _priced_in_currency(profile: SchemaProfile, fact: Fact, column: str) -> bool:
     """'average nightly rate' of rows that each carry their currency: an amount of money, in several units (an
     average over EUR, GBP and USD rows answers nothing), so the currency readings apply."""
-    from archetypes.profile.facts import MONEY_COLUMN_WORDS
-
     return bool(set(words(column)) & (_PRICE_WORDS | MONEY_COLUMN_WORDS)) and not set(words(column)) & {"discount", "pct", "percent"} and \
         (found := profile.currency_for(fact)) is not None and len(found[0].codes) > 1
 

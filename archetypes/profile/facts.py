@@ -17,7 +17,7 @@ _PRICE = {"price", "cost"}
 _DISCOUNT = {"discount"}
 _QTY = {"quantity", "qty", "units"}
 _LINE_TOTAL = {"line", "total", "extended", "ext", "subtotal"}  # a price column that is the line's total
-MONEY_COLUMN_WORDS = _MONEY = {"price", "amount", "total", "revenue", "cost", "sales", "freight", "subtotal", "tax", "fee", "charge",
+MONEY_COLUMN_WORDS = {"price", "amount", "total", "revenue", "cost", "sales", "freight", "subtotal", "tax", "fee", "charge",
           "paid", "payment", "spend", "value", "gross", "net", "balance", "income", "profit", "rent", "deposit",
           "salary", "wage", "wages", "fare", "mrr", "arr", "commission", "refund", "fine", "fines", "expense",
           "expenses", "budget", "bonus", "premium", "payout", "earnings", "tip", "tips", "gratuity"}
@@ -159,7 +159,7 @@ def _measures(table: TableInfo, fact: Fact, facts: dict[str, Fact], edges: dict[
         if set(words(column.name)) & _NOT_SUMMABLE:
             continue
         value = slug(" ".join(words(column.name)))
-        money = bool(set(words(column.name)) & _MONEY)
+        money = bool(set(words(column.name)) & MONEY_COLUMN_WORDS)
         named = " ".join(words(column.name))
         # 'freight costs', 'the freight charge', 'shipping cost': the money the column holds, said another way
         also = (*(f"{named} {tail}" for tail in lexicon.MONEY_TAILS if tail not in named.split()),
