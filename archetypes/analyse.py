@@ -818,6 +818,7 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
             not re.search(r"\b(?:by|per|each|which|what|busiest|quietest)\b", intent.lower):
         base.shape, base.time_part, base.limit = "aggregate", None, None  # 'sales on weekdays': a total
     _apply_values(grounded, intent, profile, base)
+    _value_ranked(grounded, intent, profile, base)
     _count_named_values(intent, profile, base, names=bool(grounded.ambiguous or grounded.wider or intent.names))
     _rows_with_children(intent, profile, base)
     if compared is not None and base.measure is not None and base.measure.money and intent.money is None and \
@@ -1212,6 +1213,29 @@ def _events_verb(intent: Intent, mention: ValueMention, profile: SchemaProfile) 
                for r in mention.refs)
 
 
+_PAY_VERBS = frozenset({"pay", "pays", "paying"})
+_HOW_DONE = re.compile(r"\s+(?:by|with|in|via|using|through)\s+(?:a\s+|an\s+|the\s+)?")
+
+
+def _deed_not_state(intent: Intent, mention: ValueMention, grounded: Grounded, profile: SchemaProfile) -> bool:
+    """A state's word that says what was done, not which rows: 'pays' (present, the state is 'paid'), 'paid by
+    cash' (how: another column's value follows), 'amount paid' (a figure column of that name)."""
+    said = mention.span.text.lower()
+    if said in _PAY_VERBS:
+        return True
+    if any(v.span.start > mention.span.end and _HOW_DONE.fullmatch(intent.lower[mention.span.end:v.span.start])
+           for v in grounded.values):
+        return True
+    around = words(intent.lower[max(0, mention.span.start - 30):mention.span.end + 30])
+    for table in profile.tables.values():
+        for column in table.columns:
+            parts = words(column.name)
+            if column.family == "numeric" and len(parts) > 1 and said in parts and \
+                    " ".join(parts) in " ".join(around):
+                return True  # 'amount paid' of amount_paid
+    return False
+
+
 def _said_as_verb(intent: Intent, span: Span) -> bool:
     """'did acme open', 'does the team close': the word is the verb after a subject, the question's last word."""
     return _DID_BEFORE.search(intent.lower[:span.start]) is not None and \
@@ -1237,6 +1261,12 @@ def _apply_values(grounded: Grounded, intent: Intent, profile: SchemaProfile, sp
             # 'members who never booked a class': the bookings themselves, not those whose status is 'booked';
             # never filtered on; said unread unless a reading reads the events ('which member booked the most':
             # their bookings counted; 'who never booked': none of them)
+            grounded.event_verbs += [(mention.span, r.table) for r in mention.refs]
+            continue
+        if all(lexicon.is_state_column(words(r.column)) for r in mention.refs) and \
+                _deed_not_state(intent, mention, grounded, profile):
+            # 'paid by cash', 'which tenant pays the most', 'total amount paid': how or what was paid (a column's
+            # name), not the rows whose status is 'paid'
             grounded.event_verbs += [(mention.span, r.table) for r in mention.refs]
             continue
         if _said_as_verb(intent, mention.span) and all(lexicon.is_state_column(words(r.column)) for r in mention.refs):
@@ -1294,6 +1324,49 @@ def _apply_values(grounded: Grounded, intent: Intent, profile: SchemaProfile, sp
         if spec.group is None and owner is not None and not ref.name_column and \
                 re.search(r"\b(?:each|every|per)\s+$", intent.lower[:mention.span.start]):
             spec.group = owner  # 'revenue of each sales agent': one figure per row holding the value
+
+
+# 'our best selling laptop', 'the best waiter', 'top 3 wines': a ranking word just before a value of a kind
+_RANKED_BEFORE = re.compile(r"\b(?:best|worst|top|bottom|biggest|most\s+popular|least\s+popular|highest|lowest)"
+                            r"(?:[- ](?:selling|performing|earning|grossing|rated))?(?:\s+\d{1,3})?\s+$")
+_WHICH_BEFORE = re.compile(r"^\s*(?:which|what|who\s+is\s+(?:the|our))\s+$")
+
+
+def _value_ranked(grounded: Grounded, intent: Intent, profile: SchemaProfile, spec: QuerySpec) -> None:
+    """'our best selling laptop', 'who is the best waiter', 'which waiter has the most checks': the value of a
+    kind names the rows ranked (the laptops, the waiters), filtered by it; never one total of all of them."""
+    if spec.group is not None or intent.group is not None or spec.fact is None or \
+            (intent.ranking is None and intent.superlative is None):
+        return
+    for mention, ref in grounded.applied:
+        before = intent.lower[:mention.span.start]
+        ranked = _RANKED_BEFORE.search(before)
+        if ranked is None and not (_WHICH_BEFORE.match(before) and intent.superlative is not None and
+                                   intent.superlative.start > mention.span.end):
+            continue
+        entity = _rows_of_kind(profile, ref, spec.fact.table)
+        if entity is None:
+            continue
+        intent.group = Target(entity, mention.span)
+        spec.group, spec.limit = entity, intent.top_n or RANKING_LIMIT
+        if intent.ranking is None and ranked is not None:
+            intent.ranking = Span(ranked.start(), ranked.end(), intent.question[ranked.start():ranked.end()].rstrip())
+        return
+
+
+def _rows_of_kind(profile: SchemaProfile, ref: ValueRef, fact_table: str) -> Entity | None:
+    """The named rows a value of a kind sorts: the table's own rows when the kind is one of their columns (the
+    staff of job role 'waiter'), or the rows pointing at the kind's table (the items of a category)."""
+    own = profile.entities.get(ref.table)
+    if not ref.name_column:
+        if own is not None and not own.column_only and own.name_columns != (ref.column,) and \
+                profile.path(fact_table, ref.table) is not None:
+            return own
+        return None
+    below = [profile.entities[t] for t, edges in profile.edges.items()
+             if t != ref.table and t in profile.entities and not profile.entities[t].column_only and
+             any(e.ref_table == ref.table for e in edges) and profile.path(fact_table, t) is not None]
+    return below[0] if len(below) == 1 else None
 
 
 def _named_whole(intent: Intent, mention: ValueMention, wider: tuple[str, ...]) -> bool:
@@ -1557,6 +1630,20 @@ def _rows_with_children(intent: Intent, profile: SchemaProfile, spec: QuerySpec)
         return
     spec.shape, spec.absent, spec.present, spec.fact, spec.measure = "absence", entity, True, child, counted
     spec.group, spec.limit = None, None
+
+
+def _line_rows_named(intent: Intent, profile: SchemaProfile, group_table: str | None) -> tuple[Fact, Measure] | None:
+    """'what share of goals were penalties', 'the most common goal kind': rows of a fact dated by its header (no
+    count of its own) named with no figure: those rows counted, not the first figure of some other table."""
+    tables = vocabulary(profile).tables
+    for word, _, _ in intent.tokens:
+        table = tables.get((singular(word),))
+        fact = profile.facts.get(table) if table is not None else None
+        if fact is None or not fact.time_path or any(m.kind == "count" for m in fact.measures) or \
+                group_table is not None and group_table != fact.table and profile.path(fact.table, group_table) is None:
+            continue
+        return rows_counted(fact.table, profile)
+    return None
 
 
 def _own_count(profile: SchemaProfile, found: tuple[Fact, Measure], group: str | None) -> tuple[Fact, Measure]:
@@ -1878,6 +1965,10 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
             count = next((m for m in fact.measures if m.kind == "count"), None)
             if count is not None:
                 spec.fact, spec.measure = fact, count
+            elif fact.time_path and spec.window is not None and _units_sold(intent, profile, table) is None:
+                # 'how many goals last month': rows dated by their header, counted with its date (the window
+                # applies), not a plain count of the table
+                spec.fact, spec.measure = rows_counted(table, profile)
         if spec.measure is None:
             sold = _units_sold(intent, profile, table) or _distinct_actors(intent, profile, table)
             if sold is not None:
@@ -1946,6 +2037,8 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
             # 'which genre is borrowed most', 'which member borrowed the most': the loans (the group's own noun
             # names no figure)
             found = _dated_fact_named(intent, profile, group_table)
+        if found is None and not wanted:
+            found = _line_rows_named(intent, profile, group_table)
         if found is None:
             typed = [t[0] for t in intent.tokens]
             options = [(f, m) for f, m in profile.measures_reaching(group_table)

@@ -197,6 +197,8 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
         if spec.attribute_group is not None:
             return f"{head}, the {order} in each {spec.attribute_group.noun} (ties kept)"
         owner = f", with the {spec.attribute_owner.noun} it belongs to" if spec.attribute_owner is not None else ""
+        if spec.limit is None and attribute.child is None:
+            return f"{head}, those holding the {order} (ties kept){owner}"
         return f"{head}, top {spec.limit or 1}{owner}"
     if shape == "list" and spec.group is not None and spec.reference is not None:
         from archetypes.shapes import reference_words

@@ -273,6 +273,7 @@ class Vocabulary:
     with_lines: frozenset[str] = frozenset()
     # the deed a dated column records, by its root ('ship': the rows with a shipped date): 'shipments' are them
     deeds: dict[str, str] = field(default_factory=dict)
+    sampled: frozenset[str] = frozenset()  # one-word values of the columns of a few kinds ('red', 'penalty')
 
 
 def typo_fix(word: str, vocab: Vocabulary) -> str | None:
@@ -454,6 +455,9 @@ def vocabulary(profile: SchemaProfile) -> Vocabulary:
                        with_lines=frozenset(e.ref_table for f in profile.facts for e in profile.edges.get(f, ())
                                             if e.ref_table in profile.facts))
     vocab.deeds = _deeds(profile)
+    vocab.sampled = frozenset(str(v).lower() for t in profile.tables.values() for c in t.columns
+                              if c.family == "text" and 0 < len(c.samples) <= 30 for v in c.samples
+                              if str(v).isalpha())
     for root, deed_table in vocab.deeds.items():
         # 'late shipments', 'shipments per employee': the rows with a shipped date, counted as the table's rows
         counted = next((m for m in profile.facts[deed_table].measures if m.kind == "count"), None)
@@ -739,11 +743,14 @@ def _ranking(intent: Intent, vocab: Vocabulary) -> None:
     # 'most albums', 'by number of tracks': a count of the rows of another table
     for criterion in RE_CHILD_COUNT.finditer(lower):
         parts = [singular(w) for w in WORD.findall(criterion.group(1))][:3]
-        for size in range(len(parts), 0, -1):
-            table = vocab.tables.get(tuple(parts[:size]))
-            if table is not None:
-                intent.explicit_measure = f"count:{table}"
-                return
+        # ('most red cards': a word of no table first, a value of the rows counted, then their noun)
+        value_first = bool(parts) and parts[0] in vocab.sampled and parts[0] not in vocab.known
+        for start in (0, 1) if value_first else (0,):
+            for size in range(len(parts), start, -1):
+                table = vocab.tables.get(tuple(parts[start:size]))
+                if table is not None:
+                    intent.explicit_measure = f"count:{table}"
+                    return
     # a measure named anywhere in a ranking question ('top product for revenue', 'most units')
     for measure, _ in intent.measures:
         if measure.kind in ("product", "sum", "expression"):

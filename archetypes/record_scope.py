@@ -139,6 +139,9 @@ def detect(ctx: Context) -> Detection | None:
             #           every parcel, freight included, is no count of what went out)
         if scope.kind in ("status", "status_void") and _ALL_STATES.search(ctx.intent.lower):
             continue  # 'every status', 'whatever the status', 'regardless of status': every row, as said
+        if scope.kind in ("validity", "left") and base.shape == "absence" and base.fact is not None and \
+                scope.table == base.fact.table and re.search(r"\bnever\b", ctx.intent.lower):
+            continue  # 'tenants who have never had a lease': none at any time, current or ended
         if scope.kind in ("validity", "left") and _ended_rows_asked(base, scope):
             continue  # 'memberships cancelled this year': rows that ended, dated by their end: never current ones
         if scope.kind in ("validity", "left") and (_CURRENT.search(ctx.intent.lower) or

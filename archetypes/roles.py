@@ -128,9 +128,9 @@ def settle(spec: QuerySpec, intent: Intent, profile: SchemaProfile) -> list[Open
     """Sets on each filter and on the group the role the question names; returns those it leaves open."""
     from dataclasses import replace
 
-    if spec.fact is None or spec.shape not in ("aggregate", "distribution", "change", "share"):
+    if spec.fact is None and spec.count_table is None or spec.shape not in ("aggregate", "distribution", "change", "share"):
         return []  # an absence, a list or an attribute reaches its filters from the rows it lists
-    start = spec.count_table or spec.fact.table
+    start = spec.count_table or (spec.fact.table if spec.fact is not None else "")
     left: list[OpenRole] = []
     filters = list(spec.filters)
     for index, flt in enumerate(filters):

@@ -2605,6 +2605,7 @@ def _length_mentioned(intent: Intent, profile: SchemaProfile) -> tuple[str, str]
 
 
 _LINKING = frozenset({"on", "in", "of", "at", "to", "for", "by", "per", "the", "a"})
+_HOW_MANY_TAILS = frozenset({"count", "number", "num", "qty"})  # seat_count, guest_number: how many of the noun
 
 
 def _numeric_mentioned(intent: Intent, profile: SchemaProfile, spec: QuerySpec) -> tuple[str, str] | None:
@@ -2624,6 +2625,8 @@ def _numeric_mentioned(intent: Intent, profile: SchemaProfile, spec: QuerySpec) 
             # 'claim amount' names amount_claimed, a word of one root)
             rooted = {p for p in parts if p in tokens or len(p) > 4 and any(same_root(t, p) for t in tokens)}
             hits = sum(1 for p in parts if p in rooted and p not in _LINKING)
+            if len(parts) == 2 and parts[-1] in _HOW_MANY_TAILS and parts[0] in rooted:
+                rooted.add(parts[-1])  # 'more than 4 seats' names seat_count: its noun says what it counts
             if not hits or (len(parts) > 1 and hits < len(parts) and parts[-1] not in rooted) or \
                     len(parts) > 2 and hits < 2:  # 'order' alone does not name 'units on order'
                 continue
@@ -2684,6 +2687,9 @@ def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
     counted_next = target is not None and m.end() <= target.span.start <= m.end() + 1  # 'more than 5 items'
     if target is None or counted_next:
         event = _event_rows(intent, profile)
+        if event is not None and _row_condition(intent, m, money_named, number, profile, spec,
+                                                Target(event, _span(intent, 0, 0)), out):
+            return  # 'how many fixtures had attendance over 500': each fixture's own attendance
         if event is not None and _event_having(intent, m, rest, money_named, number, profile, spec, event, out):
             return
     if target is None and money_named and spec.filters and re.match(r"^\s*[^$]*?\s+(?:under|below|over|above)\s+\$",
@@ -2848,10 +2854,10 @@ def _row_condition(intent: Intent, m: re.Match, money_named: bool, number: float
     the number (a column the question names, or the one price of the rows when money is named and nothing was
     sold), not a total of what was sold."""
     table = target.entity.table
-    if target.entity.column_only or table in profile.facts:
-        return False
     named = _numeric_mentioned(intent, profile, spec)
     column = named[1] if named is not None and named[0] == table else None
+    if target.entity.column_only or table in profile.facts and (column is None or not _said_beside(intent, m, column)):
+        return False  # (events' own column only when said at the comparison: 'fixtures with attendance over 500')
     between = intent.lower[target.span.end:m.start()].split()
     said_unit = _DURATION_AFTER.match(intent.lower[m.end():])
     if said_unit is not None:  # 'tracks longer than 10 minutes': the row's length, in the unit it is stored in
@@ -2892,6 +2898,15 @@ def _row_condition(intent: Intent, m: re.Match, money_named: bool, number: float
     out.read.append(_span(intent, m.start(), m_end))
     out.replaces |= {"ranking_metric", "unit", "timezone"}  # which rows count (discontinued ones?) still asks
     return True
+
+
+def _said_beside(intent: Intent, m: re.Match, column: str) -> bool:
+    """The column's words said at the comparison: just before it ('attendance over 500') or just after the number
+    ('more than 4 seats'), not somewhere else in the question."""
+    named = {singular(w) for w in words(column)}
+    before = {singular(w) for w in re.findall(r"[a-z]+", intent.lower[:m.start()])[-2:]}
+    after = {singular(w) for w in re.findall(r"[a-z]+", intent.lower[m.end():])[:1]}
+    return bool(named & (before | after))
 
 
 _FIGURE_VERB = re.compile(r"\b(spent|spend|spends|earned|earns|made|generated|brought in|paid|pays|sold|sell|sells|"

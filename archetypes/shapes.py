@@ -335,6 +335,9 @@ def reaching(table: str, entity: Entity, profile: SchemaProfile) -> exp.Exists |
     return exp.Exists(this=source.select.select(exp.Literal.number(1)).where(correlated))
 
 
+_TIED_AT_MOST = 50  # rows holding the top value of an attribute, at most (more are said to be 'at least' tied)
+
+
 def _attribute(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
     """The rows of an entity with the lowest / highest value of an attribute (per group when asked), or the
     entities whose children's attribute sums highest (a playlist's length)."""
@@ -422,8 +425,14 @@ def _attribute(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
                            exp.alias_(value.copy(), value_name, quoted=True))
     for condition in where:
         select = select.where(condition)
+    if spec.limit is None:
+        # 'which referee earns the highest fee': every row holding the top value, so that a tie shows (a LIMIT 1
+        # would name one of them as if it were the only one)
+        top = select.copy()
+        top.set("expressions", [(exp.Max if desc else exp.Min)(this=value.copy())])
+        select = select.where(exp.EQ(this=value.copy(), expression=exp.Subquery(this=top)))
     return select.order_by(exp.Ordered(this=value.copy(), desc=desc), exp.Ordered(this=label.copy())).limit(
-        spec.limit or 1)
+        spec.limit or _TIED_AT_MOST)
 
 
 def _when_each(spec: QuerySpec, prepared: Prepared, condition: exp.Expr, profile: SchemaProfile) -> exp.Expr | None:

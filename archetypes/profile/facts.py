@@ -21,8 +21,9 @@ MONEY_COLUMN_WORDS = {"price", "amount", "total", "revenue", "cost", "sales", "f
           "paid", "payment", "spend", "value", "gross", "net", "balance", "income", "profit", "rent", "deposit",
           "salary", "wage", "wages", "fare", "mrr", "arr", "commission", "refund", "fine", "fines", "expense",
           "expenses", "budget", "bonus", "premium", "payout", "earnings", "tip", "tips", "gratuity"}
+# (a singular time unit is a moment, 'minute_scored', 'kickoff_hour'; the plural an amount, 'hours_worked')
 _NOT_SUMMABLE = {"discount", "rate", "percent", "pct", "ratio", "lat", "lng", "latitude", "longitude", "number",
-                 "no", "year", "month", "day", "week", "quarter", "age", "level", "rank", "order", "sort", "position",
+                 "no", "year", "month", "day", "week", "quarter", "minute", "hour", "age", "level", "rank", "order", "sort", "position",
                  "code", "zip", "phone", "version", "milliseconds", "bytes", "size", "period", "id", "reorder",
                  "stock", "list", "per", "unit"} | lexicon.RATING_WORDS
 _TIME_GOOD = {"created", "ordered", "placed", "date", "at", "time", "timestamp", "occurred", "purchased", "sold",
