@@ -340,6 +340,40 @@ PREAMBLE = re.compile(
     r"|^\s*" + _GREETING + r"(?:the\s+)?(?:[a-z]+\s+)?(?:" + _PAPERS + r"|board)" +
     r"(?:\s+(?:is\s+)?(?:next\s+week|tomorrow|today|this\s+week|on\s+[a-z]+day)\s*,?\s+so(?:\s+(?:tell\s+me|"
     r"i\s+need|can\s+you|pls|please))?\b|\s+needs?\b)")
+# the courtesy around a request, said before the question: 'sorry if this is obvious, but', 'could you tell me',
+# 'i was wondering if you could let me know', 'would it be possible to get': how it is asked, not what
+_TELL = (r"(?:tell\s+me|let\s+me\s+know|find\s+out|check|look\s+up|confirm|share|send\s+me|give\s+me|get\s+me|"
+         r"show\s+me|work\s+out|figure\s+out|help\s+me\s+(?:find|work\s+out|figure\s+out|understand))")
+_POLITE = (
+    r"(?:thanks|thank\s+you)(?:\s+(?:so\s+much|a\s+lot|in\s+advance))?\s*[,.!:-]\s*"
+    r"|(?:sorry|apologies)(?:\s+(?:if\s+this\s+is\s+(?:obvious|a\s+(?:silly|dumb|basic|stupid|simple)\s+question|"
+    r"basic)|for\s+(?:the|a|this)\s+(?:basic|silly|simple|quick|dumb)\s+question|to\s+bother\s+you))?"
+    r"\s*(?:,\s*but\b|\bbut\b|[,.!:-])\s*"
+    r"|just\s+(?:to|wanted\s+to|want\s+to)\s+(?:double[- ]check|confirm|check|ask)\s*(?:[,:-]\s*|\s+)"
+    r"|(?:a\s+)?quick\s+question\s*[,:!-]\s*"
+    r"|i\s+(?:was|am|'m)\s+(?:wondering|hoping)\s+(?:if|whether)\s+(?:you|someone|anyone)\s+(?:could|can|might)"
+    r"\s+(?:please\s+)?" + _TELL + r"\s+"
+    r"|i\s+(?:was|am|'m)\s+wondering\s+"
+    r"|(?:could|can|would)\s+you\s+(?:please\s+)?(?:kindly\s+)?" + _TELL + r"\s+"
+    r"|would\s+you\s+mind\s+(?:telling\s+me|letting\s+me\s+know|checking|finding\s+out|looking\s+up|"
+    r"pulling(?:\s+up)?|sharing)\s+"
+    r"|(?:do|would)\s+you\s+(?:happen\s+to\s+)?know\s+"
+    r"|i(?:'d|\s+would)\s+(?:like|love)\s+to\s+(?:know|find\s+out|understand|check)\s+"
+    r"|i\s+(?:need|want)\s+to\s+(?:know|find\s+out|check)\s+"
+    r"|(?:could|can|may)\s+i\s+(?:please\s+)?(?:ask|know|check)\s+"
+    r"|would\s+it\s+be\s+possible\s+to\s+(?:know|find\s+out|check|see|get)\s+"
+    r"|i(?:'m|\s+am)\s+(?:trying|hoping)\s+to\s+(?:find\s+out|figure\s+out|work\s+out|understand)\s+"
+    r"|i(?:'m|\s+am)\s+putting\s+together\s+(?:the|a|an|our|my)\s+(?:[a-z0-9&-]+\s+){0,3}?" + _AUDIENCE +
+    r"\s*,?\s+and\s+(?:was\s+hoping|wanted\s+to\s+ask|would\s+like\s+to\s+know)(?:\s+(?:if|whether)\s+you"
+    r"\s+could\s+" + _TELL + r")?\s+")
+POLITE_FRAME = re.compile(r"\s*" + _GREETING + r"(?:" + _POLITE + r")(?:please\s+)?")
+# and after it: 'thanks so much!', 'many thanks', 'i need it for the monthly review.', 'for a report i'm writing'
+POLITE_TAIL = re.compile(
+    r"(?:\s*[,.!?]\s*|\s+)(?:(?:many\s+)?thanks(?:\s+(?:so\s+much|a\s+lot|in\s+advance))?|thank\s+you(?:\s+(?:so\s+"
+    r"much|in\s+advance))?|(?:i|we)\s+need\s+(?:it|this)\s+for\s+(?:the|a|an|our|my)\s+(?:[a-z0-9&-]+\s+){0,3}?"
+    + _AUDIENCE + r"|(?:it'?s|this\s+is)\s+for\s+(?:the|a|an|our|my)\s+(?:[a-z0-9&-]+\s+){0,3}?" + _AUDIENCE +
+    r"|for\s+(?:a|the)\s+" + _AUDIENCE + r"\s+(?:i'?m|i\s+am|we'?re)\s+(?:writing|preparing|putting\s+together|doing)"
+    r"|please)\s*[.!]*\s*$")
 # the same said after the question, and how exact it must be: '(for the board pack)', ', thx', '(rough number is
 # fine)', 'ballpark is fine'
 POSTSCRIPT = re.compile(

@@ -350,9 +350,22 @@ def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
     preamble = lexicon.PREAMBLE.match(lower)
     if aside(preamble) and preamble is not None and preamble.end() < len(lower.rstrip(" ?.!")):
         found[(preamble.start(), preamble.end())] = ""  # 'finance q:', 'for the exec deck:': who it is for, set aside
+    start = preamble.end() if aside(preamble) and preamble is not None else 0
+    while (frame := lexicon.POLITE_FRAME.match(lower, start)) is not None and frame.end() > start and \
+            frame.end() < len(lower.rstrip(" ?.!")):
+        found[(frame.start(), frame.end())] = ""  # 'sorry if this is obvious, but', 'could you tell me': courtesy
+        start = frame.end()
+    end = len(lower)
+    for _ in range(2):  # ('..., please. thanks so much!')
+        tail = lexicon.POLITE_TAIL.search(lower[:end])
+        if tail is None or tail.start() <= start + 5:
+            break
+        found[tail.span()] = ""
+        end = tail.start()
     postscript = lexicon.POSTSCRIPT.search(lower)
     if aside(postscript) and postscript is not None and \
-            postscript.start() > (preamble.end() if preamble is not None else 0) + 5:
+            postscript.start() > (preamble.end() if preamble is not None else 0) + 5 and \
+            not any(a < postscript.end() and postscript.start() < b for a, b in found):
         found[postscript.span()] = ""  # '(for the board pack)', 'thx', 'rough number is fine': set aside too
     for m in _PULL_UP.finditer(lower):
         found[m.span(1)] = "list"

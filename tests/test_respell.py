@@ -47,6 +47,20 @@ CASES = [
     ("who is our #1 customer", DEMO, "who is our top customer"),
     ("order #1 status", DEMO, "order #1 status"),
     ("how many ppl signed up", DEMO, "how many people signed up"),
+    # the courtesy around a request is how it is asked, set aside; never the words of the question itself
+    ("I was wondering if you could tell me how many orders we had", DEMO, "how many orders we had"),
+    ("Sorry if this is obvious, but how many stores do we have?", DEMO, "how many stores do we have?"),
+    ("Just to double-check, what was revenue in 2024?", DEMO, "what was revenue in 2024?"),
+    ("Would you mind letting me know which store sold most?", DEMO, "which store sold most?"),
+    ("Hi! Sorry to bother you, could you please tell me the total revenue?", DEMO, "the total revenue?"),
+    ("Do you happen to know who sold the most in 1997?", NORTHWIND, "who sold the most in 1997?"),
+    ("Would it be possible to get a list of customers in Brazil?", DEMO, "a list of customers in Brazil?"),
+    ("Thanks in advance! How many artists have no albums?", DEMO, "How many artists have no albums?"),
+    ("How many orders in May 2025? I need it for the monthly review.", DEMO, "How many orders in May 2025"),
+    ("How many discontinued products? Many thanks.", NORTHWIND, "How many discontinued products"),
+    ("could you check which orders are late", DEMO, "which orders are late"),
+    ("can you tell", DEMO, "can you tell"),
+    ("tell me about sorry states", DEMO, "tell me about sorry states"),
 ]
 
 
