@@ -261,7 +261,27 @@ def _applied(base: QuerySpec, combo: tuple[Reading, ...]) -> QuerySpec:
     for reading in combo:
         if reading.apply is not None:
             reading.apply(spec)
+    _one_filter_per_column(spec)
     return spec
+
+
+def _one_filter_per_column(spec: QuerySpec) -> None:
+    """'revenue from rock and jazz', a value named and another added by a reading: one row holds one value of a
+    column, so two values of it are either one (never both at once, which no row is: a total of 0)."""
+    if spec.each_value:
+        return  # 'both rock and jazz': each value in rows of its own (archetypes.shapes)
+    merged: list[EntityFilter] = []
+    for flt in spec.filters:
+        same = next((i for i, g in enumerate(merged) if not flt.negate and not g.negate and g.entity == flt.entity
+                     and g.column == flt.column and g.via == flt.via and g.shown is None and flt.shown is None), None)
+        if same is None:
+            merged.append(flt)
+            continue
+        old = merged[same]
+        merged[same] = replace(old, values=tuple(dict.fromkeys(old.values + flt.values)))
+        spec.share_filters = [merged[same] if f is old or f is flt else f for f in spec.share_filters]
+        spec.share_against = [merged[same] if f is old or f is flt else f for f in spec.share_against]
+    spec.filters = merged
 
 
 def _matters(text: Callable[[tuple[Reading, ...]], str], combo: tuple[Reading, ...], index: int,
@@ -530,7 +550,14 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
         out.append((Span(start, end, ctx.question[start:end]), "names a column no reading uses"))
     del vocab
     both = re.search(r"\bboth\b", ctx.intent.lower)
-    if both is not None and any(len(f.values) > 1 and not f.negate for f in ctx.base.filters):
+    from archetypes.entity import name_matches
+
+    named_after = [m.span for m in (ctx.grounding.values if ctx.grounding is not None else [])] + \
+        [span for span, _ in name_matches(ctx)]
+    named_after = [s for s in named_after if both is not None and s.start > both.end()]
+    if both is not None and not ctx.base.each_value and \
+            (any(len(f.values) > 1 and not f.negate for f in ctx.base.filters) or
+                             len(named_after) > 1 and not ctx.base.sides):
         # 'clients who bought both a phone and a laptop': every reading counts either one
         out.append((Span(both.start(), both.end(), ctx.question[both.start():both.end()]),
                     "no reading requires each of the values: they are read as one or the other"))
@@ -1285,6 +1312,8 @@ def _apply_values(grounded: Grounded, intent: Intent, profile: SchemaProfile, sp
             if len(preferred) == 1:
                 columns = preferred
         if len(columns) > 1:
+            columns = _direction_said(intent, mention, columns)  # 'from rotterdam to hamburg': origin, destination
+        if len(columns) > 1:
             names = [(r.table, r.column) for r in refs if r.name_column]
             kinds = [(t, c) for t, c in columns if (t, c) not in names and t in profile.facts and
                      all(t != n for n, _ in names) and _kind_column(profile, t, c)]
@@ -1312,7 +1341,9 @@ def _apply_values(grounded: Grounded, intent: Intent, profile: SchemaProfile, sp
         flt = EntityFilter(ref.target(profile), tuple(dict.fromkeys(r.value for r in chosen)), negate=mention.negated)
         same = next((i for i, f in enumerate(spec.filters) if f.entity == flt.entity and f.column == flt.column
                      and f.negate == flt.negate), None)
-        if same is not None:
+        if same is not None and re.search(r"\bboth\b", intent.lower):
+            spec.filters.append(flt)  # 'both a phone and a laptop': each, in rows of its own (read with the shape)
+        elif same is not None:
             # 'from usa or canada' (and 'usa and canada'): one row holds one value, so either of them
             flt = EntityFilter(flt.entity, tuple(dict.fromkeys(spec.filters[same].values + flt.values)),
                                negate=flt.negate)
@@ -1367,6 +1398,17 @@ def _rows_of_kind(profile: SchemaProfile, ref: ValueRef, fact_table: str) -> Ent
              if t != ref.table and t in profile.entities and not profile.entities[t].column_only and
              any(e.ref_table == ref.table for e in edges) and profile.path(fact_table, t) is not None]
     return below[0] if len(below) == 1 else None
+
+
+def _direction_said(intent: Intent, mention: ValueMention, columns: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """'trips from rotterdam to hamburg': the one column whose words say the way the preposition points (origin
+    city after 'from', destination city after 'to'), when the value is in both."""
+    before = re.search(r"\b(from|to|into|towards?|out\s+of)\s+(?:the\s+)?$", intent.lower[:mention.span.start])
+    if before is None:
+        return columns
+    way = roles.LEAVING if before.group(1) in ("from", "out of") else roles.ARRIVING
+    pointed = [c for c in columns if set(words(c[1])) & set(way)]
+    return pointed if len(pointed) == 1 else columns
 
 
 def _named_whole(intent: Intent, mention: ValueMention, wider: tuple[str, ...]) -> bool:
@@ -1907,16 +1949,22 @@ def _own_date(intent: Intent, table: TableInfo) -> TimeColumn | None:
     return time_column(table, dated[0]) if len(dated) == 1 else None
 
 
-def _own_column(group: Entity, counted: str, profile: SchemaProfile) -> Entity:
+def _own_column(group: Entity, counted: str, profile: SchemaProfile, said: str = "") -> Entity:
     """'outages by region' with a region on the outages and on the clients: the counted rows' own column, not
-    the one the vocabulary keeps for the word (the clients', nearer the events)."""
+    the one the vocabulary keeps for the word (the clients', nearer the events); 'trips per status': the trips'
+    own trip_status, not a driver's employment_status."""
     info = profile.tables.get(counted)
     if not group.column_only or group.table == counted or info is None:
         return group
     own = [c for c in info.columns if c.name in group.name_columns]
+    wanted = {singular(w) for w in words(said)}
+    exact = any({singular(w) for w in words(c)} == wanted for c in group.name_columns)  # ('employee city': City)
+    if not own and wanted and not exact:
+        own = [c for c in info.columns if c.family == "text" and wanted <= {singular(w) for w in words(c.name)}]
     if len(own) != 1:
         return group
-    return Entity(table=counted, name_columns=(own[0].name,), noun=group.noun, key=tuple(info.primary_key),
+    noun = group.noun if own[0].name in group.name_columns else phrase(own[0].name)
+    return Entity(table=counted, name_columns=(own[0].name,), noun=noun, key=tuple(info.primary_key),
                   row_count=info.row_count, column_only=True)
 
 
@@ -1945,7 +1993,8 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
         (intent.explicit_measure or "").removeprefix("count:") if (intent.explicit_measure or "").startswith(
             "count:") else None
     if spec.group is not None and rows_asked is not None:
-        spec.group = _own_column(spec.group, rows_asked, profile)
+        spec.group = _own_column(spec.group, rows_asked, profile,
+                                 intent.group.span.text if intent.group is not None else "")
     group_table = spec.group.table if spec.group else None
     if intent.how_many is not None and not (intent.group is not None and intent.explicit_measure):
         table = intent.how_many[0]

@@ -178,6 +178,8 @@ def _explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = No
             ("any " if spec.absent_among == spec.fact.table else "") + _rows(spec.absent_among)
         if spec.present_window is not None:
             among += f", among those with {_rows(spec.fact.table)} dated {_span(spec.present_window)}"
+        if spec.each_value:
+            among += ", each value in rows of its own (both, not either)"
         return (f"{head} with {'some' if spec.present else 'no'} {_rows(spec.fact.table)}{money}"
                 f"{_window(spec, profile)}"
                 f"{_filters(spec, profile)}{among}" + ("" if spec.absent_count else " among all of them" if spec.absent_share

@@ -19,6 +19,8 @@ from archetypes.values import ValueRef, lemma, near_miss, value_key, value_vocab
 
 _NOT_A_VALUE = lexicon.FUNCTION_WORDS | lexicon.TIME_WORDS | frozenset(lexicon.OPERATORS) | lexicon.FACT_WORDS
 _SKIP_IN_VALUES = {"and", "&"}
+_GOT = frozenset({"got", "get", "gets", "getting", "scored", "score", "scoring", "received", "earned", "achieved",
+                  "awarded", "given", "with"})
 # short English words that are also upper-case codes somewhere ('US', 'IT', 'OR', 'ME'): never a value unless
 # typed in capitals
 _NEGATING = frozenset({"not", "non", "excluding", "except", "without", "outside"})
@@ -119,8 +121,16 @@ def value_mentions(intent: Intent, profile: SchemaProfile) -> list[ValueMention]
             # the next word names (or of that noun's table), not a grain
             timed = size == 1 and first.text in lexicon.TIME_WORDS and len(noun) == 1 and \
                 all(not r.name_column for r in refs) and any(_names_column(noun[-1], r) for r in refs)
+            # 'grade letter A', 'students who got an A': one capital letter, a value typed as stored, after its
+            # column's word or a verb of getting one ('a' and 'i' are words otherwise)
+            lettered = size == 1 and len(text) == 1 and text.isupper() and any(r.value == text for r in refs) and \
+                index > 0 and (any(_names_column(words[index - 1].text, r) for r in refs) or
+                               words[index - 1].text in ("a", "an") and index > 1 and words[index - 2].text in _GOT)
+            # 'how many mortgages are current': a time word that is a state the rows are in, said as their state
+            stated = size == 1 and first.text in lexicon.TIME_WORDS and all(_status_like(r) for r in refs) and \
+                index > 0 and words[index - 1].text in ("is", "are", "was", "were", "be", "being", "still")
             if size == 1 and not adjective and not country and not kind and not place and not timed and \
-                    not _single_word_value(first.text, text, refs, schema):
+                    not lettered and not stated and not _single_word_value(first.text, text, refs, schema):
                 continue
             if size == 1 and len(noun) == 1 and any(key in names for key in ((singular(first.text), *noun),
                                                                               (first.text, *noun))

@@ -397,13 +397,14 @@ def vocabulary(profile: SchemaProfile) -> Vocabulary:
     known.update(singular(w) for w in list(known))
     for name in profile.tables:  # whole names first, then the last word of multi-word names
         tables.setdefault(tuple(singular(w) for w in phrase(name).split()), name)
+    whole = set(tables)
     for name in profile.tables:
         key = tuple(singular(w) for w in phrase(name).split())
         if len(key) > 1:
             tables.setdefault(key[-1:], name)
     for word, canonical in SYNONYMS.items():
         said = tuple(singular(w) for w in word.split()) if " " in word else (word,)
-        if said not in phrases and (canonical,) in phrases:
+        if said not in phrases and said not in whole and (canonical,) in phrases:  # (a table of accounts is meant)
             phrases[said] = phrases[(canonical,)]
             if len(said) == 1:  # 'sales person' is read as a phrase; 'person' alone stays unknown
                 known.add(word)

@@ -164,6 +164,8 @@ class QuerySpec:
     present: bool = False                    # absent_share of the rows WITH events ('% of clients who bought')
     present_window: calendar.Window | None = None  # absence: only the rows WITH events in this window ('ordered
     #                                          in 2024 but not in 2025')
+    each_value: bool = False                 # absence, present: rows with events of EACH value of a column
+    #                                          named twice ('clients who bought both rock and jazz'), not of either
     absent_among: str | None = None          # absence: only the entity's rows with rows of this table (those with
     #                                          anything to sell, those that ever bought): which rows count
     conditions: list[RowCondition] = field(default_factory=list)      # record scope: which rows count

@@ -77,12 +77,12 @@ def route(profile: SchemaProfile, start: str, goal: str, via: str | None) -> tup
     return profile.path(start, goal)
 
 
-_LEAVING = ("origin", "departure", "source", "from", "outbound", "pickup", "start")
-_ARRIVING = ("destination", "dest", "arrival", "to", "inbound", "dropoff", "end")
+LEAVING = ("origin", "departure", "source", "from", "outbound", "pickup", "start")
+ARRIVING = ("destination", "dest", "arrival", "to", "inbound", "dropoff", "end")
 _DIRECTIONS = {**dict.fromkeys(("depart", "departing", "departed", "departs", "leave", "leaving", "leaves",
-                                "outbound"), _LEAVING),
+                                "outbound"), LEAVING),
                **dict.fromkeys(("arrive", "arriving", "arrived", "arrives", "land", "landing", "landed", "lands",
-                                "inbound", "bound"), _ARRIVING)}
+                                "inbound", "bound"), ARRIVING)}
 
 
 def named_role(intent: Intent, options: list[Role], goal: str) -> Role | None:

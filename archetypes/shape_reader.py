@@ -138,7 +138,8 @@ def read_shape(intent: Intent, ops: list[OperatorMention], profile: SchemaProfil
     _fiscal_unknown(intent, profile, out)
     _every_one_of_theirs(intent, out)
     _counted_state(intent, profile, spec)
-    for reader in (_holders_counted, _new_rows, _stock_value, _named_column_total, _absence, _figure_over_figure, _share, read_change,
+    for reader in (_holders_counted, _new_rows, _stock_value, _named_column_total, _both_values, _absence,
+                   _figure_over_figure, _share, read_change,
                    _distribution, _first_or_last, _largest_event, _attribute,
                    _how_much_we_have, _duration_total, _against_average, _average, _parent_length_average,
                    _period_average, _having, _currency_of_rows,
@@ -473,6 +474,39 @@ def _absence(intent, ops, kinds, profile, spec, as_of, out) -> None:
     out.consumed.add("negation")
     out.replaces |= {"ranking_metric", "unit"}
     _present_then_absent(intent, profile, spec, as_of, out)
+
+
+_BOTH = re.compile(r"\bboth\b")
+
+
+def _both_values(intent, ops, kinds, profile, spec, as_of, out) -> None:
+    """'clients who bought both rock and jazz', 'how many clients ordered both a phone and a watch': the
+    rows of an entity with some events of each value (one EXISTS each), never the events of either value."""
+    m = _BOTH.search(intent.lower)
+    if m is None or spec.shape != "aggregate" or any(x.category in ("negation", "change", "share") for x in ops):
+        return
+    # the values and the rows' names said after 'both' (a name of several rows is read by the entity readings)
+    said = {(v.start, v.end) for v in [*out.value_spans, *intent.names] if v.start > m.end()} | \
+        {(at, at) for f in spec.filters if (at := _filter_start(intent, f)) > m.end()}
+    if len({start for start, _ in said}) + (1 if out.pending_values else 0) < 2:
+        return
+    target = _main_target(intent)
+    if target is None or target.entity.column_only or len(target.entity.key) != 1 or target.span.start > m.start():
+        return
+    entity = target.entity
+    fact = _named_fact(intent, profile, entity.table) or _nearest_fact(profile, entity.table)
+    if fact is not None and any(profile.path(fact.table, f.entity.table) is None for f in spec.filters):
+        fact = next((f for f in profile.fact_list() if profile.path(f.table, entity.table) is not None and
+                     all(profile.path(f.table, x.entity.table) is not None for x in spec.filters)), None)
+    counted = next((x for x in fact.measures if x.kind == "count"), None) or (fact.measures[0] if fact.measures
+                                                                             else None) if fact is not None else None
+    if fact is None or counted is None:
+        return
+    spec.shape, spec.absent, spec.fact, spec.measure = "absence", entity, fact, counted
+    spec.present, spec.each_value, spec.group, spec.limit, spec.count_table = True, True, None, None, None
+    spec.absent_count = intent.how_many is not None and intent.how_many[0] == entity.table
+    out.read.append(_span(intent, m.start(), m.end()))
+    out.replaces |= {"ranking_metric", "unit"}
 
 
 _STOCK_VALUE = re.compile(r"\b(?:stock|inventory)\s+(?:value|worth)\b|\b(?:value|worth)\s+of\s+(?:our\s+|the\s+|all\s+)?"
@@ -2023,6 +2057,13 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
         elif spec.measure is not None and spec.measure.kind == "sum" and len(spec.measure.columns) == 1 and \
                 spec.measure.table == fact.table:
             # 'average salary': the amount of each row of a fact that has no header, averaged over its rows
+            said = {singular(w) for w, _, _ in intent.tokens}
+            priced = spec.measure.money and bool(said & (lexicon.MONEY_WORDS | _PRICE_SAID))  # 'cheapest on average'
+            if not any(m.value == spec.measure.value for m, _ in intent.measures) and not priced and \
+                    not {singular(w) for w in words(spec.measure.columns[0])} & said:
+                # ('the avg delay' where no column holds a delay: the first figure of the rows is no answer)
+                out.unread.append((average.span, "no figure of the data named to average"))
+                return
             spec.agg = "avg"
             out.consumed |= {"average"}
             _group_by_mention(intent, spec, profile=profile)
@@ -2031,6 +2072,8 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
             _average_event(intent, average, profile, spec, out)
 
 
+_PRICE_SAID = frozenset({"cheap", "cheaper", "cheapest", "expensive", "pricey", "pricier", "priciest", "costly",
+                         "dear", "dearest", "cost", "costs", "price", "pay", "paid", "spend", "spent"})
 _RATE_WORDS = frozenset({"discount", "rate", "pct", "percent", "percentage", "tax", "commission"})
 _PRICE_WORDS = frozenset({"price", "rate", "cost", "amount", "fee", "charge", "fare", "total", "value", "salary", "wage",
                           "paid", "payment", "revenue", "spend"})

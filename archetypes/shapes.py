@@ -15,6 +15,7 @@ from archetypes import calendar, roles
 from archetypes.naming import phrase, plural, slug, words
 from archetypes.profile import Edge, Entity, Fact, SchemaProfile, TimeColumn
 from archetypes.query import (
+    EntityFilter,
     Prepared,
     QuerySpec,
     _From,
@@ -266,6 +267,9 @@ def _absence(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
     inner.group, inner.limit = None, None
     if inner.measure is None:
         return None
+    eaches = _each_value(inner, spec, profile, route, entity)
+    if eaches is None:
+        return None
     prepared = prepare(inner, profile)
     if prepared is None:
         return None
@@ -291,6 +295,8 @@ def _absence(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
         select = select.where(condition)
     if earlier is not None:
         select = select.where(exp.Exists(this=earlier))
+    for each in eaches:  # 'bought both rock and jazz': some rows of each value
+        select = select.where(exp.Exists(this=each))
     if spec.absent_among is not None:  # 'artists with tracks to sell', 'clients who bought before': which rows count
         among = reaching(spec.absent_among, entity, profile)
         if among is None:
@@ -312,6 +318,32 @@ def _absence(spec: QuerySpec, profile: SchemaProfile) -> exp.Query | None:
         counted = exp.Count(this=col(entity.key[0], "e0"))
         return select.select(exp.alias_(counted, slug(plural(entity.noun)), quoted=True), append=False)
     return select.order_by(name.copy(), col(entity.key[0], "e0"))
+
+
+def _each_value(inner: QuerySpec, spec: QuerySpec, profile: SchemaProfile, route,
+                entity: Entity) -> list[exp.Select] | None:
+    """'clients who bought both rock and jazz': one correlated EXISTS per value of a column named with several,
+    taken out of `inner` (the rows of each value, not of either); none unless the question asks for each."""
+    if not spec.each_value:
+        return []
+    groups: dict[tuple, list[EntityFilter]] = {}
+    for flt in inner.filters:
+        if not flt.negate:
+            groups.setdefault((flt.entity.table, flt.column, flt.via), []).append(flt)
+    split = [f for group in groups.values() if len(group) > 1 for f in group]
+    if not split:
+        return []
+    rest = [f for f in inner.filters if f not in split]
+    found = []
+    for flt in split:
+        one = inner.copy()
+        one.filters = [*rest, flt]
+        prepared = prepare(one, profile)
+        if prepared is None:
+            return None
+        found.append(_correlated(prepared, route, entity))
+    inner.filters = rest
+    return found
 
 
 def _correlated(prepared, route, entity: Entity) -> exp.Select:

@@ -240,6 +240,13 @@ def _shaped(columns: list[str], rows: list[list[Any]], currency: str | None,
                  for r in rows[:BREAKDOWN_SHOWN]]
         more = f" · {len(rows) - BREAKDOWN_SHOWN} more" if len(rows) > BREAKDOWN_SHOWN else ""
         return Answer("breakdown", " · ".join(shown) + more, f"{fmt.number(len(rows))} rows, listed by name")
+    if len(rows) > 1 and _grouped_in_label_order(result, columns[measure]):
+        # 'number of enrolments per term': one figure per group, listed by the group (ascending by chance is no
+        # ranking, and the largest of them is no answer either)
+        shown = [f"{_label(columns, r, set(measures))} {fmt.cell(r[measure], columns[measure], currency)}"
+                 for r in rows[:BREAKDOWN_SHOWN]]
+        more = f" · {len(rows) - BREAKDOWN_SHOWN} more" if len(rows) > BREAKDOWN_SHOWN else ""
+        return Answer("breakdown", " · ".join(shown) + more, f"{columns[measure]}, one row per group")
     if len(rows) == 1 or ordered:
         if tie.tied:
             return _tied(columns, rows, tie, measure, measures, money)
@@ -278,6 +285,27 @@ def _listed_rows(result: RunResult | None, figure: str) -> bool:
     if figure not in {node.alias_or_name for node in tree.selects}:
         return False  # the statement's names are not the result's: no telling what it is ordered by
     return first.name not in named
+
+
+def _grouped_in_label_order(result: RunResult | None, figure: str) -> bool:
+    """The statement groups and orders by what names each group, not by its figure: a breakdown, every row."""
+    if result is None or not result.sql:
+        return False
+    try:
+        tree = sqlglot.parse_one(result.sql, read=result.dialect)
+    except sqlglot.errors.ParseError:
+        return False
+    order = tree.args.get("order")
+    if not isinstance(tree, exp.Select) or tree.args.get("group") is None or order is None or \
+            tree.args.get("limit") is not None or not order.expressions:
+        return False
+    first = order.expressions[0].this
+    if figure not in {node.alias_or_name for node in tree.selects}:
+        return False
+    if isinstance(first, exp.Column) and first.name == figure or first.find(exp.AggFunc) is not None:
+        return False
+    figures = [node for node in tree.selects if node.alias_or_name == figure]
+    return not any(first == node.this if isinstance(node, exp.Alias) else first == node for node in figures)
 
 
 def _ranked_periods(rows: Sequence[Sequence[Any]], bucket: int, measure: int) -> bool:
