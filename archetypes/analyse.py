@@ -267,7 +267,8 @@ def _applied(base: QuerySpec, combo: tuple[Reading, ...]) -> QuerySpec:
 
 def _one_filter_per_column(spec: QuerySpec) -> None:
     """'revenue from rock and jazz', a value named and another added by a reading: one row holds one value of a
-    column, so two values of it are either one (never both at once, which no row is: a total of 0)."""
+    column, so two values of it are either one (never both at once, which no row is: a total of 0); values named
+    twice over ('video files, the mpeg-4 ones') are those in both."""
     if spec.each_value:
         return  # 'both rock and jazz': each value in rows of its own (archetypes.shapes)
     merged: list[EntityFilter] = []
@@ -278,7 +279,8 @@ def _one_filter_per_column(spec: QuerySpec) -> None:
             merged.append(flt)
             continue
         old = merged[same]
-        merged[same] = replace(old, values=tuple(dict.fromkeys(old.values + flt.values)))
+        common = tuple(v for v in old.values if v in flt.values)  # ('video files, the mpeg-4 ones': those of both)
+        merged[same] = replace(old, values=common or tuple(dict.fromkeys(old.values + flt.values)))
         spec.share_filters = [merged[same] if f is old or f is flt else f for f in spec.share_filters]
         spec.share_against = [merged[same] if f is old or f is flt else f for f in spec.share_against]
     spec.filters = merged
@@ -1674,6 +1676,10 @@ def _rows_with_children(intent: Intent, profile: SchemaProfile, spec: QuerySpec)
     spec.group, spec.limit = None, None
 
 
+_USED_MOST = re.compile(r"\b(?:used|visited|frequented|booked|busiest)\s+(?:the\s+)?most\b|"
+                        r"\bmost\s+(?:used|visited|frequented|booked)\b|\bbusiest\b")
+
+
 def _line_rows_named(intent: Intent, profile: SchemaProfile, group_table: str | None) -> tuple[Fact, Measure] | None:
     """'what share of goals were penalties', 'the most common goal kind': rows of a fact dated by its header (no
     count of its own) named with no figure: those rows counted, not the first figure of some other table."""
@@ -2088,6 +2094,12 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
             found = _dated_fact_named(intent, profile, group_table)
         if found is None and not wanted:
             found = _line_rows_named(intent, profile, group_table)
+        if found is None and not wanted and group_table is not None and _USED_MOST.search(intent.lower):
+            # 'which room is used most', 'the most visited store': how often, the rows counted (a kind of the rows
+            # themselves: their own rows; else the events reaching them), never the first money figure
+            counts = [(f, m) for f, m in profile.measures_reaching(group_table) if m.kind == "count"]
+            found = rows_counted(group_table, profile) if spec.group is not None and spec.group.column_only \
+                else counts[0] if counts else None
         if found is None:
             typed = [t[0] for t in intent.tokens]
             options = [(f, m) for f, m in profile.measures_reaching(group_table)
