@@ -428,6 +428,9 @@ def scopes(profile: SchemaProfile) -> list[Scope]:
                 lowered = {(words(s) or [s.lower()])[0] if (words(s) or [""])[0] in EXCLUDED else s.lower()
                            for s in column.samples}
                 done = sorted((s for s in column.samples if s.lower() in DONE), key=lambda s: DONE.index(s.lower()))
+                if any(s.lower() == "active" for s in done) and any(s.lower() in _GONE for s in column.samples):
+                    # an account active, suspended or closed: 'closed' is gone, not done; the active ones count
+                    done = [s for s in done if s.lower() == "active"]
                 # open and pending rows are on their way, not void: tickets open, solved, closed ask no scope
                 void = [s for s in column.samples if s.lower() in lexicon.NEVER_HAPPENED or
                         (words(s) or [""])[0] in lexicon.NEVER_HAPPENED]

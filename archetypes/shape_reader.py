@@ -339,8 +339,7 @@ def _best_rated(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: Sh
         return False
     for target in intent.targets:
         for name, info in profile.tables.items():
-            column = next((c.name for c in info.columns if c.family == "numeric" and
-                           set(words(c.name)) & lexicon.RATING_WORDS), None)
+            column = _score_column(profile, name)
             if column is None or name == target.entity.table or profile.path(name, target.entity.table) is None:
                 continue
             spec.fact = profile.facts.get(name) or Fact(table=name, measures=[], row_count=info.row_count)
@@ -353,6 +352,19 @@ def _best_rated(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: Sh
             out.replaces |= {"ranking_metric", "unit"}
             return True
     return False
+
+
+def _score_column(profile: SchemaProfile, table: str) -> str | None:
+    """The column a table's rows rate with: named a rating ('rating', 'score'), never a key ('rating_id'), or the
+    one figure of a table of ratings ('stars' of ratings)."""
+    info = profile.tables[table]
+    keys = set(info.primary_key) | {c for fk in info.foreign_keys for c in fk.columns}
+    numeric = [c.name for c in info.columns if c.family == "numeric" and c.name not in keys]
+    rated = [c for c in numeric if set(words(c)) & lexicon.RATING_WORDS]
+    if not rated and len(numeric) == 1 and {singular(w) for w in words(table)} & \
+            {singular(w) for w in lexicon.RATING_WORDS | {"review", "reviews"}}:
+        rated = numeric
+    return rated[0] if rated else None
 
 
 def _span(intent: Intent, start: int, end: int) -> Span:
@@ -2413,6 +2425,11 @@ def _group_by_mention(intent: Intent, spec: QuerySpec, skip: str | None = None,
         spec.group = None if spec.limit is None else spec.group
         return
     target = next((t for t in intent.targets if t.span.start >= by.start(1) and t.entity.table != skip), None)
+    head = intent.group
+    if head is not None and target is not None and head.span.start > target.span.start and \
+            head.entity.column_only and head.entity.table == target.entity.table and \
+            not intent.lower[target.span.end:head.span.start].strip():
+        target = head  # 'per freelancer tier': the tier (the compound's head), not each freelancer
     spec.group = target.entity if target is not None else None
     spec.limit = None
 
@@ -2766,6 +2783,11 @@ def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
     # the distinct trips their payments name
     head = [(f, c) for end, f, c in named_after if end == max(e for e, _, _ in named_after)]
     measure = next((c for c in head if c[1].kind == "count"), None) or next(iter(head), None)
+    if averaged and head and all(c.kind == "count" for _, c in head):
+        # 'average stars per series with more than 30 ratings': a condition on how many rows, beside the average
+        # shown (one figure per reading: the condition is said unread, never put on the average)
+        out.unread.append((_span(intent, m.start(), m.end()), "a condition on a count beside the average asked"))
+        return
     if averaged and spec.fact is not None and spec.measure is not None:
         # 'kinds with an avg item price above 30': the average the question named, per kind
         measure = spec.fact, spec.measure

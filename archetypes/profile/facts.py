@@ -165,6 +165,10 @@ def _measures(table: TableInfo, fact: Fact, facts: dict[str, Fact], edges: dict[
         # 'freight costs', 'the freight charge', 'shipping cost': the money the column holds, said another way
         also = (*(f"{named} {tail}" for tail in lexicon.MONEY_TAILS if tail not in named.split()),
                 *lexicon.MONEY_COLUMN_SYNONYMS.get(named, ())) if money else ()
+        parts = words(column.name)
+        if money and len(parts) == 2 and parts[1] in ("amount", "value", "total", "sum") and \
+                singular(parts[0]) not in table_words and parts[0] not in _PRICE:
+            also = (*also, parts[0])  # 'gross payments', 'net by month': gross_amount, net_value
         kind_of = [w for w in words(column.name) if w not in _QTY]
         if not money and set(words(column.name)) & _QTY and kind_of:
             also = (f"{' '.join(kind_of)} units", f"{' '.join(kind_of)} quantity")  # 'good units': good_qty

@@ -1,0 +1,72 @@
+"""Found trying a streaming service's and a freelancer marketplace's schemas the project never saw: 'best rated
+series' averaged the ratings' key (rating_id), 'average stars per series with more than 30 ratings' put the 30 on
+the average, 'average stars per freelancer tier' gave each freelancer's (the tier dropped, marked clear), 'how did
+gross payments change' counted payments, and 'how many viewers are in Germany' offered only the closed accounts as
+the rows that count."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+import sqlalchemy as sa
+
+from tests.support import Connected, built_sqlite, complete_answers
+
+
+def _marketplace(url: str) -> None:
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("CREATE TABLE freelancers (freelancer_id INTEGER PRIMARY KEY, full_name VARCHAR(30) NOT NULL, "
+                             "tier VARCHAR(10) NOT NULL, country VARCHAR(20) NOT NULL, "
+                             "account_state VARCHAR(10) NOT NULL)")
+        conn.exec_driver_sql("CREATE TABLE ratings (rating_id INTEGER PRIMARY KEY, freelancer_id INTEGER NOT NULL "
+                             "REFERENCES freelancers(freelancer_id), rated_on DATE NOT NULL, stars INTEGER NOT NULL)")
+        conn.exec_driver_sql("CREATE TABLE payments (payment_id INTEGER PRIMARY KEY, freelancer_id INTEGER NOT NULL "
+                             "REFERENCES freelancers(freelancer_id), paid_at TIMESTAMP NOT NULL, "
+                             "gross_amount NUMERIC(10,2) NOT NULL, platform_fee NUMERIC(10,2) NOT NULL)")
+        conn.exec_driver_sql("INSERT INTO freelancers VALUES (1, 'Ana Kim', 'expert', 'Germany', 'active'), "
+                             "(2, 'Sven Kim', 'expert', 'Germany', 'closed'), (3, 'Lena Muller', 'rising', 'Kenya', "
+                             "'active'), (4, 'Omar Diaz', 'rising', 'Germany', 'suspended')")
+        # by tier: expert (5, 4, 3) 4.0, rising (2, 2) 2.0; each freelancer's own: Ana 4.5, Sven 3, Lena 2
+        # rating ids grow against the stars: an average of the keys ranks the other way round
+        conn.exec_driver_sql("INSERT INTO ratings VALUES (1, 1, '2025-01-01', 5), (2, 1, '2025-01-02', 4), "
+                             "(3, 2, '2025-01-03', 3), (9, 3, '2025-01-04', 2), (10, 3, '2025-01-05', 2)")
+        # May: 2 payments of 1,000 gross; June: 1 payment of 5,000 gross (fewer payments, more money)
+        conn.exec_driver_sql("INSERT INTO payments VALUES (1, 1, '2025-05-03 10:00:00', 1000, 100), "
+                             "(2, 2, '2025-05-20 10:00:00', 1000, 100), (3, 3, '2025-06-10 10:00:00', 5000, 500)")
+    engine.dispose()
+
+
+@pytest.fixture
+def marketplace(tmp_path) -> Iterator[Connected]:
+    with built_sqlite(tmp_path, "marketplace.sqlite", _marketplace) as connected:
+        yield connected
+
+
+def test_best_rated_is_by_the_rating_not_its_key(marketplace: Connected) -> None:
+    answers = complete_answers(marketplace, "Best rated freelancer")
+    assert answers and all(a.startswith("[['Ana Kim'") for a in answers), answers
+
+
+def test_a_compounds_head_groups(marketplace: Connected) -> None:
+    answers = complete_answers(marketplace, "Average stars per freelancer tier")
+    assert answers and all("expert" in a and "Ana Kim" not in a for a in answers), answers
+
+
+def test_a_count_condition_beside_an_average_is_never_put_on_it(marketplace: Connected) -> None:
+    analysis = marketplace.analyse("Average stars per freelancer with more than 1 ratings")
+    assert not analysis.understood.complete, analysis.interpretations
+    assert not any("more than 1" in i.explanation for i in analysis.interpretations), analysis.interpretations
+
+
+def test_gross_names_the_gross_amount(marketplace: Connected) -> None:
+    analysis = marketplace.analyse("How did gross payments change from May 2025 to June 2025?")
+    assert analysis.understood.complete and analysis.interpretations
+    assert all("gross amount" in i.explanation for i in analysis.interpretations), analysis.interpretations
+
+
+def test_closed_accounts_are_gone_not_done(marketplace: Connected) -> None:
+    # Germany: 3 freelancers, 1 of them active; never 'only the closed ones' (1) as the rows that count
+    analysis = marketplace.analyse("How many freelancers are in Germany?")
+    assert not any("is closed" in i.explanation for i in analysis.interpretations), analysis.interpretations
+    assert "[[3]]" in complete_answers(marketplace, "How many freelancers are in Germany?")
