@@ -204,8 +204,8 @@ BIRTH_WORDS = frozenset({"birth", "born", "dob"})
 
 # a validity period's columns ('valid_from' / 'valid_to', 'begins_on' / 'ends_on'); an end this far ahead marks
 # the current row, not a date
-VALIDITY_START_WORDS = frozenset({"start", "started", "from", "begin", "begins", "valid", "effective", "since",
-                                  "opened"})
+VALIDITY_START_WORDS = frozenset({"start", "started", "from", "begin", "begins", "began", "begun", "valid", "effective",
+                                  "since", "opened"})
 VALIDITY_END_WORDS = frozenset({"end", "ended", "to", "until", "till", "expires", "expiry", "expired", "closed",
                                 "thru", "through"})
 SENTINEL_YEAR = 9000

@@ -70,3 +70,22 @@ def test_closed_accounts_are_gone_not_done(marketplace: Connected) -> None:
     analysis = marketplace.analyse("How many freelancers are in Germany?")
     assert not any("is closed" in i.explanation for i in analysis.interpretations), analysis.interpretations
     assert "[[3]]" in complete_answers(marketplace, "How many freelancers are in Germany?")
+
+
+def _memberships(url: str) -> None:
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("CREATE TABLE viewers (viewer_id INTEGER PRIMARY KEY, full_name VARCHAR(30) NOT NULL)")
+        conn.exec_driver_sql("CREATE TABLE memberships (membership_id INTEGER PRIMARY KEY, viewer_id INTEGER NOT NULL "
+                             "REFERENCES viewers(viewer_id), began_on DATE NOT NULL, ended_on DATE)")
+        conn.exec_driver_sql("INSERT INTO viewers VALUES (1, 'Ada Shaw'), (2, 'Ben Cole'), (3, 'Cat Moss')")
+        # two current (no end), two ended
+        conn.exec_driver_sql("INSERT INTO memberships VALUES (1, 1, '2023-01-01', '2023-12-31'), "
+                             "(2, 1, '2024-01-01', NULL), (3, 2, '2023-05-01', '2024-03-31'), (4, 3, '2024-06-01', NULL)")
+    engine.dispose()
+
+
+def test_right_now_on_rows_that_began_and_ended(tmp_path) -> None:
+    """'how many memberships right now' counted all four: 'began_on' was no start of a validity."""
+    with built_sqlite(tmp_path, "memberships.sqlite", _memberships) as connected:
+        assert complete_answers(connected, "How many memberships are there right now?") == ["[[2]]"]
