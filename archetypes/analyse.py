@@ -2108,6 +2108,9 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
             primary = profile.primary_fact()
             found = next(((f, m) for f, m in options if primary and f.table == primary.table), None) or (
                 options[0] if options else None)
+        if found is None and spec.group is not None and spec.group.column_only and group_table in profile.tables and \
+                not profile.measures_reaching(group_table):
+            found = rows_counted(group_table, profile)  # 'which skill is most common': the rows of each, counted
         if found is not None:
             spec.fact, spec.measure = found
     if spec.partition is not None and spec.fact is not None and \

@@ -1253,8 +1253,10 @@ def _group(intent: Intent, vocab: Vocabulary) -> None:
     if intent.ranking is not None:
         # the ranked thing: the first schema target after the ranking words, else any target ('across all shops'
         # names the whole, not what is ranked)
+        # ('which skill is most common among freelancers': among whom, not what is ranked)
         after = [t for t in intent.targets if t.span.start >= intent.ranking.start and
-                 not _ACROSS_ALL.search(lower[:t.span.start])]
+                 not _ACROSS_ALL.search(lower[:t.span.start]) and
+                 not re.search(r"\bamong\s+(?:all\s+)?(?:of\s+)?(?:our|the|my)?\s*$", lower[:t.span.start])]
         chosen = after[0] if after else (intent.targets[0] if intent.targets else None)
         if chosen is not None:
             chosen = compound_head(intent, chosen)  # 'which item category grew the most': the category

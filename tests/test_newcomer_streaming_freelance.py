@@ -31,6 +31,10 @@ def _marketplace(url: str) -> None:
         # rating ids grow against the stars: an average of the keys ranks the other way round
         conn.exec_driver_sql("INSERT INTO ratings VALUES (1, 1, '2025-01-01', 5), (2, 1, '2025-01-02', 4), "
                              "(3, 2, '2025-01-03', 3), (9, 3, '2025-01-04', 2), (10, 3, '2025-01-05', 2)")
+        conn.exec_driver_sql("CREATE TABLE freelancer_skills (freelancer_id INTEGER NOT NULL REFERENCES "
+                             "freelancers(freelancer_id), skill VARCHAR(20) NOT NULL, PRIMARY KEY (freelancer_id, skill))")
+        conn.exec_driver_sql("INSERT INTO freelancer_skills VALUES (1, 'SEO'), (2, 'SEO'), (3, 'SEO'), (1, 'Python'), "
+                             "(4, 'Python')")
         # May: 2 payments of 1,000 gross; June: 1 payment of 5,000 gross (fewer payments, more money)
         conn.exec_driver_sql("INSERT INTO payments VALUES (1, 1, '2025-05-03 10:00:00', 1000, 100), "
                              "(2, 2, '2025-05-20 10:00:00', 1000, 100), (3, 3, '2025-06-10 10:00:00', 5000, 500)")
@@ -89,3 +93,11 @@ def test_right_now_on_rows_that_began_and_ended(tmp_path) -> None:
     """'how many memberships right now' counted all four: 'began_on' was no start of a validity."""
     with built_sqlite(tmp_path, "memberships.sqlite", _memberships) as connected:
         assert complete_answers(connected, "How many memberships are there right now?") == ["[[2]]"]
+
+
+def test_the_most_common_kind_counts_its_rows(marketplace: Connected) -> None:
+    """'which skill is most common among freelancers' ranked freelancers by their contracts ('among' named the
+    ranked rows); a table no fact reaches counts its own rows per kind."""
+    assert complete_answers(marketplace, "which skill is most common")[0].startswith("[['SEO', 3]")
+    analysis = marketplace.analyse("Which skill is most common among freelancers?")
+    assert all("per skill" in i.explanation for i in analysis.interpretations) and analysis.interpretations
