@@ -27,7 +27,8 @@ def _restaurant(url: str) -> None:
                              "menu_price NUMERIC(8,2) NOT NULL)")
         conn.exec_driver_sql("CREATE TABLE guest_checks (check_id INTEGER PRIMARY KEY, table_id INTEGER NOT NULL "
                              "REFERENCES dining_tables(table_id), staff_id INTEGER NOT NULL REFERENCES staff(staff_id), "
-                             "opened_at TIMESTAMP NOT NULL, check_status VARCHAR(8) NOT NULL, payment_type VARCHAR(8))")
+                             "opened_at TIMESTAMP NOT NULL, check_status VARCHAR(8) NOT NULL, payment_type VARCHAR(8), "
+                             "guest_count INTEGER NOT NULL, tip_amount NUMERIC(8,2) NOT NULL)")
         conn.exec_driver_sql("CREATE TABLE check_items (line_id INTEGER PRIMARY KEY, check_id INTEGER NOT NULL "
                              "REFERENCES guest_checks(check_id), item_id INTEGER NOT NULL REFERENCES menu_items(item_id), "
                              "quantity INTEGER NOT NULL, unit_price NUMERIC(8,2) NOT NULL)")
@@ -39,12 +40,13 @@ def _restaurant(url: str) -> None:
         conn.exec_driver_sql("INSERT INTO menu_items VALUES (1, 'Barolo Bottle', 1, 90), (2, 'House Red', 1, 8), "
                              "(3, 'Ribeye Steak', 2, 40)")
         # 5 checks: 2 paid in cash, 2 paid by card, 1 voided (no payment): cash is 2 of 5 (40%)
+        # guests: 2 + 4 + 6 + 3 + 2 = 17 (the Patio's, tables 1 and 2: 8); tips 5 + 0 + 10 + 2 + 0 = 17
         conn.exec_driver_sql("INSERT INTO guest_checks VALUES "
-                             "(1, 1, 1, '2025-06-01 19:00:00', 'paid', 'cash'), "
-                             "(2, 2, 2, '2025-06-02 19:00:00', 'paid', 'card'), "
-                             "(3, 3, 2, '2025-06-03 19:00:00', 'paid', 'cash'), "
-                             "(4, 3, 3, '2025-06-04 19:00:00', 'paid', 'card'), "
-                             "(5, 1, 1, '2025-06-05 19:00:00', 'voided', NULL)")
+                             "(1, 1, 1, '2025-06-01 19:00:00', 'paid', 'cash', 2, 5), "
+                             "(2, 2, 2, '2025-06-02 19:00:00', 'paid', 'card', 4, 0), "
+                             "(3, 3, 2, '2025-06-03 19:00:00', 'paid', 'cash', 6, 10), "
+                             "(4, 3, 3, '2025-06-04 19:00:00', 'paid', 'card', 3, 2), "
+                             "(5, 1, 1, '2025-06-05 19:00:00', 'voided', NULL, 2, 0)")
         # the Barolo sells most money (2 x 90), House Red most units (10 x 8); Sam sells 180 + 40, Grace 80 + 120
         conn.exec_driver_sql("INSERT INTO check_items VALUES (1, 1, 1, 2, 90), (2, 2, 2, 10, 8), (3, 3, 3, 3, 40), "
                              "(4, 4, 3, 1, 40), (5, 5, 3, 1, 40), (6, 1, 3, 1, 40)")
@@ -81,3 +83,15 @@ def test_a_kind_said_as_the_noun_ranked_ranks_its_rows(restaurant: Connected, qu
         assert len(rows) > 1 or rows and isinstance(rows[0][0], str), (question, rows)  # a ranking, not one total
         firsts.add(rows[0][0])
     assert firsts <= winners and firsts, (question, firsts)
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("How many guests did we seat on the Patio?", {"[[8]]", "[[6]]"}),  # every check, or not the voided one
+    ("Total tips", {"[[17]]"}),
+])
+def test_a_count_column_and_an_amount_column_by_their_nouns(restaurant: Connected, question: str,
+                                                            expected: set[str]) -> None:
+    """'how many guests' summed the quantities sold (guest_count was named only as 'guest count'); 'tips' was no
+    figure (tip_amount)."""
+    answers = complete_answers(restaurant, question)
+    assert answers and set(answers) <= expected, answers

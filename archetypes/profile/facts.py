@@ -169,6 +169,9 @@ def _measures(table: TableInfo, fact: Fact, facts: dict[str, Fact], edges: dict[
         if money and len(parts) == 2 and parts[1] in ("amount", "value", "total", "sum") and \
                 singular(parts[0]) not in table_words and parts[0] not in _PRICE:
             also = (*also, parts[0])  # 'gross payments', 'net by month': gross_amount, net_value
+        if not money and len(parts) == 2 and parts[1] in ("count", "number", "num") and \
+                singular(parts[0]) not in table_words:
+            also = (*also, plural(singular(parts[0])))  # 'how many guests': guest_count added up
         kind_of = [w for w in words(column.name) if w not in _QTY]
         if not money and set(words(column.name)) & _QTY and kind_of:
             also = (f"{' '.join(kind_of)} units", f"{' '.join(kind_of)} quantity")  # 'good units': good_qty
