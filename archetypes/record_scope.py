@@ -44,6 +44,8 @@ EXCLUDED = {"cancelled", "canceled", "refunded", "returned", "failed", "void", "
             "open", "suspended", "terminated", "lapsed"}
 _CURRENT = re.compile(r"\b(right now|currently|current|today|now|at the moment|active|live|these days|open|unresolved)\b")
 _UNDER_WAY = frozenset({"open", "pending"})
+# a row marked as struck out by a flag or a date of its own: deleted, archived, a line voided on its check
+_STRUCK_OUT = frozenset({"deleted", "removed", "archived", "voided"})
 _ALL_STATES = re.compile(r"\b(?:every|any|all|whatever(?:\s+(?:the|its|their))?|regardless\s+of(?:\s+(?:the|its|their))?|"
                          r"irrespective\s+of(?:\s+(?:the|its|their))?)\s+(?:[a-z]+\s+)?(?:status|statuses|state|states)\b")
 # a date that says a row left: an employee's termination, a member's churn (empty while the row is current)
@@ -440,7 +442,7 @@ def scopes(profile: SchemaProfile) -> list[Scope]:
                     found.append(Scope("status_void", name, column.name, tuple(void), start=done[0]))
                 elif done and lowered & (EXCLUDED - _UNDER_WAY):
                     found.append(Scope("status", name, column.name, (done[0],)))
-            if "deleted" in parts or "removed" in parts or "archived" in parts:
+            if parts & _STRUCK_OUT:
                 if column.family in ("temporal", "boolean", "numeric") or "is" in parts:
                     found.append(Scope("deleted", name, column.name))
             elif parts & RETIRED and is_yes_no(column):
@@ -513,10 +515,11 @@ def _detection(ctx: Context, scope: Scope) -> Detection:
                                                  label=f"{phrase(scope.column)} given")]))]
         question = f"Count every {phrase(scope.table)}, or only those with a {phrase(scope.column)}?"
     elif scope.kind == "deleted":
-        readings = [Reading("not_deleted", f"Only {noun} not deleted",
+        struck = next((w for w in words(scope.column) if w in _STRUCK_OUT), "deleted")
+        readings = [Reading(f"not_{struck}", f"Only {noun} not {struck}",
                             _apply([_not_deleted(ctx.profile, scope)])),
-                    Reading("all", f"Every {phrase(scope.table)}, deleted ones included", _apply([]))]
-        question = f"Include deleted {noun}?"
+                    Reading("all", f"Every {phrase(scope.table)}, {struck} ones included", _apply([]))]
+        question = f"Include {struck} {noun}?"
     else:
         as_of = (ctx.as_of or dt.date.today()).isoformat()
         readings = [Reading("current", f"Current {noun} only ({phrase(scope.column)} empty or in the future)",
@@ -548,7 +551,8 @@ def _not_deleted(profile: SchemaProfile, scope: Scope) -> RowCondition:
     column = profile.tables[scope.table].column(scope.column)
     if column is not None and column.family == "temporal":
         return RowCondition(scope.table, scope.column, "is_null", label=f"{phrase(scope.column)} is empty")
-    return RowCondition(scope.table, scope.column, "eq", ("0",), label=f"not {phrase(scope.column)}")
+    said = " ".join(w for w in words(scope.column) if w not in ("is", "was", "has", "flag"))  # 'is_voided': voided
+    return RowCondition(scope.table, scope.column, "eq", ("0",), label=f"not {said or phrase(scope.column)}")
 
 
 def _current(scope: Scope, as_of: str) -> RowCondition:

@@ -95,3 +95,30 @@ def test_a_count_column_and_an_amount_column_by_their_nouns(restaurant: Connecte
     figure (tip_amount)."""
     answers = complete_answers(restaurant, question)
     assert answers and set(answers) <= expected, answers
+
+
+def _voided_lines(url: str) -> None:
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("CREATE TABLE menu_items (item_id INTEGER PRIMARY KEY, item_name VARCHAR(30) NOT NULL)")
+        conn.exec_driver_sql("CREATE TABLE dining_tables (table_id INTEGER PRIMARY KEY, table_label VARCHAR(8) NOT NULL)")
+        conn.exec_driver_sql("CREATE TABLE guest_checks (check_id INTEGER PRIMARY KEY, table_id INTEGER NOT NULL "
+                             "REFERENCES dining_tables(table_id), opened_at TIMESTAMP NOT NULL)")
+        conn.exec_driver_sql("CREATE TABLE check_items (line_id INTEGER PRIMARY KEY, check_id INTEGER NOT NULL "
+                             "REFERENCES guest_checks(check_id), item_id INTEGER NOT NULL REFERENCES menu_items(item_id), "
+                             "quantity INTEGER NOT NULL, unit_price NUMERIC(8,2) NOT NULL, is_voided BOOLEAN NOT NULL)")
+        conn.exec_driver_sql("INSERT INTO menu_items VALUES (1, 'Espresso Martini'), (2, 'Barolo Bottle')")
+        conn.exec_driver_sql("INSERT INTO dining_tables VALUES (1, 'P1')")
+        conn.exec_driver_sql("INSERT INTO guest_checks VALUES (1, 1, '2025-06-01 19:00:00'), (2, 1, '2025-06-02 19:00:00')")
+        # the martinis lead only with their voided line (6 + 3 voided = 9 against 7)
+        conn.exec_driver_sql("INSERT INTO check_items VALUES (1, 1, 1, 6, 12, 0), (2, 2, 1, 3, 12, 1), "
+                             "(3, 1, 2, 4, 90, 0), (4, 2, 2, 3, 90, 0)")
+    engine.dispose()
+
+
+def test_a_voided_line_is_asked_about(tmp_path) -> None:
+    """A line's own void flag (is_voided) was never offered: every total counted the voided lines."""
+    with built_sqlite(tmp_path, "voids.sqlite", _voided_lines) as connected:
+        answers = complete_answers(connected, "Top 5 menu items by quantity sold")
+        assert any(a.startswith("[['Barolo Bottle', 7]") for a in answers), answers
+        assert any(a.startswith("[['Espresso Martini', 9]") for a in answers), answers
