@@ -808,6 +808,13 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
         return
     if "change" in kinds and _PERCENT_ASKED.search(intent.lower):
         return  # "how did london's revenue change from q1 to q2, in %": a change in percent, read by read_change
+    said_words = {singular(w) for w, _, _ in intent.tokens}
+    if share.category == "rate" and _first(ops, "share") is None and \
+            (named := _numeric_mentioned(intent, profile, spec)) is not None and len(words(named[1])) > 1 and \
+            singular(share.word) in {singular(w) for w in words(named[1])} and \
+            {singular(w) for w in words(named[1])} <= said_words:
+        out.read.append(share.span)  # 'average interest rate of mortgages': a column named so, whole, not a share
+        return
     if _ratio_of_values(intent, profile, spec, out):
         return
     before = _threshold(intent.lower[:share.span.start])

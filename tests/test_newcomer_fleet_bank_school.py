@@ -130,3 +130,22 @@ def test_from_and_to_pick_the_origin_and_the_destination(fleet: Connected) -> No
     # origin too (no trip at all)
     answers = complete_answers(fleet, "How many trips from Rotterdam to Hamburg?")
     assert "[[3]]" in answers and "[[0]]" not in answers, answers
+
+
+def _rates(url: str) -> None:
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("CREATE TABLE customers (customer_id INTEGER PRIMARY KEY, full_name VARCHAR(30) NOT NULL)")
+        conn.exec_driver_sql("CREATE TABLE loans (loan_id INTEGER PRIMARY KEY, customer_id INTEGER NOT NULL REFERENCES "
+                             "customers(customer_id), loan_type VARCHAR(12) NOT NULL, originated_on DATE NOT NULL, "
+                             "interest_rate NUMERIC(5,3) NOT NULL)")
+        conn.exec_driver_sql("INSERT INTO customers VALUES (1, 'Ada Shaw'), (2, 'Ben Cole')")
+        conn.exec_driver_sql("INSERT INTO loans VALUES (1, 1, 'mortgage', '2024-03-01', 6.0), "
+                             "(2, 2, 'mortgage', '2024-04-01', 7.0), (3, 1, 'auto', '2024-05-01', 12.0)")
+    engine.dispose()
+
+
+def test_a_rate_column_named_whole_is_averaged_not_a_share(tmp_path) -> None:
+    """'average interest rate of mortgages' read 'rate' as a share of rows and built nothing ('Average' unread)."""
+    with built_sqlite(tmp_path, "rates.sqlite", _rates) as connected:
+        assert complete_answers(connected, "Average interest rate of mortgages") == ["[[6.5]]"]
