@@ -101,3 +101,25 @@ def test_the_most_common_kind_counts_its_rows(marketplace: Connected) -> None:
     assert complete_answers(marketplace, "which skill is most common")[0].startswith("[['SEO', 3]")
     analysis = marketplace.analyse("Which skill is most common among freelancers?")
     assert all("per skill" in i.explanation for i in analysis.interpretations) and analysis.interpretations
+
+
+def test_the_datas_today_is_never_a_due_date_ahead(tmp_path) -> None:
+    """Milestones dated by their due date ran to August while payments ended in June: 'last month' was July (0)."""
+    def milestones(url: str) -> None:
+        engine = sa.create_engine(url)
+        with engine.begin() as conn:
+            conn.exec_driver_sql("CREATE TABLE clients (client_id INTEGER PRIMARY KEY, company_name VARCHAR(30) NOT NULL)")
+            conn.exec_driver_sql("CREATE TABLE milestones (milestone_id INTEGER PRIMARY KEY, client_id INTEGER NOT NULL "
+                                 "REFERENCES clients(client_id), due_date DATE NOT NULL, amount NUMERIC(10,2) NOT NULL)")
+            conn.exec_driver_sql("CREATE TABLE payments (payment_id INTEGER PRIMARY KEY, milestone_id INTEGER NOT NULL "
+                                 "REFERENCES milestones(milestone_id), paid_at TIMESTAMP NOT NULL, "
+                                 "platform_fee NUMERIC(10,2) NOT NULL)")
+            conn.exec_driver_sql("INSERT INTO clients VALUES (1, 'Cedar Systems')")
+            conn.exec_driver_sql("INSERT INTO milestones VALUES (1, 1, '2025-05-15', 1000), (2, 1, '2025-06-15', 2000), "
+                                 "(3, 1, '2025-08-11', 3000), (4, 1, '2025-07-20', 500), (5, 1, '2025-04-10', 100)")
+            conn.exec_driver_sql("INSERT INTO payments VALUES (1, 1, '2025-05-20 10:00:00', 100), "
+                                 "(2, 2, '2025-06-20 10:00:00', 200), (3, 5, '2025-04-12 10:00:00', 10)")
+        engine.dispose()
+
+    with built_sqlite(tmp_path, "milestones.sqlite", milestones) as connected:
+        assert str(connected.profile.as_of) == "2025-06-20"

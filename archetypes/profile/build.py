@@ -6,6 +6,7 @@ from typing import Any
 
 from adapters.schema import SchemaInfo, TableInfo
 from archetypes.mappings import read_values
+from archetypes.naming import words
 from archetypes.profile.entities import find_entities
 from archetypes.profile.facts import find_facts
 from archetypes.profile.fiscal import FiscalSource, fiscal_table
@@ -29,8 +30,17 @@ def build_profile(schema: SchemaInfo, lookup: Lookup | None = None,
     if profile.as_of is None:
         primary = profile.primary_fact()
         latest = primary.time.latest if primary and primary.time else profile.latest
+        if primary is not None and primary.time is not None and set(words(primary.time.column)) & _PLANNED:
+            # milestones by their due date run into the future: the data's today is the last thing that happened
+            done = [f.time.latest for f in profile.facts.values() if f.time is not None and f.time.latest is not None
+                    and not set(words(f.time.column)) & _PLANNED]
+            latest = max(done) if done else latest
         profile.as_of = latest.date() if latest else None
     return profile
+
+
+# a date planned ahead, not one something happened on: a due date may lie past the data's last day
+_PLANNED = frozenset({"due", "expected", "planned", "deadline", "scheduled", "promised", "eta", "expiry", "expires"})
 
 
 def infer_profile(dialect: str, tables: dict[str, TableInfo], calendar_source: FiscalSource | None) -> SchemaProfile:
