@@ -277,7 +277,8 @@ def examples_for(profiles: Sequence[Any]) -> tuple[str, ...]:
     from archetypes.lexicon import physical
 
     # (a weight or a distance summed is no units sold: a parcel's kilos make no 'top-selling' anything)
-    sold = money and any(m.kind == "product" or (m.kind == "sum" and not m.money and not physical(m.columns, ()))
+    # (cargo tonnes, minutes watched: a figure summed is no units sold unless it is the quantity of the lines)
+    sold = money and any(m.kind == "product" or (m.value == "units" and not physical(m.columns, ()))
                          for m in fact.measures)
     from archetypes.lexicon import PEOPLE_NOUNS
     from archetypes.naming import singular
@@ -296,6 +297,7 @@ def examples_for(profiles: Sequence[Any]) -> tuple[str, ...]:
                 f"What was the {amount} yesterday?"]
     else:
         what = fact.measures[0].label.split(" (")[0].lower() if fact.measures else "rows"
+        what = what.removeprefix("sum of ")  # 'how have watch minutes trended', not 'sum of watch minutes'
         out = [f"What is the top {noun}?"]
         said = [f"How have {what} trended recently?", f"Show {what} by month", f"What were {what} yesterday?"]
     if fact.time is not None:
