@@ -149,3 +149,10 @@ def test_a_rate_column_named_whole_is_averaged_not_a_share(tmp_path) -> None:
     """'average interest rate of mortgages' read 'rate' as a share of rows and built nothing ('Average' unread)."""
     with built_sqlite(tmp_path, "rates.sqlite", _rates) as connected:
         assert complete_answers(connected, "Average interest rate of mortgages") == ["[[6.5]]"]
+
+
+def test_the_pages_examples_sell_nothing_a_fleet_does_not_sell(fleet: Connected) -> None:
+    from checker_app.ui.display import examples_for
+
+    examples = examples_for([fleet.profile])
+    assert examples and not any("sales" in e or "top-selling" in e for e in examples), examples
