@@ -63,11 +63,12 @@ def _fleet(url: str) -> None:
         conn.exec_driver_sql("CREATE TABLE trips (trip_id INTEGER PRIMARY KEY, driver_id INTEGER NOT NULL REFERENCES "
                              "drivers(driver_id), route_id INTEGER NOT NULL REFERENCES routes(route_id), "
                              "departed_at TIMESTAMP NOT NULL, cargo_tonnes NUMERIC(6,2) NOT NULL, "
-                             "trip_status VARCHAR(12) NOT NULL)")
+                             "trip_status VARCHAR(12) NOT NULL, freight_charge NUMERIC(8,2) NOT NULL DEFAULT 900)")
         conn.exec_driver_sql("INSERT INTO drivers VALUES (1, 'Piet Dubois', 'active'), (2, 'Karl Weber', 'on_leave')")
         conn.exec_driver_sql("INSERT INTO routes VALUES (1, 'Rotterdam', 'Hamburg'), (2, 'Hamburg', 'Rotterdam'), "
                              "(3, 'Rotterdam', 'Lyon')")
-        conn.exec_driver_sql("INSERT INTO trips VALUES (1, 1, 1, '2024-05-01 08:00:00', 12, 'completed'), "
+        conn.exec_driver_sql("INSERT INTO trips (trip_id, driver_id, route_id, departed_at, cargo_tonnes, trip_status) "
+                             "VALUES (1, 1, 1, '2024-05-01 08:00:00', 12, 'completed'), "
                              "(2, 1, 1, '2024-05-02 08:00:00', 14, 'delayed'), (3, 2, 2, '2024-05-03 08:00:00', 9, "
                              "'completed'), (4, 1, 3, '2024-05-04 08:00:00', 20, 'completed'), "
                              "(5, 2, 1, '2024-05-05 08:00:00', 11, 'cancelled')")
