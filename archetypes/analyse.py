@@ -1243,7 +1243,9 @@ def _events_verb(intent: Intent, mention: ValueMention, profile: SchemaProfile) 
 
 
 _PAY_VERBS = frozenset({"pay", "pays", "paying"})
-_HOW_DONE = re.compile(r"\s+(?:by|with|in|via|using|through)\s+(?:a\s+|an\s+|the\s+)?")
+# ('paid in cash' too, but 'cancelled in porto' is where: 'in' only after paying)
+_HOW_DONE = re.compile(r"\s+(?:by|with|via|using|through)\s+(?:a\s+|an\s+|the\s+)?")
+_PAID_IN = re.compile(r"\s+in\s+")
 
 
 def _deed_not_state(intent: Intent, mention: ValueMention, grounded: Grounded, profile: SchemaProfile) -> bool:
@@ -1252,7 +1254,9 @@ def _deed_not_state(intent: Intent, mention: ValueMention, grounded: Grounded, p
     said = mention.span.text.lower()
     if said in _PAY_VERBS:
         return True
-    if any(v.span.start > mention.span.end and _HOW_DONE.fullmatch(intent.lower[mention.span.end:v.span.start])
+    if any(v.span.start > mention.span.end and (_HOW_DONE.fullmatch(intent.lower[mention.span.end:v.span.start]) or
+                                                 said == "paid" and _PAID_IN.fullmatch(
+                                                     intent.lower[mention.span.end:v.span.start]))
            for v in grounded.values):
         return True
     around = words(intent.lower[max(0, mention.span.start - 30):mention.span.end + 30])
