@@ -236,27 +236,19 @@ def _shaped(columns: list[str], rows: list[list[Any]], currency: str | None,
     ordered = ties.ordered(values)
     if len(rows) > 1 and _listed_rows(result, columns[measure]):
         # 'price list for displays': rows listed by name, whatever order their figures happen to fall in
-        shown = [f"{_label(columns, r, set(measures))} {fmt.cell(r[measure], columns[measure], currency)}"
-                 for r in rows[:BREAKDOWN_SHOWN]]
-        more = f" · {len(rows) - BREAKDOWN_SHOWN} more" if len(rows) > BREAKDOWN_SHOWN else ""
-        return Answer("breakdown", " · ".join(shown) + more, f"{fmt.number(len(rows))} rows, listed by name")
+        return _listing(columns, rows, measure, measures, currency, f"{fmt.number(len(rows))} rows, listed by name")
     if len(rows) > 1 and _grouped_in_label_order(result, columns[measure]):
         # 'number of enrolments per term': one figure per group, listed by the group (ascending by chance is no
         # ranking, and the largest of them is no answer either)
-        shown = [f"{_label(columns, r, set(measures))} {fmt.cell(r[measure], columns[measure], currency)}"
-                 for r in rows[:BREAKDOWN_SHOWN]]
-        more = f" · {len(rows) - BREAKDOWN_SHOWN} more" if len(rows) > BREAKDOWN_SHOWN else ""
-        return Answer("breakdown", " · ".join(shown) + more, f"{columns[measure]}, one row per group")
+        return _listing(columns, rows, measure, measures, currency, f"{columns[measure]}, one row per group")
     if len(rows) == 1 or ordered:
         if tie.tied:
             return _tied(columns, rows, tie, measure, measures, money)
         return Answer("ranking", first_label, f"{columns[measure]} = {first_value}")
     if len(labels) > 1 and len({str(r[labels[0]]) for r in rows}) == len(rows):
         # one row per group ('the cheapest product in each category'): the largest row is no answer, the list is
-        shown = [f"{_label(columns, r, set(measures))} {fmt.cell(r[measure], columns[measure], currency)}"
-                 for r in rows[:BREAKDOWN_SHOWN]]
-        more = f" · {len(rows) - BREAKDOWN_SHOWN} more" if len(rows) > BREAKDOWN_SHOWN else ""
-        return Answer("breakdown", " · ".join(shown) + more, f"{columns[measure]}, one row per {columns[labels[0]]}")
+        return _listing(columns, rows, measure, measures, currency,
+                        f"{columns[measure]}, one row per {columns[labels[0]]}")
     if tie.tied:  # several share the largest figure: none of them is the largest alone
         return _tied(columns, rows, tie, measure, measures, currency, listed=True)
     top = max(range(len(rows)), key=lambda i: values[i])
@@ -265,15 +257,29 @@ def _shaped(columns: list[str], rows: list[list[Any]], currency: str | None,
                   f"{fmt.cell(rows[top][measure], columns[measure], currency)}")
 
 
+def _statement(result: RunResult | None) -> exp.Expression | None:
+    """The statement a result ran, parsed (None when it cannot be read)."""
+    if result is None or not result.sql:
+        return None
+    try:
+        return sqlglot.parse_one(result.sql, read=result.dialect)
+    except sqlglot.errors.ParseError:
+        return None
+
+
+def _listing(columns: Sequence[str], rows: Sequence[Sequence[Any]], measure: int, measures: Sequence[int],
+             currency: str | None, note: str) -> Answer:
+    """The first rows, each with its figure, and how many more: a list is the answer, not one row of it."""
+    shown = [f"{_label(columns, r, set(measures))} {fmt.cell(r[measure], columns[measure], currency)}"
+             for r in rows[:BREAKDOWN_SHOWN]]
+    more = f" · {len(rows) - BREAKDOWN_SHOWN} more" if len(rows) > BREAKDOWN_SHOWN else ""
+    return Answer("breakdown", " · ".join(shown) + more, note)
+
+
 def _listed_rows(result: RunResult | None, figure: str) -> bool:
     """The statement lists rows (no grouping) in an order that is not its figure's: a list, not a ranking."""
-    if result is None or not result.sql:
-        return False
-    try:
-        tree = sqlglot.parse_one(result.sql, read=result.dialect)
-    except sqlglot.errors.ParseError:
-        return False
-    order = tree.args.get("order")
+    tree = _statement(result)
+    order = tree.args.get("order") if isinstance(tree, exp.Select) else None
     if not isinstance(tree, exp.Select) or tree.args.get("group") is not None or order is None or \
             any(isinstance(node, exp.AggFunc) for node in tree.selects for node in node.walk()):
         return False
@@ -289,13 +295,8 @@ def _listed_rows(result: RunResult | None, figure: str) -> bool:
 
 def _grouped_in_label_order(result: RunResult | None, figure: str) -> bool:
     """The statement groups and orders by what names each group, not by its figure: a breakdown, every row."""
-    if result is None or not result.sql:
-        return False
-    try:
-        tree = sqlglot.parse_one(result.sql, read=result.dialect)
-    except sqlglot.errors.ParseError:
-        return False
-    order = tree.args.get("order")
+    tree = _statement(result)
+    order = tree.args.get("order") if isinstance(tree, exp.Select) else None
     if not isinstance(tree, exp.Select) or tree.args.get("group") is None or order is None or \
             tree.args.get("limit") is not None or not order.expressions:
         return False
