@@ -241,6 +241,9 @@ def _shaped(columns: list[str], rows: list[list[Any]], currency: str | None,
         # 'number of enrolments per term': one figure per group, listed by the group (ascending by chance is no
         # ranking, and the largest of them is no answer either)
         return _listing(columns, rows, measure, measures, currency, f"{columns[measure]}, one row per group")
+    if len(rows) > 1 and _passing_rows(result):
+        # 'which customers ordered more than 20 times': every row that passes is the answer, not the first of them
+        return _listing(columns, rows, measure, measures, currency, f"{fmt.number(len(rows))} rows pass the condition")
     if len(rows) == 1 or ordered:
         if tie.tied:
             return _tied(columns, rows, tie, measure, measures, money)
@@ -291,6 +294,12 @@ def _listed_rows(result: RunResult | None, figure: str) -> bool:
     if figure not in {node.alias_or_name for node in tree.selects}:
         return False  # the statement's names are not the result's: no telling what it is ordered by
     return first.name not in named
+
+
+def _passing_rows(result: RunResult | None) -> bool:
+    """The statement keeps the groups whose figure passes a condition (HAVING) and cuts none off (no LIMIT)."""
+    tree = _statement(result)
+    return isinstance(tree, exp.Select) and tree.args.get("limit") is None and tree.find(exp.Having) is not None
 
 
 def _grouped_in_label_order(result: RunResult | None, figure: str) -> bool:

@@ -286,6 +286,21 @@ def test_rows_listed_by_name_are_a_list_not_a_ranking() -> None:
     assert answer_of(ranked).text == "4K Monitor (list_price = 399.99)"  # ordered by its figure: a ranking
 
 
+def test_the_groups_passing_a_condition_are_the_answer_not_the_first_of_them() -> None:
+    """'which customers ordered more than 20 times' was answered 'ACME Logistics (orders = 35)': one customer of
+    seven, shown as if it were the answer."""
+    sql = ('SELECT c.name AS "customer", COUNT(*) AS "orders" FROM orders o JOIN customers c ON c.id = o.customer_id '
+           'GROUP BY c.id, c.name HAVING COUNT(*) > 20 ORDER BY "orders" DESC')
+    rows = [["ACME Logistics", 35], ["O'Brien & Sons", 27], ["Elena Lewis", 25], ["Acme Industries", 23]]
+    result = RunResult(engine="demo", dialect="sqlite", sql=sql, status="ok", columns=["customer", "orders"],
+                       rows=rows, row_count=len(rows))
+    assert answer_of(result).text == "ACME Logistics 35 · O'Brien & Sons 27 · Elena Lewis 25 · 1 more " \
+        "(4 rows pass the condition)"
+    top = RunResult(engine="demo", dialect="sqlite", sql=sql + " LIMIT 1", status="ok", columns=result.columns,
+                    rows=rows[:1], row_count=1)
+    assert answer_of(top).text == "ACME Logistics (orders = 35)"  # the top one of them, asked: a ranking
+
+
 def test_a_reading_that_did_not_answer_says_so() -> None:
     failed = ReadingResult(id="x", label="X", choices={})
     failed.results = {"demo": _result("demo", [], [], status="error")}
