@@ -552,11 +552,12 @@ def _unreflected(ctx: Context, analysis: Analysis, read: list[Span]) -> list[tup
         out.append((Span(start, end, ctx.question[start:end]), "names a column no reading uses"))
     del vocab
     both = re.search(r"\bboth\b", ctx.intent.lower)
-    from archetypes.entity import name_matches
+    named_after: list[Span] = []
+    if both is not None:  # (the names matched are looked up only when 'both' is said)
+        from archetypes.entity import name_matches
 
-    named_after = [m.span for m in (ctx.grounding.values if ctx.grounding is not None else [])] + \
-        [span for span, _ in name_matches(ctx)]
-    named_after = [s for s in named_after if both is not None and s.start > both.end()]
+        named_after = [s for s in [m.span for m in (ctx.grounding.values if ctx.grounding is not None else [])] +
+                       [span for span, _ in name_matches(ctx)] if s.start > both.end()]
     if both is not None and not ctx.base.each_value and \
             (any(len(f.values) > 1 and not f.negate for f in ctx.base.filters) or
                              len(named_after) > 1 and not ctx.base.sides):
@@ -1680,7 +1681,7 @@ def _rows_with_children(intent: Intent, profile: SchemaProfile, spec: QuerySpec)
     spec.group, spec.limit = None, None
 
 
-_USED_MOST = re.compile(r"\b(?:used|visited|frequented|booked|busiest)\s+(?:the\s+)?most\b|"
+_USED_MOST = re.compile(r"\b(?:used|visited|frequented|booked)\s+(?:the\s+)?most\b|"
                         r"\bmost\s+(?:used|visited|frequented|booked)\b|\bbusiest\b")
 
 

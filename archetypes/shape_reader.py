@@ -808,11 +808,14 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
         return
     if "change" in kinds and _PERCENT_ASKED.search(intent.lower):
         return  # "how did london's revenue change from q1 to q2, in %": a change in percent, read by read_change
-    said_words = {singular(w) for w, _, _ in intent.tokens}
-    if share.category == "rate" and _first(ops, "share") is None and \
-            (named := _numeric_mentioned(intent, profile, spec)) is not None and len(words(named[1])) > 1 and \
-            singular(share.word) in {singular(w) for w in words(named[1])} and \
-            {singular(w) for w in words(named[1])} <= said_words:
+    said = {singular(w) for w, _, _ in intent.tokens}
+    named = _numeric_mentioned(intent, profile, spec) if share.category == "rate" and _first(ops, "share") is None \
+        else None
+    # a column whose name holds the word, every word of it said ('the average hourly rate'), is no share
+    rate_column = {singular(w) for w in words(named[1])} if named is not None else set()
+    if not (singular(share.word) in rate_column and rate_column <= said):
+        rate_column = set()
+    if len(rate_column) > 1:
         out.read.append(share.span)  # 'average interest rate of mortgages': a column named so, whole, not a share
         return
     if _ratio_of_values(intent, profile, spec, out):
@@ -822,15 +825,11 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
         out.consumed.add(share.category)  # 'an avg discount over 6%': the threshold's unit, read with it
         out.read.append(share.span)
         return
-    said = {singular(w) for w, _, _ in intent.tokens}
     before_rate = re.search(r"([a-z]+)\s+$", intent.lower[:share.span.start])
     # ('refund rate' beside a commission 'rate' column: the word before names a state of the rows, a share)
     stated = before_rate is not None and any(same_root(before_rate.group(1), w) for f in spec.filters
                                              for v in f.values for w in words(str(v)))
-    if share.category == "rate" and _first(ops, "share") is None and not stated and \
-            (named := _numeric_mentioned(intent, profile, spec)) is not None and \
-            singular(share.word) in {singular(w) for w in words(named[1])} and \
-            {singular(w) for w in words(named[1])} <= said:  # 'cancellation rate' is no 'nightly rate' column
+    if rate_column and not stated:  # ('cancellation rate' is no 'nightly rate' column)
         out.read.append(share.span)  # 'the average hourly rate': a column named so, not a share
         return
     lower = intent.lower
