@@ -12,6 +12,7 @@ import simplemma
 from rapidfuzz.distance import DamerauLevenshtein
 
 from archetypes import lexicon
+from archetypes.context_sentences import context_sentences
 from archetypes.naming import singular
 
 _MONTHS = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
@@ -33,6 +34,11 @@ _LONE_YEAR = re.compile(r"\b(?:in|of|during|since|for|from|before|after|until)\s
 
 # 'how long is the average song': the average length ('how long is <a row named>' is read as it is)
 _HOW_LONG = re.compile(r"\bhow\s+(long)(?=\s+(?:is|are|was|were)\s+(?:(?:the|an|a|our)\s+)?(?:average|avg|typical|mean)\b)")
+
+# 'how big a typical order is', 'how big is the average basket': the average order size (its value, units or lines)
+_HOW_BIG = re.compile(r"\bhow\s+big\s+(?:is\s+|are\s+|was\s+|were\s+)?(?:a|an|the|our)\s+(?:typical|average|avg|usual|"
+                      r"normal\s+)?\s*(order|invoice|basket|ticket|transaction|purchase|sale)s?"
+                      r"(?:\s+(?:is|are|was|were)\b)?")
 
 # 'average customer spend': the spend per customer ('average order value' stays as it is: an order is no person)
 _WHOSE_AVERAGE = re.compile(r"\b(?:average|avg|typical|mean)\s+((" + "|".join(sorted(lexicon.PEOPLE_NOUNS)) +
@@ -351,11 +357,20 @@ def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
     if aside(preamble) and preamble is not None and preamble.end() < len(lower.rstrip(" ?.!")):
         found[(preamble.start(), preamble.end())] = ""  # 'finance q:', 'for the exec deck:': who it is for, set aside
     start = preamble.end() if aside(preamble) and preamble is not None else 0
+    end = len(lower)
+    context = context_sentences(lower, start, end, known, named)
+    for a, b in context:
+        found[(a, b)] = ""  # 'I'm putting together a slide about our shops.': why it is asked, not what
+    for a, b in context:  # the courtesy around the question is looked for around it, not around them
+        if not lower[start:a].strip():
+            start = b + len(lower[b:]) - len(lower[b:].lstrip())
+    for a, b in reversed(context):
+        if not lower[b:end].strip():
+            end = len(lower[:a].rstrip())
     while (frame := lexicon.POLITE_FRAME.match(lower, start)) is not None and frame.end() > start and \
-            frame.end() < len(lower.rstrip(" ?.!")):
+            frame.end() < len(lower[:end].rstrip(" ?.!")):
         found[(frame.start(), frame.end())] = ""  # 'sorry if this is obvious, but', 'could you tell me': courtesy
         start = frame.end()
-    end = len(lower)
     for _ in range(2):  # ('..., please. thanks so much!')
         tail = lexicon.POLITE_TAIL.search(lower[:end])
         if tail is None or tail.start() <= start + 5:
@@ -382,6 +397,8 @@ def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
     for m in _ONE_OF.finditer(lower):
         noun = singular(m.group(2)) if m.group(2) else m.group(3)
         found[m.span(1)] = f"{'an' if noun[0] in 'aeiou' else 'a'} {noun}"
+    for m in _HOW_BIG.finditer(lower):
+        found[m.span()] = f"the average {m.group(1)} size"
     for m in _HOW_LONG.finditer(lower):
         found[m.span(1)] = "length"
     for m in lexicon.TOKEN.finditer(lower):

@@ -83,7 +83,7 @@ _BARE = re.compile(r"^\s*(?!(?:count|show|list|give|plot|chart|draw|display|numb
                    r"(?:our\s+|the\s+|total\s+)?[a-z]+(?:\s+[a-z]+)?\s+(?:per|a|an|each)\s+[a-z]+"
                    r"(?:\s+(?:in|for|at|from|during|since|last|this|of)\b[^?.!]*)?\s*[?.!]*\s*$")  # 'in canada'
 # 'basket size', 'avg order size': units, lines or value per order
-_BASKET = re.compile(r"\b(?:basket|cart)\s+(size|value)s?\b|\b(?:order|invoice|ticket|transaction)\s+(size)s?\b")
+_BASKET = re.compile(r"\b(?:basket|cart)\s+(size|value)s?\b|\b(?:order|invoice|ticket|transaction|purchase|sale)\s+(size)s?\b")
 _ORDER_VALUE = re.compile(r"\b(?:average|avg|mean|median|typical)\s+(?:\w+\s+)?(?:value|size|worth)\b|\baov\b")
 _WHEN_MOST = re.compile(r"\bwhen\b.*\b(most(?!\s+recent)|busiest|peak|least|fewest)\b|\b(busiest|quietest|peak|slowest)\b")
 _PARTS = (("weekday", re.compile(r"\b(weekday|day of (?:the )?week|which day|what day|days of (?:the )?week)\b")),

@@ -56,7 +56,7 @@ CASES = [
     ("Do you happen to know who sold the most in 1997?", NORTHWIND, "who sold the most in 1997?"),
     ("Would it be possible to get a list of customers in Brazil?", DEMO, "a list of customers in Brazil?"),
     ("Thanks in advance! How many artists have no albums?", DEMO, "How many artists have no albums?"),
-    ("How many orders in May 2025? I need it for the monthly review.", DEMO, "How many orders in May 2025"),
+    ("How many orders in May 2025? I need it for the monthly review.", DEMO, "How many orders in May 2025? "),
     ("How many discontinued products? Many thanks.", NORTHWIND, "How many discontinued products"),
     ("could you check which orders are late", DEMO, "which orders are late"),
     ("can you tell", DEMO, "can you tell"),
@@ -95,3 +95,31 @@ def test_words_whose_singular_is_themselves() -> None:
 
     assert [singular(w) for w in ("species", "series", "statuses", "analyses", "tracks")] == \
         ["species", "series", "status", "analysis", "track"]
+
+
+# a sentence about the asker beside the question is set aside only when it can narrow nothing: no value, number,
+# date, operator, fact or time word, and no schema word the question does not say itself
+SCHEMA_WORDS = frozenset({"customer", "customers", "country", "store", "stores", "order", "orders", "product"})
+CONTEXT_CASES = [
+    ("Could you tell me how many customers are in Canada? I'm putting together a slide about our customers.",
+     "how many customers are in Canada? "),
+    ("I'm new here. How many stores do we have?", " How many stores do we have?"),
+    ("My manager asked me to check something before the monthly review: how many orders were there in May 2025?",
+     " how many orders were there in May 2025?"),
+    ("I need the first order from Acme Corp. Could you pull it for me?", "I need the first order from Acme Corp. "),
+    ("Could you tell me how big a typical order is for us?", "the average order size for us?"),
+    # left alone: it says what is counted, a value, a year, a measure, or no sentence is left to be the question
+    ("I'm looking at customers. Which country has the most?", "I'm looking at customers. Which country has the most?"),
+    ("How many customers ordered? Cancelled ones can count too, I just want a rough idea.",
+     "How many customers ordered? Cancelled ones can count too, I just want a rough idea."),
+    ("I only care about 2024. What was the top product?", "I only care about 2024. What was the top product?"),
+    ("Which store sold the most? I mean by revenue, not units.", "Which store sold the most? I mean by revenue, not units."),
+    ("Which store sold the most? I'm thinking of Tokyo.", "Which store sold the most? I'm thinking of Tokyo."),
+    ("I'd love to know. I'm curious.", "I'd love to know. I'm curious."),
+]
+
+
+@pytest.mark.parametrize("typed, read", CONTEXT_CASES, ids=[c[0] for c in CONTEXT_CASES])
+def test_a_sentence_about_the_asker_is_set_aside_when_it_narrows_nothing(typed: str, read: str) -> None:
+    named = {"cancelled", "acme corp", "canada", "tokyo"}.__contains__
+    assert respell(typed, **DEMO, known=SCHEMA_WORDS, named=named).text == read
