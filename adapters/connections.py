@@ -31,7 +31,7 @@ BACKENDS: dict[str, tuple[str, str]] = {
 CONNECT_TIMEOUT_S = 3
 READ_GRACE_S = 5.0         # a driver read waits at most the statement's time limit plus this
 POOL_SIZE = 8              # connections per URL in the process (one engine per URL, shared)
-_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,39}$")
+_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")  # ('41=sqlite:///...' is a label too)
 # query options each backend's driver understands (anything else is a one-line error, not a traceback)
 QUERY_OPTIONS: dict[str, frozenset[str]] = {
     "postgresql": frozenset((
@@ -114,6 +114,10 @@ def parse_db_option(value: str) -> DatabaseConfig:
     if sep and _NAME_RE.match(name) and "://" in rest:
         url = parse_url(rest)
         return DatabaseConfig(name=name, url=url)
+    if sep and "://" in rest and "://" not in name and "@" not in name and ":" not in name:
+        # a label before a URL: say what is wrong with the label, not with the URL
+        raise ConfigError("not a database label before '=': use up to 40 letters, digits, '_' or '-' "
+                          "(e.g. --db shop=sqlite:///shop.db)")
     url = parse_url(value)
     return DatabaseConfig(name=BACKENDS[url.get_backend_name()][1], url=url)
 

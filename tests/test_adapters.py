@@ -194,6 +194,9 @@ def test_db_options_names_and_hidden_passwords() -> None:
     with pytest.raises(ConfigError) as info:
         parse_db_option("not a url with s3cret")
     assert "s3cret" not in str(info.value)
+    assert parse_db_option("41=sqlite:///a.db").name == "41"  # a newcomer's label, all digits
+    with pytest.raises(ConfigError, match="not a database label"):
+        parse_db_option("my shop=sqlite:///a.db")
 
 
 def test_a_dead_engine_and_a_wrong_password_do_not_stop_the_others(item_dbs) -> None:
