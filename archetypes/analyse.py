@@ -2110,6 +2110,9 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
             options = [(f, m) for f, m in profile.measures_reaching(group_table)
                        if m.kind != "sum" or m.money or not lexicon.physical(m.columns, typed)] or \
                 profile.measures_reaching(group_table)  # ('sales yesterday' summed no weights)
+            if intent.money is not None or any(t in lexicon.MONEY_WORDS for t in typed):
+                # 'top players by spend', 'which clients spent the most': money, never the first figure found
+                options = [(f, m) for f, m in options if m.money] or options
             primary = profile.primary_fact()
             found = next(((f, m) for f, m in options if primary and f.table == primary.table), None) or (
                 options[0] if options else None)

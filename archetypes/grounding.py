@@ -27,6 +27,8 @@ _NEGATING = frozenset({"not", "non", "excluding", "except", "without", "outside"
 _PART_OF = frozenset({"how many of", "how much of"})
 _POSSESSIVE = re.compile(r"\s+(?:their|its|his|her|my|our)\b")
 _PLACE_WORDS = frozenset({"in", "from", "at", "to", "of"})
+# 'how many open jobs does Sales have': a capitalised fact word as the subject of a verb is a name
+_AUXILIARIES = frozenset({"does", "did", "do", "has", "have", "had", "is", "was", "will", "can"})
 _DETERMINERS = frozenset({"our", "the", "all", "any", "those", "these", "my", "every", "from", "in", "at"})
 _SHORT_WORDS = frozenset("""us it or me am pm no on in at up go do so an as be by he we tv id ok all any are can
                          did had has her his its new old one our out own per say see she the top two way who why
@@ -113,6 +115,8 @@ def value_mentions(intent: Intent, profile: SchemaProfile) -> list[ValueMention]
             place = size == 1 and first.text in lexicon.FACT_WORDS and all(r.name_column for r in refs) and (
                 index > 0 and words[index - 1].text in _PLACE_WORDS and text[:1].isupper() or
                 noun != () and any(noun == (singular(naming.phrase(r.table).split()[-1]),) for r in refs))
+            place = place or size == 1 and first.text in lexicon.FACT_WORDS and index > 0 and \
+                words[index - 1].text in _AUXILIARIES and text[:1].isupper() and not text.isupper()
             # 'accounts on the Team plan': a row's name said before its own table's noun, though the word is also
             # a table's ('teams')
             place = place or size == 1 and len(noun) == 1 and first.text not in STOPWORDS and any(

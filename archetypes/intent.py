@@ -335,7 +335,8 @@ def vocabulary(profile: SchemaProfile) -> Vocabulary:
     for entity in profile.entities.values():
         key = tuple(singular(w) for w in phrase(entity.table).split())
         add(key, entity)
-        if len(key) > 1 and key[-1] not in ("type", "line", "item", "detail", "details", "info", "data"):
+        if len(key) > 1 and key[-1] not in ("type", "line", "detail", "details", "info", "data") and \
+                not (key[-1] == "item" and entity.table in profile.facts):  # ('store items' are items; lines are not)
             add(key[-1:], entity)
     for name, table in profile.tables.items():
         table_words = words(name)
@@ -633,6 +634,9 @@ def _schema_words(intent: Intent, vocab: Vocabulary) -> None:
             key = tuple(singles[index:index + size])
             start, end = intent.tokens[index][1], intent.tokens[index + size - 1][2]
             span = Span(start, end, intent.question[start:end])
+            if key in vocab.measure_words and size > 1 and (key[0],) in vocab.phrases and index > 0 and \
+                    intent.tokens[index - 1][0] in ("which", "what", "each", "every", "per", "by"):
+                continue  # 'which item sold the most': the items ranked by what they sold, not 'items sold'
             if key in vocab.measure_words and _said_as_verb(intent, index, size, vocab):
                 intent.schema_hits += 1  # 'which region books the most seafood': what it books is counted
                 index += size
@@ -1181,7 +1185,17 @@ def _how_many(intent: Intent, vocab: Vocabulary) -> None:
             at = start + later.start()
             intent.how_many = (table, Span(at, at + len(later.group(0)), intent.question[at:at + len(later.group(0))]))
             return
-    if word not in vocab.known and singular(word) not in vocab.known and word not in STOPWORDS and \
+    noun = next(iter(list(WORD.finditer(intent.lower[start:]))[1:2]), None)
+    if noun is not None and (noun.group(0) in STOPWORDS or noun.group(0) in _TIMELINESS_ADJECTIVES or
+                             not {noun.group(0), singular(noun.group(0))} & vocab.known or
+                             (singular(noun.group(0)),) in vocab.measure_words):
+        noun = None  # (a word the schema does not know is said unread anyway)
+    if noun is not None and word not in _TIMELINESS_ADJECTIVES and word not in STOPWORDS:
+        # 'how many open jobs' with no table of jobs: the rows counted (the noun after the state) are unknown, never
+        # a sum of the first figure found ('job' a word of a column's name is no table of them)
+        at = start + noun.start()
+        intent.unknown_subject = Span(at, at + len(noun.group(0)), intent.question[at:at + len(noun.group(0))])
+    elif word not in vocab.known and singular(word) not in vocab.known and word not in STOPWORDS and \
             word not in _TIMELINESS_ADJECTIVES:  # 'how many late shipments': the rows late, read as a condition
         intent.unknown_subject = span
 
@@ -1285,7 +1299,7 @@ def _group(intent: Intent, vocab: Vocabulary) -> None:
     ranked = [t for t in intent.targets if not _ACROSS_ALL.search(lower[:t.span.start])]
     if intent.superlative is not None and intent.explicit_measure and ranked:
         before = [t for t in ranked if t.span.end <= intent.superlative.start]
-        intent.group = before[0] if before else ranked[0]
+        intent.group = compound_head(intent, before[0] if before else ranked[0])  # ('which candidate source')
         return
     which = _which_has(intent)
     if intent.superlative is not None and (which is None or which.end() != intent.superlative.start):

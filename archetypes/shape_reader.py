@@ -2744,6 +2744,8 @@ def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
         m.group(1) in _PRICED_AT or re.search(r"\b(?:cost|costs|costing|priced)\s*$", intent.lower[:m.start()]) is not None
     # 'clients who spent more than 10k': money by its verb; 'reps who sold more than 95k': money or units, asked
     verb = _FIGURE_VERB.search(intent.lower[:m.start()])
+    if verb is not None and not m.group(3) and _counted_noun_after(rest, profile):
+        verb = None  # 'players who made more than 5 purchases': how many purchases, no money made
     if verb is None and m.group(3):  # 'clients who ordered more than 10k': an amount bought, money or units
         verb = _BOUGHT_AMOUNT.search(intent.lower[:m.start()])
     sold_verb = verb is not None and (verb.group(1) in lexicon.SALES_WORDS or
@@ -2978,6 +2980,16 @@ def _said_beside(intent: Intent, m: re.Match, column: str) -> bool:
     before = {singular(w) for w in re.findall(r"[a-z]+", intent.lower[:m.start()])[-2:]}
     after = {singular(w) for w in re.findall(r"[a-z]+", intent.lower[m.end():])[:1]}
     return bool(named & (before | after))
+
+
+def _counted_noun_after(rest: str, profile: SchemaProfile) -> bool:
+    """The threshold counts rows ('5 purchases', '10 sessions'): the word after it names rows."""
+    after = re.match(r"\s*([a-z]+)\b", rest)
+    if after is None:
+        return False
+    word = singular(after.group(1))
+    counted = {singular(w) for f in profile.fact_list() for c in f.measures if c.kind == "count" for w in c.words}
+    return word in counted or word in ("purchase", "order", "transaction", "booking", "visit", "time")
 
 
 _FIGURE_VERB = re.compile(r"\b(spent|spend|spends|earned|earns|made|generated|brought in|paid|pays|sold|sell|sells|"
