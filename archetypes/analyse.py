@@ -785,6 +785,11 @@ def _quantity_phrases(profile: SchemaProfile) -> frozenset[str]:
     return cached
 
 
+# 'break 2025 billings down by quarter': the words of a breakdown, never a title with 'break' in it
+_BREAK_DOWN = re.compile(r"\b(?:break|breaks|breaking|broken|broke|split|splits|splitting)\b(?=(?:\s+[\w'-]+){0,6}?"
+                         r"\s+(?:down|out)\b)|\b(?:break|breaks|breaking|broken|broke)\s+down\b")
+
+
 def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of: dt.date | None) -> Context:
     if not isinstance(question, (str, bytes)):
         raise InputError("question must be text")
@@ -812,6 +817,9 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
     _how_often(intent, profile)
     _verb_ranked(intent, profile)
     grounded = Grounded(values=value_mentions(intent, profile), operators=operator_mentions(intent))
+    idioms = [m.span() for m in _BREAK_DOWN.finditer(intent.lower)]
+    grounded.values = [m for m in grounded.values if not any(a <= m.span.start and m.span.end <= b for a, b in idioms)]
+    intent.names = [n for n in intent.names if not any(a <= n.start and n.end <= b for a, b in idioms)]
     compared = versus.find(intent, profile)  # 'rock vs metal': the two values side by side, not filters
     if compared is not None:
         grounded.values = [m for m in grounded.values if not versus.claims(compared, m)]

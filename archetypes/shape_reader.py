@@ -3154,7 +3154,9 @@ def _listing(intent, ops, kinds, profile, spec, as_of, out) -> None:
         # 'list the wearables we sell': what is on sale, described by the seller's verb, not a sum of sales
         lower = _WE_SELL.sub(lambda x: " " * len(x.group(0)), lower)
     # 'albums by led zeppelin': 'by' a named row is who made them, not a breakdown
-    named = "|".join(re.escape(v.lower()) for f in spec.filters for v in f.values)
+    named = "|".join(re.escape(v.lower()) for v in sorted(  # (as stored, and as typed: 'by jane' is Jane Peacock)
+        {str(v) for f in spec.filters for v in f.values} | {s.text for s in intent.names + out.value_spans}, key=len,
+        reverse=True) if v.strip())
     if named:
         lower = re.sub(rf"\bby(?=\s+(?:{named})\b)", "  ", lower)
     # 'parts below reorder level', 'parcels that haven't shipped': a row's own columns, no operator
