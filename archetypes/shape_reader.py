@@ -2029,6 +2029,8 @@ def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
                 spec.group is not None and _apart(spec.group, denominator) and intent.superlative is not None)
             # ('which shop has the highest revenue per client': the shops ranked by their revenue per client)
             totals = re.search(r"\b(?:total|totals|sum of|overall)\b", lower[:per.start()]) is not None
+            if totals and average is None and not spec.sides and intent.superlative is None:
+                return  # 'what is the total call revenue per region': each region's total, not one ratio
             if not ratio and (not _BARE.match(lower) or totals) and not how_many_per:
                 return  # 'units sold per product', 'total units per category': one figure per row (grouped)
             if not ratio:
@@ -3504,7 +3506,7 @@ def _price_list(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: Sh
     return True
 
 
-_PRICE_WORD = re.compile(r"\b(?:list\s+|unit\s+|retail\s+)?(price|cost)\b")
+_PRICE_WORD = re.compile(r"\b(?:list\s+|unit\s+|retail\s+|monthly\s+|annual\s+|yearly\s+)?(price|cost|fee)\b")
 # 'how much is chef anton's': a named thing's price, when nothing sold, spent or earned is said
 _HOW_MUCH_IS = re.compile(r"^\s*(?:so\s+)?how much (?:is|are|was|were)\b(?!.*\b(?:sold|sell|sells|spent|spend|made|"
                           r"make|earned|worth|revenue|sales|paid|in total|altogether)\b)")
@@ -3526,12 +3528,14 @@ def _price_of(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: Shap
         asked = _HOW_MUCH_IS.sub(" ", asked)
     if sell_for is not None:
         asked = asked[:sell_for.start()] + " " * (sell_for.end() - sell_for.start()) + asked[sell_for.end():]
-    if m is None or owner is None or _AGGREGATING.search(asked) or intent.window is not None or \
+    if m is None or owner is None or _AGGREGATING.search(asked) or \
             re.search(r"\bthan\b", intent.lower):  # 'items that cost less than the airtag' compares with it
         return False
     columns = _attribute_columns(profile, owner.table, "price")
     if not columns:
         return _price_history_of(intent, m, owner, profile, spec, out)
+    if intent.window is not None:
+        return False
     spec.shape, spec.group, spec.fact, spec.measure = "list", owner, None, None
     spec.list_columns = (columns[0],)
     out.read.append(_span(intent, m.start(), m.end()))
@@ -3555,6 +3559,8 @@ def _price_history_of(intent: Intent, m: re.Match, owner: Entity, profile: Schem
     if re.search(r"\b(?:avg|average|mean|typical|total|sum|overall)\b", intent.lower):
         return False  # an average or a total of the prices is read as one, below
     table, column = held[0]
+    if intent.window is not None and not _valid_during(intent, table, profile, spec, out):
+        return False
     spec.shape, spec.group, spec.fact, spec.measure = "list", _event_entity(table, profile.tables[table].primary_key), \
         None, None
     # each price with the dates it held from and to: a price list's rows are its history
@@ -3562,6 +3568,28 @@ def _price_history_of(intent: Intent, m: re.Match, owner: Entity, profile: Schem
     spec.list_columns = (column, *dates)
     out.read.append(_span(intent, m.start(), m.end()))
     out.replaces |= {"ranking_metric", "unit", "timezone"}
+    return True
+
+
+def _valid_during(intent: Intent, table: str, profile: SchemaProfile, spec: QuerySpec, out: ShapeRead) -> bool:
+    """'the monthly fee of Smart 10 in 2023': the price rows in force at some time in the window (begun before its
+    end, not ended before its start), not those that began in it. False when the rows hold no validity dates."""
+    from archetypes.query import RowCondition
+    from archetypes.record_scope import scopes
+
+    window, said = intent.window, intent.window_span
+    scope = next((s for s in scopes(profile) if s.kind == "validity" and s.table == table and s.start), None)
+    if window is None or said is None or window.open_start or scope is None or scope.start is None:
+        return False
+    first, end = window.start, window.end
+    spec.conditions += [
+        RowCondition(table, scope.start, "before_day", (end.isoformat(),),
+                     label=f"{phrase(scope.start)} before {end.isoformat()}", asked=True),
+        RowCondition(table, scope.column, "gt_or_null", ((first - dt.timedelta(days=1)).isoformat(),),
+                     label=f"{phrase(scope.column)} empty or on or after {first.isoformat()}", asked=True)]
+    spec.window = None
+    out.read.append(said)
+    out.replaces |= {"record_scope", "timeframe"}
     return True
 
 

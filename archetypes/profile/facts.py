@@ -104,6 +104,8 @@ def _choose_score_ok(table: TableInfo, column: ColumnInfo) -> bool:
 # what a quantity sold counts in some trades ('tickets sold', 'seats sold'), unless a table holds such rows (its
 # name's last word: 'ticket_types' are no tickets)
 _COUNTED_UNITS = ("tickets", "seats")
+# a table named by what its rows measure ('data_usage', 'energy_consumption'): the noun is the amount, added up
+_MASS_NOUNS = frozenset({"usage", "consumption", "production", "output", "traffic", "throughput", "generation"})
 
 
 def _measures(table: TableInfo, fact: Fact, facts: dict[str, Fact], edges: dict[str, list[Edge]],
@@ -175,6 +177,11 @@ def _measures(table: TableInfo, fact: Fact, facts: dict[str, Fact], edges: dict[
         kind_of = [w for w in words(column.name) if w not in _QTY]
         if not money and set(words(column.name)) & _QTY and kind_of:
             also = (f"{' '.join(kind_of)} units", f"{' '.join(kind_of)} quantity")  # 'good units': good_qty
+        if not money and _MASS_NOUNS & set(words(table.name)) and \
+                sum(1 for c in summable if c.name not in used and not set(words(c.name)) & MONEY_COLUMN_WORDS) == 1:
+            # 'monthly data usage': the megabytes of the data_usage rows added up, not how many rows there are
+            own = " ".join(words(table.name))
+            also = (*also, own, singular(own), *(w for w in words(table.name) if w in _MASS_NOUNS))
         found.append(Measure(value, f"Sum of {named}", "sum", table.name, (column.name,),
                              money=money, words=(named, *also)))
     for edge in edges[table.name]:
