@@ -321,6 +321,10 @@ def _nearer(profile: SchemaProfile, table: str, other: str) -> bool:
     return mine is not None and (theirs is None or len(mine) < len(theirs))
 
 
+# the last word of a table's name that names no rows alone: 'order lines' are no lines, 'price list' no list
+_NOT_HEADS = frozenset({"type", "line", "detail", "details", "info", "data"}) | lexicon.VERB_HEADS
+
+
 def vocabulary(profile: SchemaProfile) -> Vocabulary:
     cached = profile.cache.get("vocabulary")
     if cached is not None:
@@ -335,7 +339,7 @@ def vocabulary(profile: SchemaProfile) -> Vocabulary:
     for entity in profile.entities.values():
         key = tuple(singular(w) for w in phrase(entity.table).split())
         add(key, entity)
-        if len(key) > 1 and key[-1] not in ("type", "line", "detail", "details", "info", "data") and \
+        if len(key) > 1 and key[-1] not in _NOT_HEADS and \
                 not (key[-1] == "item" and entity.table in profile.facts):  # ('store items' are items; lines are not)
             add(key[-1:], entity)
     for name, table in profile.tables.items():
@@ -401,7 +405,7 @@ def vocabulary(profile: SchemaProfile) -> Vocabulary:
     whole = set(tables)
     for name in profile.tables:
         key = tuple(singular(w) for w in phrase(name).split())
-        if len(key) > 1:
+        if len(key) > 1 and key[-1] not in lexicon.VERB_HEADS:  # ('list the wines': no price_list rows)
             tables.setdefault(key[-1:], name)
     for word, canonical in SYNONYMS.items():
         said = tuple(singular(w) for w in word.split()) if " " in word else (word,)

@@ -53,6 +53,10 @@ MONEY_COLUMN_SYNONYMS: dict[str, tuple[str, ...]] = {
                 "postage", "carriage"),
 }
 
+# the last word of a table's name that names no rows when said alone: 'list the wines' (no price_list),
+# 'the history of' (no price_history), 'the log'
+VERB_HEADS = frozenset({"list", "log", "history", "summary"})
+
 # fact words that ask for money, not for a count of rows ('invoice revenue', 'what clients spent')
 MONEY_WORDS = frozenset("""
 revenue revenues rev turnover income earnings takings gmv money spend spends spent spending earn earns earned

@@ -65,6 +65,14 @@ def _held(table: str) -> bool:
     return noun in lexicon.PEOPLE_NOUNS or noun in _HOLDERS
 
 
+def _event_end(profile: SchemaProfile, table: str, column: str) -> bool:
+    """An event's own end ('ed_visits.departed_at' after 'arrived_at'): rows of events dated by another column, not
+    people or memberships that left."""
+    fact = profile.facts.get(table)
+    return fact is not None and fact.time is not None and fact.time.table == table and fact.time.column != column \
+        and not _held(table)
+
+
 _TIMETABLE = frozenset({"actual", "scheduled", "planned", "expected", "estimated", "sched"})
 # a date a row fills when it goes out ('shipped date'): rows without one have not; asked about when the question
 # speaks of the going out itself (a shipper, freight, a carrier), never of the rows' own state ('shipped')
@@ -144,6 +152,11 @@ def detect(ctx: Context) -> Detection | None:
         if scope.kind in ("validity", "left") and base.shape == "absence" and base.fact is not None and \
                 scope.table == base.fact.table and re.search(r"\bnever\b", ctx.intent.lower):
             continue  # 'tenants who have never had a lease': none at any time, current or ended
+        if scope.kind == "validity" and base.window is not None and base.fact is not None and \
+                base.fact.time is not None and base.fact.time.table == scope.table and \
+                base.fact.time.column == scope.start and ctx.as_of is not None and base.window.end <= ctx.as_of and \
+                not (_CURRENT.search(ctx.intent.lower) or _HISTORY.search(ctx.intent.lower)):
+            continue  # 'ED visits in 2024': rows begun in a past window, none of them 'current' today
         if scope.kind in ("validity", "left") and _ended_rows_asked(base, scope):
             continue  # 'memberships cancelled this year': rows that ended, dated by their end: never current ones
         if scope.kind in ("validity", "left") and (_CURRENT.search(ctx.intent.lower) or
@@ -447,7 +460,8 @@ def scopes(profile: SchemaProfile) -> list[Scope]:
                     found.append(Scope("deleted", name, column.name))
             elif parts & RETIRED and is_yes_no(column):
                 found.append(Scope("retired", name, column.name))
-            elif parts & _LEFT and column.family == "temporal" and column.nullable and not parts & _TIMETABLE:
+            elif parts & _LEFT and column.family == "temporal" and column.nullable and not parts & _TIMETABLE and \
+                    not _event_end(profile, name, column.name):
                 found.append(Scope("left", name, column.name))
             elif parts & _ENDED and _held(name) and column.family == "temporal" and column.nullable and \
                     not parts & _TIMETABLE:
@@ -624,7 +638,8 @@ def _resolve_validity(ctx: Context, scope: Scope) -> None:
             current.group(1) == "active" and ctx.base.measure is not None and
             ctx.base.measure.value.startswith("active_")):  # ('users active last week': their events, read)
         as_of = (ctx.as_of or dt.date.today()).isoformat()
-        ctx.base.conditions.append(_current(scope, as_of))
+        # ('the current unit cost': a price list's row begun by today too, not next week's price)
+        ctx.base.conditions.extend(_valid_at(scope, as_of) if scope.start is not None else [_current(scope, as_of)])
         # 'active users': the users' own current rows, not the users of an 'active' row of another table
         ctx.base.filters = [f for f in ctx.base.filters if f.entity.table == scope.table or
                             {str(v).lower() for v in f.values} != {current.group(1)}]

@@ -2837,9 +2837,13 @@ def _having(intent, ops, kinds, profile, spec, as_of, out) -> None:
                                                           m.end() + said_sales.end()), readings,
                                                     question="A number of sales: units or purchases?"))
     if measure is None and (re.match(r"\s*(?:times|occasions)\b", rest) or m.group(2) in _TIMES_WORDS):
-        # 'clients who ordered fewer than 3 times': their events, counted
-        measure = next(((f, x) for f in profile.fact_list() for x in f.measures
-                        if x.kind == "count" and f.table != target.entity.table and
+        # 'clients who ordered fewer than 3 times': their events, counted ('patients who visited more than 5
+        # times': the visits the verb names, before any other events of theirs)
+        from archetypes.counted import verb_facts
+
+        named_by_verb = verb_facts(intent, profile)
+        measure = next(((f, x) for f in sorted(profile.fact_list(), key=lambda f: f.table not in named_by_verb)
+                        for x in f.measures if x.kind == "count" and f.table != target.entity.table and
                         profile.path(f.table, target.entity.table) is not None), None)
     if measure is None and not money_named and re.match(r"\s*(?:order|purchase|transaction|sale)s\b", rest):
         # 'clients who placed over 20 purchases' where no table is called so: their events (the headers, the
@@ -3172,6 +3176,11 @@ def _listing(intent, ops, kinds, profile, spec, as_of, out) -> None:
         lower = _without(lower, [Span(own.start(), own.end(), "")])
     # ('our sales rep steve': a word of a phrase naming people aggregates nothing)
     lower = _without(lower, [t.span for t in intent.targets if len(t.span.text.split()) > 1])
+    # ('the hourly rate of chloe diaz': the named row's column hourly_rate, no rate computed)
+    columns = _owner_column_spans(intent, profile, spec, out)
+    if columns:
+        lower = _without(lower, columns)
+        kinds = {o.category for o in ops if not any(c.start <= o.span.start < c.end for c in columns)}
     if _AGGREGATING.search(lower) or kinds & lexicon.SHAPE_OPERATORS and own is None:
         return
     if _reference(intent, profile, spec, out):
@@ -3792,6 +3801,21 @@ def _table_verbs(intent: Intent, tables: set[str]) -> list[Span]:
 
 
 _ASKING = frozenset({"whats", "what", "tell", "give", "show", "me", "get", "find", "need", "want"})
+
+
+def _owner_column_spans(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: ShapeRead) -> list[Span]:
+    """The words of the named row's own columns of two words or more, where said ('hourly rate', 'list price')."""
+    owner = _named_owner(profile, spec, out)
+    if owner is None:
+        return []
+    found = []
+    for column in profile.tables[owner.table].columns:
+        said = words(column.name)
+        if len(said) < 2:
+            continue
+        for m in re.finditer(r"\b" + r"\s+".join(re.escape(w) for w in said) + r"s?\b", intent.lower):
+            found.append(_span(intent, m.start(), m.end()))
+    return found
 
 
 def _starts_with_column(intent: Intent, profile: SchemaProfile, spec: QuerySpec, out: ShapeRead) -> bool:

@@ -196,6 +196,7 @@ def _measures(table: TableInfo, fact: Fact, facts: dict[str, Fact], edges: dict[
         said = phrase(table.name).split()
         # 'class bookings' names the table's rows as a whole, not the classes and then the bookings
         whole = " ".join(said[:-1] + [plural(singular(said[-1]))]) if len(said) > 1 and plural(singular(said[-1])) == noun else None
-        found.append(Measure(slug(noun), f"Number of {noun}", "count", table.name, key,
-                             words=(noun, whole) if whole else (noun,)))
+        # ('list the wines': 'list' alone never counts the rows of a price_list)
+        said_words = (whole,) if whole and singular(noun) in lexicon.VERB_HEADS else (noun, whole) if whole else (noun,)
+        found.append(Measure(slug(noun), f"Number of {noun}", "count", table.name, key, words=said_words))
     return found
