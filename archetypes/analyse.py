@@ -858,6 +858,7 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
     _apply_values(grounded, intent, profile, base)
     _value_ranked(grounded, intent, profile, base)
     _count_named_values(intent, profile, base, names=bool(grounded.ambiguous or grounded.wider or intent.names))
+    _plural_value_counted(grounded, intent, profile, base)
     _rows_with_children(intent, profile, base)
     if compared is not None and base.measure is not None and base.measure.money and intent.money is None and \
             re.search(r"\bhow many\b", intent.lower[:compared.sides[0].span.start]) and \
@@ -1629,6 +1630,46 @@ def _days_of_week(intent: Intent) -> tuple[int, ...]:
     days = [_DAY_NAMES.index(m.group(1)) for m in _NAMED_DAYS.finditer(intent.lower)
             if not re.search(r"\b(?:last|this|next|past|previous|coming)\s+$", intent.lower[:m.start()])]
     return tuple(sorted(set(days)))
+
+
+# 'how many surgeries', 'the most refunds': a value said in the plural right after the count or the superlative
+_COUNTED_BEFORE = re.compile(r"(?:\bhow many|\b(?:the\s+)?(?:most|fewest|least))\s+$")
+
+
+def _plural_value_counted(grounded: Grounded, intent: Intent, profile: SchemaProfile, spec: QuerySpec) -> None:
+    """'how many surgeries did we do', 'which vet did the most surgeries': a kind of rows named in the plural is
+    what is counted (the appointments of type Surgery), not the money of some other table summed with it as a
+    filter. Each column the value may be read in counts its own table's rows; the group's own column counts none."""
+    from archetypes.counted import rows_counted
+
+    if intent.how_many is not None or intent.explicit_measure or intent.money is not None or \
+            any(w in lexicon.FACT_WORDS for w, _, _ in intent.tokens):
+        return  # ('how many tablets did we sell': the units sold of that category)
+    group = spec.group.table if spec.group is not None else None
+    if any(m.table != group for m, _ in intent.measures):
+        return
+    for mention in grounded.values:
+        said = mention.span.text.lower()
+        if said == singular(said) or not _COUNTED_BEFORE.search(intent.lower[:mention.span.start]):
+            continue
+        # (a state's rows, 'cancellations', may be counted or valued: the metric is asked, as for any figure)
+        refs = [r for r in mention.refs if r.table != group and r.table in profile.tables and not r.name_column and
+                not lexicon.is_state_column(words(r.column)) and
+                profile.tables[r.table].primary_key and (group is None or profile.path(r.table, group) is not None)]
+        counted = {t: rows_counted(t, profile) for t in sorted({r.table for r in refs})}
+        if not counted:
+            return
+        spec.counted_by_value.update(counted)
+        own = [f for f in spec.filters if f.entity.table == group and set(f.values) & {r.value for r in mention.refs}]
+        if own and len({(r.table, r.column) for r in refs}) == 1:
+            # 'which vet did the most surgeries': the surgeries done, not the vets whose specialty is surgery
+            spec.filters = [f for f in spec.filters if f not in own] + \
+                [EntityFilter(refs[0].target(profile), (refs[0].value,))]
+        applied = [f for f in spec.filters if f.entity.table in counted]
+        if applied:
+            spec.fact, spec.measure = counted[applied[0].entity.table]
+            spec.count_table = None
+        return
 
 
 def _count_named_values(intent: Intent, profile: SchemaProfile, spec: QuerySpec, names: bool = False) -> None:

@@ -555,6 +555,9 @@ def territories_detection(span: Span, ref, held: tuple[str, ...]) -> Detection:
 def _apply_value(flt: EntityFilter):
     def apply(spec: QuerySpec) -> None:
         spec.filters.append(flt)
+        if flt.entity.table in spec.counted_by_value:  # 'how many surgeries': the rows of that kind, counted
+            spec.fact, spec.measure = spec.counted_by_value[flt.entity.table]
+            spec.count_table = None
         if spec.shape == "share" and not spec.share_filters and not spec.share_conditions:
             spec.share_filters.append(flt)  # the value is the part of a share ('share of revenue from laptops');
             # with a part already named ('cancelled ... in porto') the place scopes the whole

@@ -114,6 +114,9 @@ class QuerySpec:
     fact: Fact | None = None
     measure: Measure | None = None
     count_table: str | None = None           # COUNT(*) of a table that is not a fact
+    # 'how many surgeries': a value said in the plural is counted; whichever column it is read in (an entity
+    # reading applies one), the rows of that column's table are what is counted
+    counted_by_value: dict[str, tuple[Fact, Measure]] = field(default_factory=dict)
     group: Entity | None = None              # ranking / "by <entity>"
     group_via: str | None = None             # the role the group is reached through (archetypes.roles)
     also_by: Entity | None = None            # a second breakdown ("by category and store"), plain aggregates only

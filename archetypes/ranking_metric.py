@@ -23,6 +23,8 @@ REASON = ("The question does not name the figure it means, and each defensible o
 
 def detect(ctx: Context) -> Detection | None:
     intent = ctx.intent
+    if ctx.base.counted_by_value:
+        return None  # 'how many surgeries': the rows of that kind are the figure, said
     # 'which is more popular, vip or general': the two values side by side are what is ranked
     entity = intent.group.entity if intent.group is not None else ctx.base.group if ctx.base.sides else None
     if intent.ranking is None or intent.explicit_measure or entity is None:
