@@ -872,6 +872,18 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
     _apply_flags(grounded, intent, profile, base)
     if base.fact is not None and base.filters:
         _reach_filters(base, profile, intent)
+    money_words: list[Span] = []
+    named_here = [m for m, _ in intent.measures if base.fact is not None and m.table == base.fact.table and
+                  m.kind == "sum"]
+    if base.measure is not None and base.measure.kind == "sum" and len(named_here) == 1 and \
+            all(m is not base.measure for m, _ in intent.measures):
+        base.measure = named_here[0]  # 'total refunds for damaged bags': the returns' refund amount, as named
+    if base.measure is not None and (base.measure.money or base.measure.kind == "sum") and base.fact is not None \
+            and not any(m.money or m is base.measure for m, _ in intent.measures):
+        verb_named = _verb_money(intent, base.fact, base.measure)
+        if verb_named is not None:  # 'how much did aetna pay us': the paid amount, not the billed one
+            base.measure = verb_named
+        money_words = _words_of_columns(intent, base.measure.columns)
     ctx = Context(question=text, intent=intent, profile=profile, lookup=lookup, as_of=anchor, base=base)
     ctx.grounding = grounded
     ctx.extra["respelt"] = respelt
@@ -895,6 +907,8 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
                                 value_spans=ctx.extra["value_spans"],
                                 pending_owner=_pending_owner(ctx), flag_spans=grounded.flags)
     _rows_with_children(intent, profile, base)  # a list of them is known once the shape is read
+    if base.measure is not None and base.measure.money:
+        grounded.shape.read += money_words  # ('how much did we bill them': the billed amount, read)
     if base.fact is not None and base.filters and base.shape == "share":
         _reach_filters(base, profile, intent)  # 'refund rate for dublin events': the sales counted on their lines
     timed = base.measure is not None and DAYS_BETWEEN in (base.measure.expression or "")
@@ -2026,6 +2040,31 @@ def _own_column(group: Entity, counted: str, profile: SchemaProfile, said: str =
     noun = group.noun if own[0].name in group.name_columns else phrase(own[0].name)
     return Entity(table=counted, name_columns=(own[0].name,), noun=noun, key=tuple(info.primary_key),
                   row_count=info.row_count, column_only=True)
+
+
+def _verb_money(intent: Intent, fact: Fact, chosen: Measure) -> Measure | None:
+    """Of a fact's several money columns, the one a verb or noun of the question names by its own word ('pay' the
+    paid_amount, 'refunds' the refund_amount, 'billed' the billed_amount), when that is not the one chosen."""
+    import simplemma
+
+    said = {simplemma.lemmatize(w, lang="en") for w, _, _ in intent.tokens if len(w) > 2}
+    named = [m for m in fact.measures if m.money and m.kind == "sum" and m is not chosen and
+             {simplemma.lemmatize(w, lang="en") for c in m.columns for w in words(c)} & said - _GENERIC_MONEY]
+    own = {simplemma.lemmatize(w, lang="en") for c in chosen.columns for w in words(c)} & said
+    return named[0] if len(named) == 1 and not own - _GENERIC_MONEY else None
+
+
+def _words_of_columns(intent: Intent, columns: tuple[str, ...]) -> list[Span]:
+    """The question's words that are a form of a word of these columns ('pay' of paid_amount), beyond the generic
+    ones."""
+    import simplemma
+
+    own = {simplemma.lemmatize(w, lang="en") for c in columns for w in words(c)} - _GENERIC_MONEY
+    return [Span(s, e, intent.question[s:e]) for w, s, e in intent.tokens
+            if len(w) > 2 and simplemma.lemmatize(w, lang="en") in own]
+
+
+_GENERIC_MONEY = frozenset({"amount", "total", "value", "price", "cost", "sum"})
 
 
 def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:

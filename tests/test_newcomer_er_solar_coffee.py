@@ -1,8 +1,9 @@
 """Found trying an emergency department's, a solar installer's and a coffee roaster's schemas the project never saw:
 'the hourly rate of Chloe Diaz' summed the charges of her visits (the rate read as a ratio asked), 'patients who
 visited more than 5 times' counted admissions, a visit's departure was taken for a person leaving ('only current
-visits' offered for 2024), 'the current unit cost' took next week's price too, and 'list the products with a dark
-roast' listed price-list rows ('list' read as the price_list table)."""
+visits' offered for 2024), 'the current unit cost' took next week's price too, 'list the products with a dark
+roast' listed price-list rows ('list' read as the price_list table), 'how much did Aetna pay us' summed the billed
+amount and 'total refunds for damaged bags' the kilograms returned."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -33,6 +34,11 @@ def _department(url: str) -> None:
                              "(2, 1, 1, '2024-03-01 10:00:00', '2024-03-01 12:00:00', 200), (3, 1, 2, "
                              "'2024-04-01 10:00:00', '2024-04-01 11:00:00', 100), (4, 2, 2, '2025-06-30 20:00:00', NULL, 50)")
         conn.exec_driver_sql("INSERT INTO admissions VALUES (1, 1, 1, '2024-02-01 14:00:00')")
+        conn.exec_driver_sql("CREATE TABLE claims (claim_id INTEGER PRIMARY KEY, visit_id INTEGER NOT NULL REFERENCES "
+                             "ed_visits(visit_id), payer VARCHAR(20) NOT NULL, billed_amount NUMERIC(10,2) NOT NULL, "
+                             "paid_amount NUMERIC(10,2) NOT NULL, submitted_on DATE NOT NULL)")
+        conn.exec_driver_sql("INSERT INTO claims VALUES (1, 1, 'Aetna', 300, 120, '2024-02-02'), (2, 2, 'Aetna', 200, "
+                             "80, '2024-03-02'), (3, 3, 'Cigna', 100, 100, '2024-04-02')")
     engine.dispose()
 
 
@@ -56,6 +62,11 @@ def test_a_visits_departure_is_no_leaving(department: Connected) -> None:
     analysis = department.analyse("How many ED visits did we have in 2024?")
     assert not any("departed at" in i.explanation for i in analysis.interpretations), analysis.interpretations
     assert complete_answers(department, "How many ED visits did we have in 2024?") == ["[[3]]"]
+
+
+def test_pay_is_the_paid_amount(department: Connected) -> None:
+    answers = complete_answers(department, "How much did Aetna pay us in 2024?")
+    assert answers and all(a in ("[[200]]", "[[200.0]]") for a in answers), answers
 
 
 def _installer(url: str) -> None:
@@ -101,6 +112,17 @@ def _roaster(url: str) -> None:
                              "(3, 'Sunrise Blend', 'light')")
         conn.exec_driver_sql("INSERT INTO price_list VALUES (1, 1, '2024-01-01', '9999-12-31', 20.00), "
                              "(2, 2, '2024-01-01', '9999-12-31', 22.00), (3, 3, '2024-01-01', '9999-12-31', 18.00)")
+        conn.exec_driver_sql("CREATE TABLE order_lines (line_id INTEGER PRIMARY KEY, product_id INTEGER NOT NULL "
+                             "REFERENCES products(product_id), ordered_at TIMESTAMP NOT NULL, quantity_kg NUMERIC(10,2) "
+                             "NOT NULL, line_total NUMERIC(12,2) NOT NULL)")
+        conn.exec_driver_sql("CREATE TABLE returns (return_id INTEGER PRIMARY KEY, line_id INTEGER NOT NULL REFERENCES "
+                             "order_lines(line_id), returned_at TIMESTAMP NOT NULL, kg_returned NUMERIC(10,2) NOT NULL, "
+                             "reason VARCHAR(20) NOT NULL, refund_amount NUMERIC(10,2) NOT NULL)")
+        conn.exec_driver_sql("INSERT INTO order_lines VALUES (1, 1, '2025-05-01 10:00:00', 10, 200), "
+                             "(2, 2, '2025-05-02 10:00:00', 5, 110)")
+        conn.exec_driver_sql("INSERT INTO returns VALUES (1, 1, '2025-05-05 10:00:00', 2, 'damaged bag', 40), "
+                             "(2, 2, '2025-05-06 10:00:00', 1, 'damaged bag', 22), (3, 2, '2025-05-07 10:00:00', 1, "
+                             "'wrong item', 22)")
     engine.dispose()
 
 
@@ -114,3 +136,8 @@ def test_list_is_the_request_not_the_price_list(roaster: Connected) -> None:
     answers = complete_answers(roaster, "List the products with a dark roast")
     assert answers and all("Cerrado Dark" in a and "Night Owl Blend" in a and "Sunrise" not in a
                            for a in answers), answers
+
+
+def test_refunds_are_the_refund_amount(roaster: Connected) -> None:
+    answers = complete_answers(roaster, "Total refunds for damaged bags")
+    assert answers and all(a in ("[[62]]", "[[62.0]]") for a in answers), answers
