@@ -21,7 +21,7 @@ from archetypes.errors import UnknownAnswerError
 from archetypes.expand import apply_mappings
 from archetypes.explain import explain
 from archetypes.grounding import OperatorMention, ValueMention, account, operator_mentions, value_mentions
-from archetypes.intent import Intent, Span, Target, by_agent, catalogue, read, scope_noun, vocabulary
+from archetypes.intent import Intent, Span, Target, by_agent, catalogue, read, scope_noun, stem, vocabulary
 from archetypes.model import Analysis, Detection, Interpretation, ReadAsSpan, Reading
 from archetypes.naming import phrase, plural, same_root, singular, slug, words
 from archetypes.profile import Entity, Fact, Lookup, Measure, SchemaProfile
@@ -870,6 +870,14 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
             base.fact, base.measure, base.count_table = counted[0], counted[1], None
     sides = versus.apply(compared, base, profile, intent) if compared is not None else None
     _apply_flags(grounded, intent, profile, base)
+    from archetypes.flags import TIMELINESS_WORDS
+
+    for m in TIMELINESS_WORDS.finditer(intent.lower):
+        if m.group(1).replace("-", " ") == "on time" and \
+                not any(f.start <= m.start() < f.end for f in grounded.flags):
+            # ('on-time delivery rate' with no date due on the rows: 'on' and 'time' are no time expression)
+            grounded.unread.append((Span(m.start(), m.end(), intent.question[m.start():m.end()]),
+                                    "no date due to compare the deed's date with"))
     if base.fact is not None and base.filters:
         _reach_filters(base, profile, intent)
     money_words: list[Span] = []
@@ -1283,6 +1291,10 @@ def _deed_not_state(intent: Intent, mention: ValueMention, grounded: Grounded, p
                                                      intent.lower[mention.span.end:v.span.start]))
            for v in grounded.values):
         return True
+    if _WE_DO.search(intent.lower[:mention.span.start]) and any(
+            c.family == "temporal" and any(stem(w) == stem(said) for w in words(c.name))
+            for r in mention.refs if r.table in profile.tables for c in profile.tables[r.table].columns):
+        return True  # 'which weekday do we open the most tickets': the opening (opened_at), not the open ones
     around = words(intent.lower[max(0, mention.span.start - 30):mention.span.end + 30])
     for table in profile.tables.values():
         for column in table.columns:
@@ -1291,6 +1303,9 @@ def _deed_not_state(intent: Intent, mention: ValueMention, grounded: Grounded, p
                     " ".join(parts) in " ".join(around):
                 return True  # 'amount paid' of amount_paid
     return False
+
+
+_WE_DO = re.compile(r"\b(?:do|did|does)\s+(?:we|you|they|i)\s+$")
 
 
 def _said_as_verb(intent: Intent, span: Span) -> bool:

@@ -42,7 +42,9 @@ DONE = ("completed", "complete", "paid", "delivered", "shipped", "fulfilled", "c
 EXCLUDED = {"cancelled", "canceled", "refunded", "returned", "failed", "void", "voided", "rejected", "pending",
             "deleted", "inactive", "expired", "churned", "declined", "paused", "lost", "abandoned", "draft",
             "open", "suspended", "terminated", "lapsed"}
-_CURRENT = re.compile(r"\b(right now|currently|current|today|now|at the moment|active|live|these days|open|unresolved)\b")
+# ('do we open': the opening done, no open rows)
+_CURRENT = re.compile(r"\b(right now|currently|current|today|now|at the moment|active|live|these days|"
+                      r"(?<!we )(?<!they )(?<!you )open|unresolved)\b")
 _UNDER_WAY = frozenset({"open", "pending"})
 # a row marked as struck out by a flag or a date of its own: deleted, archived, a line voided on its check
 _STRUCK_OUT = frozenset({"deleted", "removed", "archived", "voided"})

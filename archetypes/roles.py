@@ -5,6 +5,7 @@ which answers a question about the other as confidently as about the right one. 
 store') is taken, and otherwise each role is a reading of the `entity` archetype."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -124,6 +125,36 @@ def _ambiguous(profile: SchemaProfile, start: str, goal: str) -> list[Role]:
     return found if len(found) > 1 else []
 
 
+def _from_to(filters: list, intent: Intent, profile: SchemaProfile, start: str) -> list:
+    """'loads from laredo to dallas': two values of one column, one after 'from' and one after 'to', each through
+    the role whose key says its way (the origin's city, the destination's), not both in either."""
+    from dataclasses import replace
+
+    lower = intent.lower
+    for flt in filters:
+        if flt.via is not None or flt.column is not None or flt.negate:
+            continue
+        values = [(v, f) for f in filters if f.entity == flt.entity and f.via is None and f.column is None
+                  and not f.negate for v in f.values]
+        if len(values) != 2:
+            continue
+        (a, _), (b, _) = values
+        if not re.search(rf"\bfrom\s+(?:the\s+)?{re.escape(a.lower())}\b.*\bto\s+(?:the\s+)?{re.escape(b.lower())}\b",
+                         lower):
+            if not re.search(rf"\bfrom\s+(?:the\s+)?{re.escape(b.lower())}\b.*\bto\s+(?:the\s+)?"
+                             rf"{re.escape(a.lower())}\b", lower):
+                continue
+            a, b = b, a
+        options = _ambiguous(profile, start, flt.entity.table)
+        leaving = [r for r in options if set(role_name(r.via).split()) & set(LEAVING)]
+        arriving = [r for r in options if set(role_name(r.via).split()) & set(ARRIVING)]
+        if len(leaving) != 1 or len(arriving) != 1:
+            continue
+        rest = [f for f in filters if not any(f is g for _, g in values)]
+        return rest + [replace(flt, values=(a,), via=leaving[0].via), replace(flt, values=(b,), via=arriving[0].via)]
+    return filters
+
+
 def settle(spec: QuerySpec, intent: Intent, profile: SchemaProfile) -> list[OpenRole]:
     """Sets on each filter and on the group the role the question names; returns those it leaves open."""
     from dataclasses import replace
@@ -132,7 +163,7 @@ def settle(spec: QuerySpec, intent: Intent, profile: SchemaProfile) -> list[Open
         return []  # an absence, a list or an attribute reaches its filters from the rows it lists
     start = spec.count_table or (spec.fact.table if spec.fact is not None else "")
     left: list[OpenRole] = []
-    filters = list(spec.filters)
+    filters = _from_to(list(spec.filters), intent, profile, start)
     for index, flt in enumerate(filters):
         if flt.via is not None or flt.column is not None:
             continue

@@ -86,6 +86,13 @@ def _installer(url: str) -> None:
                              "(4, 2, 180.00, '2024-01-01', NULL)")
         conn.exec_driver_sql("INSERT INTO installations VALUES (1, 1, '2025-06-01', 2), (2, 2, '2025-06-10', 10), "
                              "(3, 2, '2025-06-12', 4), (4, 1, '2025-06-20', 1), (5, 2, '2025-06-30', 10)")
+        conn.exec_driver_sql("CREATE TABLE service_tickets (ticket_id INTEGER PRIMARY KEY, installation_id INTEGER "
+                             "NOT NULL REFERENCES installations(installation_id), opened_at TIMESTAMP NOT NULL, "
+                             "ticket_status VARCHAR(12) NOT NULL)")
+        # opened on Fridays (2025-06-06, 06-13, 06-20), one still open; the one open ticket was opened on a Monday
+        conn.exec_driver_sql("INSERT INTO service_tickets VALUES (1, 1, '2025-06-06 09:00:00', 'closed'), "
+                             "(2, 2, '2025-06-13 09:00:00', 'closed'), (3, 3, '2025-06-20 09:00:00', 'closed'), "
+                             "(4, 4, '2025-06-23 09:00:00', 'open')")
     engine.dispose()
 
 
@@ -98,6 +105,13 @@ def installer(tmp_path) -> Iterator[Connected]:
 def test_the_current_price_has_begun(installer: Connected) -> None:
     answers = complete_answers(installer, "What is the current unit cost of the Powerwall 3?")
     assert answers and all("9169.56" in a and "9156.72" not in a for a in answers), answers
+
+
+def test_do_we_open_is_the_opening(installer: Connected) -> None:
+    analysis = installer.analyse("On which weekday do we open the most service tickets?")
+    assert analysis.interpretations and not any("status is open" in i.explanation for i in analysis.interpretations)
+    assert any(str(installer.run(i).rows).startswith("[['Friday'") for i in analysis.interpretations), \
+        [str(installer.run(i).rows) for i in analysis.interpretations]
 
 
 def _roaster(url: str) -> None:
