@@ -842,6 +842,9 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
         intent.names.append(asked)  # 'what album is changes on': the track Changes, no change asked
     # 'shops not in germany': a filter, not an absence; 'trips with status lost': a value, not a change
     held = [m.span for m in grounded.values] + ([asked] if asked is not None else [])
+    # ('change requests': a table's name of two words, no change asked)
+    held += [s for _, s in intent.measures if " " in s.text.strip()] + \
+        [t.span for t in intent.targets if " " in t.span.text.strip()]
     grounded.operators = [m for m in grounded.operators if not any(s.start <= m.span.start < s.end for s in held)]
     said = intent.window_span
     if said is not None and any(v.span.start <= said.start and said.end <= v.span.end for v in grounded.values):
@@ -1284,8 +1287,8 @@ def _deed_not_state(intent: Intent, mention: ValueMention, grounded: Grounded, p
     """A state's word that says what was done, not which rows: 'pays' (present, the state is 'paid'), 'paid by
     cash' (how: another column's value follows), 'amount paid' (a figure column of that name)."""
     said = mention.span.text.lower()
-    if said in _PAY_VERBS:
-        return True
+    if said in _PAY_VERBS or re.match(r"\s+(?:us|me|them|him|her)\b", intent.lower[mention.span.end:]):
+        return True  # ('which client paid us the most': a verb with its object, not the invoices in state paid)
     if any(v.span.start > mention.span.end and (_HOW_DONE.fullmatch(intent.lower[mention.span.end:v.span.start]) or
                                                  said == "paid" and _PAID_IN.fullmatch(
                                                      intent.lower[mention.span.end:v.span.start]))
@@ -1340,6 +1343,11 @@ def _apply_values(grounded: Grounded, intent: Intent, profile: SchemaProfile, sp
             # 'paid by cash', 'which tenant pays the most', 'total amount paid': how or what was paid (a column's
             # name), not the rows whose status is 'paid'
             grounded.event_verbs += [(mention.span, r.table) for r in mention.refs]
+            paid = mention.span.text.lower() in ("paid", "pay", "pays", "paying") and re.match(
+                r"\s+(?:(?:us|me|them)\b|(?:the\s+)?(?:most|least|more|less)\b)", intent.lower[mention.span.end:])
+            if paid and spec.measure is not None and spec.measure.kind == "count" and spec.fact is not None and \
+                    not intent.how_many and (money := next((m for m in spec.fact.measures if m.money), None)):
+                spec.measure = money  # 'which client paid us the most': the money paid, not how many invoices
             continue
         if _said_as_verb(intent, mention.span) and all(lexicon.is_state_column(words(r.column)) for r in mention.refs):
             # 'how many tickets did acme open': what they did, not the tickets still open
@@ -2113,7 +2121,8 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
     if intent.how_many is not None and not (intent.group is not None and intent.explicit_measure):
         table = intent.how_many[0]
         actors = _distinct_actors(intent, profile, table) if table in profile.entities else None
-        named = next((m for m, span in intent.measures if span == intent.how_many[1] and m.kind == "sum"), None)
+        named = next((m for m, span in intent.measures if span == intent.how_many[1] and m.kind == "sum" and
+                      not m.money), None)  # ('how many budgets': the budget rows, not their amounts)
         apart = spec.group is not None and not spec.group.column_only and spec.group.table != table and \
             table in profile.tables and profile.path(table, spec.group.table) is None
         through = _actors(profile, table, spec.group.table) if apart and spec.group is not None else None

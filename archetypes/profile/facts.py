@@ -171,6 +171,9 @@ def _measures(table: TableInfo, fact: Fact, facts: dict[str, Fact], edges: dict[
         if money and len(parts) == 2 and parts[1] in ("amount", "value", "total", "sum") and \
                 singular(parts[0]) not in table_words and parts[0] not in _PRICE:
             also = (*also, parts[0])  # 'gross payments', 'net by month': gross_amount, net_value
+        elif money and len(parts) == 2 and parts[1] in ("amount", "value") and \
+                singular(parts[0]) == singular(words(table.name)[-1]) and parts[0] not in _PRICE:
+            also = (*also, parts[0])  # 'the foundation budget': a phase_budgets row's budget_amount, not a count
         if not money and len(parts) == 2 and parts[1] in ("count", "number", "num") and \
                 singular(parts[0]) not in table_words:
             also = (*also, plural(singular(parts[0])))  # 'how many guests': guest_count added up
