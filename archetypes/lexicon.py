@@ -51,6 +51,7 @@ MONEY_TAILS = ("cost", "charge", "fee", "spend", "expense", "bill")
 MONEY_COLUMN_SYNONYMS: dict[str, tuple[str, ...]] = {
     "freight": ("shipping cost", "shipping costs", "shipping charge", "shipping fee", "delivery cost", "delivery charge",
                 "postage", "carriage"),
+    "spend": ("cost", "costs", "ad spend"),  # an ad account's spend is what its clicks cost
 }
 
 # the last word of a table's name that names no rows when said alone: 'list the wines' (no price_list),

@@ -155,3 +155,8 @@ def test_list_is_the_request_not_the_price_list(roaster: Connected) -> None:
 def test_refunds_are_the_refund_amount(roaster: Connected) -> None:
     answers = complete_answers(roaster, "Total refunds for damaged bags")
     assert answers and all(a in ("[[62]]", "[[62.0]]") for a in answers), answers
+
+
+def test_kilos_are_the_kilograms(roaster: Connected) -> None:
+    answers = complete_answers(roaster, "How many kilos did we sell in May 2025?")
+    assert answers and all(a in ("[[15]]", "[[15.0]]") for a in answers), answers

@@ -91,6 +91,11 @@ def test_spent_ranks_by_money(agency: Connected) -> None:
     assert answers and all(a.startswith("[['Omar Haddad'") for a in answers), answers
 
 
+def test_an_ad_accounts_cost_is_its_spend(agency: Connected) -> None:
+    answers = complete_answers(agency, "What was the total cost for Globex?")
+    assert answers and all(a in ("[[5000]]", "[[5000.0]]") for a in answers), answers
+
+
 def _recruiting(url: str) -> None:
     engine = sa.create_engine(url)
     with engine.begin() as conn:

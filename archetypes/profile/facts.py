@@ -104,6 +104,9 @@ def _choose_score_ok(table: TableInfo, column: ColumnInfo) -> bool:
 # what a quantity sold counts in some trades ('tickets sold', 'seats sold'), unless a table holds such rows (its
 # name's last word: 'ticket_types' are no tickets)
 _COUNTED_UNITS = ("tickets", "seats")
+# a unit in a column's name, as people say it ('how many kilos': quantity_kg)
+_UNITS_SPELT = {"kg": ("kilos", "kilo", "kilograms", "kilogram"), "lbs": ("pounds", "lb"), "lb": ("pounds",),
+                "l": ("litres", "liters"), "t": ("tonnes", "tons")}
 # a table named by what its rows measure ('data_usage', 'energy_consumption'): the noun is the amount, added up
 _MASS_NOUNS = frozenset({"usage", "consumption", "production", "output", "traffic", "throughput", "generation"})
 
@@ -144,8 +147,9 @@ def _measures(table: TableInfo, fact: Fact, facts: dict[str, Fact], edges: dict[
             used.add(discount.name)
     if qty and weighed:
         named_qty = " ".join(words(qty.name))
+        spelt = tuple(w for unit, said in _UNITS_SPELT.items() if unit in words(qty.name) for w in said)
         found.append(Measure(slug(named_qty), f"Sum of {named_qty}", "sum", table.name, (qty.name,),
-                             words=(named_qty, "quantity", "quantities", "qty", "volume")))
+                             words=(named_qty, "quantity", "quantities", "qty", "volume", *spelt)))
         used.add(qty.name)
     elif qty:
         # the column's own words name it too ('produced qty', 'planned qty')
