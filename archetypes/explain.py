@@ -157,6 +157,8 @@ def explain(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | None = Non
         part = _explain(replace(spec, ratio_of=None, fact=ratio_part(spec), measure=spec.ratio_of[1],
                                 count_table=None), profile, as_of)
         whole = _explain(replace(spec, ratio_of=None), profile, as_of)
+        if spec.ratio_plain:
+            return f"{part}, divided by: {whole[:1].lower()}{whole[1:]}"
         return f"{part}, as a percentage of: {whole[:1].lower()}{whole[1:]}"
     if spec.chain:  # archetypes.hierarchy: not only the rows pointing at it directly
         each = _explain(spec, profile, as_of)

@@ -181,6 +181,7 @@ class QuerySpec:
     # a figure as a percentage of this spec's own ('freight as % of sales'): its fact and measure, over the same
     # window and filters, divided by the spec's figure
     ratio_of: tuple[Fact, Measure] | None = None
+    ratio_plain: bool = False                # 'cost per click': the one figure over the other, not in percent
     invalid: bool = False                    # a reading that does not apply to this combination
 
     def copy(self) -> QuerySpec:
@@ -927,6 +928,10 @@ def _ratio_of_figures(spec: QuerySpec, profile: SchemaProfile, as_of: dt.date | 
         spec.invalid = True
         return None
     below, above = (exp.Subquery(this=q) for q in built)
+    if spec.ratio_plain:  # 'cost per click': spend over clicks, as it is
+        ratio = exp.Div(this=exp.Mul(this=exp.Literal.number(1.0), expression=above),
+                        expression=exp.Nullif(this=below, expression=exp.Literal.number(0)))
+        return exp.select(exp.alias_(ratio, "ratio", quoted=True))
     percent = exp.Div(this=exp.Mul(this=exp.Literal.number(100.0), expression=above),
                       expression=exp.Nullif(this=below, expression=exp.Literal.number(0)))
     return exp.select(exp.alias_(percent, "percent", quoted=True))

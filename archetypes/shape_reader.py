@@ -746,11 +746,14 @@ def _figure_over_figure(intent, ops, kinds, profile, spec, as_of, out) -> None:
     """'freight as % of sales': the figure named first over the one named after, each summed over the same window
     and filters (the rows of the one are not the rows of the other: each its own total)."""
     m = _OVER_FIGURE.search(intent.lower)
-    if m is None or spec.shape != "aggregate" or spec.group is not None:
-        return
     summed = ("sum", "product", "expression")
+    per = _PER_FIGURE.search(intent.lower) if m is None else None
+    if per is not None and any(s.start == per.start(1) and x.kind in summed for x, s in intent.measures):
+        m = per  # 'cost per click', 'revenue per unit': a figure over another figure of the same rows
+    if m is None or spec.shape != "aggregate" or spec.group is not None and m is not per:
+        return
     before = [(x, s) for x, s in intent.measures if s.end <= m.start() and x.kind in summed]
-    after = [(x, s) for x, s in intent.measures if s.start >= m.end() and x.kind in summed]
+    after = [(x, s) for x, s in intent.measures if s.start >= m.start(1 if m is per else 0) and x.kind in summed]
     said_after = [w for w, s, _ in intent.tokens if s >= m.end()]
     if len(before) != 1:
         return
@@ -766,11 +769,15 @@ def _figure_over_figure(intent, ops, kinds, profile, spec, as_of, out) -> None:
             denominator.table not in profile.facts:
         return
     spec.ratio_of = (profile.facts[numerator.table], numerator)
+    spec.ratio_plain = m is per
     spec.fact, spec.measure, spec.count_table, spec.agg, spec.per_table = \
         profile.facts[denominator.table], denominator, None, None, None
     out.read.append(_span(intent, m.start(), m.end()))
     out.read += [_span(intent, s, e) for w, s, e in intent.tokens if w in ("percent", "%", "pct") and s >= m.end()]
     out.consumed |= {"share", "rate", "average", "compare"}
+
+
+_PER_FIGURE = re.compile(r"\bper\s+([a-z]+)")
 
 
 _PERCENT_ASKED = re.compile(r"\b(?:in|as\s+a?)\s*(?:%|percent(?:age)?|pct)(?=\W|$)|(?:%|percent(?:age)?|pct)\s+(?:change|"

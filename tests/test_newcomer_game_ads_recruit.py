@@ -96,6 +96,11 @@ def test_an_ad_accounts_cost_is_its_spend(agency: Connected) -> None:
     assert answers and all(a in ("[[5000]]", "[[5000.0]]") for a in answers), answers
 
 
+def test_cost_per_click_is_spend_over_clicks(agency: Connected) -> None:
+    answers = complete_answers(agency, "What is our cost per click?")
+    assert answers == ["[[5.604395604395604]]"], answers
+
+
 def _recruiting(url: str) -> None:
     engine = sa.create_engine(url)
     with engine.begin() as conn:
