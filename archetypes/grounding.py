@@ -212,8 +212,8 @@ def _single_word_value(word: str, typed: str, refs: tuple[ValueRef, ...], schema
     if refs and all(r.kind_word and word.upper() in r.value.split() for r in refs):
         return word not in _SHORT_WORDS  # 'aac tracks': the kinds whose names hold the acronym
     if len(word) <= 3 and not any(r.value == typed for r in refs) and (
-            word in _SHORT_WORDS or not any(r.value.isupper() for r in refs)):
-        return False  # 'usa' and 'uk' are typed lowercase; 'us', 'it' and 'pop' are words
+            word in _SHORT_WORDS or not any(r.value.isupper() or r.value[1:] != r.value[1:].lower() for r in refs)):
+        return False  # 'usa' and 'uk' are typed lowercase ('ios' too: iOS); 'us', 'it' and 'pop' are words
     return (singular(word),) not in schema.phrases and (singular(word),) not in schema.measure_words
 
 

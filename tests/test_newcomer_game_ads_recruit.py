@@ -18,14 +18,14 @@ def _game(url: str) -> None:
     engine = sa.create_engine(url)
     with engine.begin() as conn:
         conn.exec_driver_sql("CREATE TABLE players (player_id INTEGER PRIMARY KEY, username VARCHAR(20) NOT NULL, "
-                             "country VARCHAR(20) NOT NULL)")
+                             "country VARCHAR(20) NOT NULL, platform VARCHAR(10) NOT NULL)")
         conn.exec_driver_sql("CREATE TABLE store_items (item_id INTEGER PRIMARY KEY, item_name VARCHAR(20) NOT NULL, "
                              "rarity VARCHAR(10) NOT NULL)")
         conn.exec_driver_sql("CREATE TABLE iap_transactions (txn_id INTEGER PRIMARY KEY, player_id INTEGER NOT NULL "
                              "REFERENCES players(player_id), item_id INTEGER NOT NULL REFERENCES store_items(item_id), "
                              "purchased_at TIMESTAMP NOT NULL, quantity INTEGER NOT NULL, amount NUMERIC(10,2) NOT NULL)")
-        conn.exec_driver_sql("INSERT INTO players VALUES (1, 'FrostKnight', 'Japan'), (2, 'LuckyNinja', 'Brazil'), "
-                             "(3, 'QuietOwl', 'Japan')")
+        conn.exec_driver_sql("INSERT INTO players VALUES (1, 'FrostKnight', 'Japan', 'iOS'), (2, 'LuckyNinja', "
+                             "'Brazil', 'Android'), (3, 'QuietOwl', 'Japan', 'iOS')")
         conn.exec_driver_sql("INSERT INTO store_items VALUES (1, 'Gem Pack', 'common'), (2, 'Golden Armor', 'epic')")
         # FrostKnight: 2 purchases of 5 gem packs each (10 units, 4.00); LuckyNinja: 1 armor (1 unit, 90.00);
         # QuietOwl: 1 gem pack (1 unit, 2.00). Units name FrostKnight and the gem packs, money LuckyNinja and the
@@ -60,6 +60,10 @@ def test_purchases_after_a_threshold_are_counted(game: Connected) -> None:
     assert analysis.interpretations and not any("amount" in i.explanation for i in analysis.interpretations), \
         analysis.interpretations
     assert "[[1]]" in [str(game.run(i).rows) for i in analysis.interpretations]
+
+
+def test_a_brand_typed_lowercase_is_its_value(game: Connected) -> None:
+    assert complete_answers(game, "how many players are on ios") == ["[[2]]"]
 
 
 def _agency(url: str) -> None:
