@@ -165,6 +165,10 @@ def detect(ctx: Context) -> Detection | None:
                                                    _HISTORY.search(ctx.intent.lower) or _FORMER.search(ctx.intent.lower)):
             _resolve_validity(ctx, scope)
             continue
+        deleted = next((d for d in scopes(profile) if d.kind == "deleted" and d.table == scope.table and
+                        f"{d.table}.{d.column}" not in named), None) if scope.kind in ("status", "status_void") else None
+        if deleted is not None:
+            return _with_deleted(ctx, _detection(ctx, scope), deleted)
         return _detection(ctx, scope)
     among = _late_or_still_open(ctx) or _absence_among(ctx) or _ever_active(ctx) or _lowest_among(ctx)
     if among is not None:
@@ -484,6 +488,24 @@ def scopes(profile: SchemaProfile) -> list[Scope]:
     found += [x for x in ended if x.table not in stated]
     profile.cache["record_scopes"] = found
     return found
+
+
+def _with_deleted(ctx: Context, found: Detection, deleted: Scope) -> Detection:
+    """'how many players signed up in 2024' on a table with a status and a soft delete: each state's reading, and
+    each with the deleted rows left out too (asked once, not one scope at a time while the other goes unasked)."""
+    struck = next((w for w in words(deleted.column) if w in _STRUCK_OUT), "deleted")
+    gone = _not_deleted(ctx.profile, deleted)
+
+    def also(reading: Reading) -> Reading:
+        def apply(spec: QuerySpec) -> None:
+            if reading.apply is not None:
+                reading.apply(spec)
+            spec.conditions.append(gone)
+        return Reading(f"{reading.value}_not_{struck}", f"{reading.label}, {struck} ones left out", apply)
+
+    readings = [r for pair in ((r, also(r)) for r in found.readings) for r in pair]
+    span = Span(found.span[0], found.span[1], found.evidence)
+    return ARCHETYPE.detection(span, readings, question=f"{found.clarification.question[:-1]}, and {struck} ones too?")
 
 
 def _detection(ctx: Context, scope: Scope) -> Detection:

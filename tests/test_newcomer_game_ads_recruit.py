@@ -153,3 +153,31 @@ def test_rows_counted_that_no_table_holds_are_never_a_sum(recruiting: Connected)
     analysis = recruiting.analyse("How many open jobs does Sales have?")
     assert not any("salary" in i.explanation for i in analysis.interpretations), analysis.interpretations
     assert any(d.archetype == "insufficient_info" for d in analysis.detections) or not analysis.understood.complete
+
+
+def _roster(url: str) -> None:
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("CREATE TABLE players (player_id INTEGER PRIMARY KEY, username VARCHAR(20) NOT NULL, "
+                             "signed_up_at TIMESTAMP NOT NULL, account_status VARCHAR(10) NOT NULL, is_deleted BOOLEAN "
+                             "NOT NULL DEFAULT 0)")
+        conn.exec_driver_sql("CREATE TABLE sessions (session_id INTEGER PRIMARY KEY, player_id INTEGER NOT NULL "
+                             "REFERENCES players(player_id), started_at TIMESTAMP NOT NULL)")
+        # 2024 sign-ups: 4; active 3; not deleted 3; active and not deleted 2
+        conn.exec_driver_sql("INSERT INTO players VALUES (1, 'a', '2024-01-05 10:00:00', 'active', 0), "
+                             "(2, 'b', '2024-02-05 10:00:00', 'active', 0), (3, 'c', '2024-03-05 10:00:00', 'active', 1), "
+                             "(4, 'd', '2024-04-05 10:00:00', 'suspended', 0), (5, 'e', '2025-01-05 10:00:00', 'active', 0)")
+        conn.exec_driver_sql("INSERT INTO sessions VALUES (1, 1, '2025-05-01 10:00:00'), (2, 2, '2025-05-02 10:00:00')")
+    engine.dispose()
+
+
+@pytest.fixture
+def roster(tmp_path) -> Iterator[Connected]:
+    with built_sqlite(tmp_path, "roster.sqlite", _roster) as connected:
+        yield connected
+
+
+def test_a_status_and_a_soft_delete_are_both_asked(roster: Connected) -> None:
+    # the deleted players are offered as left out too, beside every player and only the active ones
+    answers = complete_answers(roster, "How many players signed up in 2024?")
+    assert {"[[4]]", "[[3]]", "[[2]]"} <= set(answers), answers
