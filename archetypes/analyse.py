@@ -2121,8 +2121,9 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
     if intent.how_many is not None and not (intent.group is not None and intent.explicit_measure):
         table = intent.how_many[0]
         actors = _distinct_actors(intent, profile, table) if table in profile.entities else None
-        named = next((m for m, span in intent.measures if span == intent.how_many[1] and m.kind == "sum" and
-                      not m.money), None)  # ('how many budgets': the budget rows, not their amounts)
+        named = next((m for m, span in intent.measures if span.start == intent.how_many[1].start and
+                      m.kind == "sum" and not m.money), None)  # ('how many budgets': the budget rows, not their
+        #                                                       amounts; 'how many items sold': the units)
         apart = spec.group is not None and not spec.group.column_only and spec.group.table != table and \
             table in profile.tables and profile.path(table, spec.group.table) is None
         through = _actors(profile, table, spec.group.table) if apart and spec.group is not None else None

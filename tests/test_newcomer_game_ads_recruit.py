@@ -55,6 +55,10 @@ def test_which_item_sold_the_most_ranks_the_items(game: Connected) -> None:
     assert any(a.startswith("[['Gem Pack'") for a in answers), answers  # by units
 
 
+def test_how_many_items_sold_is_the_units(game: Connected) -> None:
+    assert set(complete_answers(game, "how many items sold in May 2025")) == {"[[12]]"}
+
+
 def test_purchases_after_a_threshold_are_counted(game: Connected) -> None:
     analysis = game.analyse("How many players made more than 1 purchases?")
     assert analysis.interpretations and not any("amount" in i.explanation for i in analysis.interpretations), \
