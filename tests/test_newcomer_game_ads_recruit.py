@@ -185,3 +185,12 @@ def test_a_status_and_a_soft_delete_are_both_asked(roster: Connected) -> None:
     # the deleted players are offered as left out too, beside every player and only the active ones
     answers = complete_answers(roster, "How many players signed up in 2024?")
     assert {"[[4]]", "[[3]]", "[[2]]"} <= set(answers), answers
+
+
+def test_the_pages_example_sells_what_is_sold(game: Connected) -> None:
+    # the page's examples: the items bought are top-selling, never the players who bought them
+    from checker_app.ui.display import examples_for
+
+    examples = examples_for([game.profile])
+    assert examples[0] == "What is the top-selling store item?", examples
+    assert "How many players are there?" in examples, examples

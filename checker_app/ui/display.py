@@ -284,6 +284,11 @@ def examples_for(profiles: Sequence[Any]) -> tuple[str, ...]:
     from archetypes.naming import singular
 
     person = bool(noun.split()) and singular(noun.split()[-1]) in PEOPLE_NOUNS  # a rider is not 'top-selling'
+    nearest = [n for n in nouns if n[0] == nouns[0][0]] if nouns else []
+    goods = sorted(nearest, key=lambda n: -n[1])  # what is sold: of the nearest, the fewest rows (the catalogue)
+    if sold and len(goods) > 1:
+        noun = goods[0][2]  # ('the top-selling store item', not 'the top-selling player')
+        person = singular(noun.split()[-1]) in PEOPLE_NOUNS
     if sold and not person:
         out = [f"What is the top-selling {noun}?"]
         said = ["How have sales trended recently?", "Show revenue by month", "What were sales yesterday?"]
@@ -302,10 +307,11 @@ def examples_for(profiles: Sequence[Any]) -> tuple[str, ...]:
         said = [f"How have {what} trended recently?", f"Show {what} by month", f"What were {what} yesterday?"]
     if fact.time is not None:
         out += said
-    if len(nouns) > 1:
+    other = next((n[2] for n in nouns if n[2] != noun), None)
+    if other is not None:
         from archetypes.naming import plural
 
-        out.append(f"How many {plural(nouns[1][2])} are there?")  # ('properties', not 'propertys')
+        out.append(f"How many {plural(other)} are there?")  # ('properties', not 'propertys')
     return tuple(dict.fromkeys(out))
 
 
