@@ -57,7 +57,14 @@ def singular(word: str) -> str:
     return word
 
 
+# nouns with no plural of their own ('how many staff', not 'staffs')
+_UNCOUNTED = frozenset({"staff", "personnel", "equipment", "inventory", "data", "information", "feedback",
+                        "software", "hardware", "furniture", "stock", "series", "species"})
+
+
 def plural(word: str) -> str:
+    if word.split()[-1:] and word.split()[-1] in _UNCOUNTED:
+        return word
     if word.endswith("y") and len(word) > 2 and word[-2] not in "aeiou":
         return word[:-1] + "ies"
     if word.endswith(("s", "x", "z", "ch", "sh")):

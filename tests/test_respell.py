@@ -97,6 +97,14 @@ def test_words_whose_singular_is_themselves() -> None:
         ["species", "series", "status", "analysis", "track"]
 
 
+def test_words_with_no_plural_of_their_own() -> None:
+    """'how many staff are there', never 'staffs' (a newcomer's emergency department page said so)."""
+    from archetypes.naming import plural
+
+    assert [plural(w) for w in ("staff", "support staff", "series", "equipment", "category", "box")] == \
+        ["staff", "support staff", "series", "equipment", "categories", "boxes"]
+
+
 # a sentence about the asker beside the question is set aside only when it can narrow nothing: no value, number,
 # date, operator, fact or time word, and no schema word the question does not say itself
 SCHEMA_WORDS = frozenset({"customer", "customers", "country", "store", "stores", "order", "orders", "product"})
