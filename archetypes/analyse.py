@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
+import simplemma
 from sqlglot import exp
 
 from adapters.errors import InputError
@@ -785,11 +786,6 @@ def _quantity_phrases(profile: SchemaProfile) -> frozenset[str]:
     return cached
 
 
-# 'break 2025 billings down by quarter': the words of a breakdown, never a title with 'break' in it
-_BREAK_DOWN = re.compile(r"\b(?:break|breaks|breaking|broken|broke|split|splits|splitting)\b(?=(?:\s+[\w'-]+){0,6}?"
-                         r"\s+(?:down|out)\b)|\b(?:break|breaks|breaking|broken|broke)\s+down\b")
-
-
 def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of: dt.date | None) -> Context:
     if not isinstance(question, (str, bytes)):
         raise InputError("question must be text")
@@ -817,7 +813,7 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
     _how_often(intent, profile)
     _verb_ranked(intent, profile)
     grounded = Grounded(values=value_mentions(intent, profile), operators=operator_mentions(intent))
-    idioms = [m.span() for m in _BREAK_DOWN.finditer(intent.lower)]
+    idioms = [m.span() for m in lexicon.BREAK_DOWN.finditer(intent.lower)]  # never a title ('Break on Through')
     grounded.values = [m for m in grounded.values if not any(a <= m.span.start and m.span.end <= b for a, b in idioms)]
     intent.names = [n for n in intent.names if not any(a <= n.start and n.end <= b for a, b in idioms)]
     compared = versus.find(intent, profile)  # 'rock vs metal': the two values side by side, not filters
@@ -873,28 +869,10 @@ def _context(question: str, profile: SchemaProfile, lookup: Lookup | None, as_of
             base.fact, base.measure, base.count_table = counted[0], counted[1], None
     sides = versus.apply(compared, base, profile, intent) if compared is not None else None
     _apply_flags(grounded, intent, profile, base)
-    from archetypes.flags import TIMELINESS_WORDS
-
-    for m in TIMELINESS_WORDS.finditer(intent.lower):
-        if m.group(1).replace("-", " ") == "on time" and \
-                not any(f.start <= m.start() < f.end for f in grounded.flags):
-            # ('on-time delivery rate' with no date due on the rows: 'on' and 'time' are no time expression)
-            grounded.unread.append((Span(m.start(), m.end(), intent.question[m.start():m.end()]),
-                                    "no date due to compare the deed's date with"))
+    grounded.unread += _on_time_without_due(intent, grounded)
     if base.fact is not None and base.filters:
         _reach_filters(base, profile, intent)
-    money_words: list[Span] = []
-    named_here = [m for m, _ in intent.measures if base.fact is not None and m.table == base.fact.table and
-                  m.kind == "sum"]
-    if base.measure is not None and base.measure.kind == "sum" and len(named_here) == 1 and \
-            all(m is not base.measure for m, _ in intent.measures):
-        base.measure = named_here[0]  # 'total refunds for damaged bags': the returns' refund amount, as named
-    if base.measure is not None and (base.measure.money or base.measure.kind == "sum") and base.fact is not None \
-            and not any(m.money or m is base.measure for m, _ in intent.measures):
-        verb_named = _verb_money(intent, base.fact, base.measure)
-        if verb_named is not None:  # 'how much did aetna pay us': the paid amount, not the billed one
-            base.measure = verb_named
-        money_words = _words_of_columns(intent, base.measure.columns)
+    money_words = _figure_as_named(intent, base)
     ctx = Context(question=text, intent=intent, profile=profile, lookup=lookup, as_of=anchor, base=base)
     ctx.grounding = grounded
     ctx.extra["respelt"] = respelt
@@ -1281,13 +1259,15 @@ _PAY_VERBS = frozenset({"pay", "pays", "paying"})
 # ('paid in cash' too, but 'cancelled in porto' is where: 'in' only after paying)
 _HOW_DONE = re.compile(r"\s+(?:by|with|via|using|through)\s+(?:a\s+|an\s+|the\s+)?")
 _PAID_IN = re.compile(r"\s+in\s+")
+# 'which client paid us the most': a verb with its object
+_PAID_WHOM = re.compile(r"\s+(?:us|me|them|him|her)\b")
 
 
 def _deed_not_state(intent: Intent, mention: ValueMention, grounded: Grounded, profile: SchemaProfile) -> bool:
     """A state's word that says what was done, not which rows: 'pays' (present, the state is 'paid'), 'paid by
     cash' (how: another column's value follows), 'amount paid' (a figure column of that name)."""
     said = mention.span.text.lower()
-    if said in _PAY_VERBS or re.match(r"\s+(?:us|me|them|him|her)\b", intent.lower[mention.span.end:]):
+    if said in _PAY_VERBS or _PAID_WHOM.match(intent.lower, mention.span.end):
         return True  # ('which client paid us the most': a verb with its object, not the invoices in state paid)
     if any(v.span.start > mention.span.end and (_HOW_DONE.fullmatch(intent.lower[mention.span.end:v.span.start]) or
                                                  said == "paid" and _PAID_IN.fullmatch(
@@ -1343,8 +1323,9 @@ def _apply_values(grounded: Grounded, intent: Intent, profile: SchemaProfile, sp
             # 'paid by cash', 'which tenant pays the most', 'total amount paid': how or what was paid (a column's
             # name), not the rows whose status is 'paid'
             grounded.event_verbs += [(mention.span, r.table) for r in mention.refs]
-            paid = mention.span.text.lower() in ("paid", "pay", "pays", "paying") and re.match(
-                r"\s+(?:(?:us|me|them)\b|(?:the\s+)?(?:most|least|more|less)\b)", intent.lower[mention.span.end:])
+            paid = mention.span.text.lower() in _PAY_VERBS | {"paid"} and (
+                _PAID_WHOM.match(intent.lower, mention.span.end) or
+                re.match(r"\s+(?:the\s+)?(?:most|least|more|less)\b", intent.lower[mention.span.end:]))
             if paid and spec.measure is not None and spec.measure.kind == "count" and spec.fact is not None and \
                     not intent.how_many and (money := next((m for m in spec.fact.measures if m.money), None)):
                 spec.measure = money  # 'which client paid us the most': the money paid, not how many invoices
@@ -2065,11 +2046,35 @@ def _own_column(group: Entity, counted: str, profile: SchemaProfile, said: str =
                   row_count=info.row_count, column_only=True)
 
 
+def _on_time_without_due(intent: Intent, grounded: Grounded) -> list[tuple[Span, str]]:
+    """'on-time delivery rate' with no date due on the rows read (no flag applied): 'on' and 'time' are no time
+    expression, and the words are said unread."""
+    from archetypes.flags import TIMELINESS_WORDS
+
+    return [(Span(m.start(), m.end(), intent.question[m.start():m.end()]), "no date due to compare the deed's date with")
+            for m in TIMELINESS_WORDS.finditer(intent.lower)
+            if m.group(1).replace("-", " ") == "on time" and not any(f.start <= m.start() < f.end for f in grounded.flags)]
+
+
+def _figure_as_named(intent: Intent, base: QuerySpec) -> list[Span]:
+    """The figure of the rows read that the question names: its one summed figure named ('total refunds for damaged
+    bags': the refund amount, not the kilos returned), or the money column a verb names ('how much did aetna pay
+    us': the paid amount, not the billed one). Returns the words that named it."""
+    if base.fact is None or base.measure is None:
+        return []
+    named_here = [m for m, _ in intent.measures if m.table == base.fact.table and m.kind == "sum"]
+    if base.measure.kind == "sum" and len(named_here) == 1 and all(m is not base.measure for m, _ in intent.measures):
+        base.measure = named_here[0]
+    if not (base.measure.money or base.measure.kind == "sum") or \
+            any(m.money or m is base.measure for m, _ in intent.measures):
+        return []
+    base.measure = _verb_money(intent, base.fact, base.measure) or base.measure
+    return _words_of_columns(intent, base.measure.columns)
+
+
 def _verb_money(intent: Intent, fact: Fact, chosen: Measure) -> Measure | None:
     """Of a fact's several money columns, the one a verb or noun of the question names by its own word ('pay' the
     paid_amount, 'refunds' the refund_amount, 'billed' the billed_amount), when that is not the one chosen."""
-    import simplemma
-
     said = {simplemma.lemmatize(w, lang="en") for w, _, _ in intent.tokens if len(w) > 2}
     named = [m for m in fact.measures if m.money and m.kind == "sum" and m is not chosen and
              {simplemma.lemmatize(w, lang="en") for c in m.columns for w in words(c)} & said - _GENERIC_MONEY]
@@ -2080,8 +2085,6 @@ def _verb_money(intent: Intent, fact: Fact, chosen: Measure) -> Measure | None:
 def _words_of_columns(intent: Intent, columns: tuple[str, ...]) -> list[Span]:
     """The question's words that are a form of a word of these columns ('pay' of paid_amount), beyond the generic
     ones."""
-    import simplemma
-
     own = {simplemma.lemmatize(w, lang="en") for c in columns for w in words(c)} - _GENERIC_MONEY
     return [Span(s, e, intent.question[s:e]) for w, s, e in intent.tokens
             if len(w) > 2 and simplemma.lemmatize(w, lang="en") in own]

@@ -322,6 +322,12 @@ GRAMMAR_IDIOMS = re.compile(
     r"|\bthe\s+start\s+of(?=\s+(?:19|20)\d{2}\b|\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)")
 
 
+# 'break 2025 billings down by quarter', 'break down sales by region': the words of a breakdown, with up to six words
+# between the verb and 'down' (GRAMMAR_IDIOMS reads them when only a pronoun is between)
+BREAK_DOWN = re.compile(r"\b(?:break|breaks|breaking|broken|broke|split|splits|splitting)\b(?=(?:\s+[\w'-]+){0,6}?"
+                        r"\s+(?:down|out)\b)|\b(?:break|breaks|breaking|broken|broke)\s+down\b")
+
+
 # who or what the answer is for, said before the question: 'finance q:', 'for the exec deck:', 'quick one before the
 # stocktake:', 'hey so for the board i need', 'audit next week so tell me', 'board pack needs': context, not data
 _PAPERS = (r"deck|decks|slides?|meeting|report|pack|review|presentation|qbr|stocktake|audit|call|email|memo|standup|"

@@ -139,10 +139,13 @@ def _from_to(filters: list, intent: Intent, profile: SchemaProfile, start: str) 
         if len(values) != 2:
             continue
         (a, _), (b, _) = values
-        if not re.search(rf"\bfrom\s+(?:the\s+)?{re.escape(a.lower())}\b.*\bto\s+(?:the\s+)?{re.escape(b.lower())}\b",
-                         lower):
-            if not re.search(rf"\bfrom\s+(?:the\s+)?{re.escape(b.lower())}\b.*\bto\s+(?:the\s+)?"
-                             rf"{re.escape(a.lower())}\b", lower):
+
+        def from_to(first: str, second: str) -> bool:
+            return re.search(rf"\bfrom\s+(?:the\s+)?{re.escape(first.lower())}\b.*\bto\s+(?:the\s+)?"
+                             rf"{re.escape(second.lower())}\b", lower) is not None
+
+        if not from_to(a, b):
+            if not from_to(b, a):
                 continue
             a, b = b, a
         options = _ambiguous(profile, start, flt.entity.table)
