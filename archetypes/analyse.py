@@ -1237,9 +1237,9 @@ _AS_VERB_BEFORE = re.compile(r"\b(?:never|not|n't|nt|who|that|which|have|has|had
 
 
 
-def _events_verb(intent: Intent, mention: ValueMention, profile: SchemaProfile) -> bool:
+def _events_verb(intent: Intent, mention: ValueMention, profile: SchemaProfile) -> tuple[str, ...]:
     """A status value that is the verb of the events holding it ('booked' of bookings), said as a verb ('who
-    never booked', 'that booked'): the events, not their status."""
+    never booked', 'that booked'): the events, not their status; the tables holding those events, or none."""
     from archetypes.intent import stem
     from archetypes.values import lemma
 
@@ -1247,12 +1247,35 @@ def _events_verb(intent: Intent, mention: ValueMention, profile: SchemaProfile) 
     # ('which member booked the most': a table's noun, in the singular, is the subject too)
     subject = any(t.span.end <= mention.span.start and not before[t.span.end:].strip() and not t.entity.column_only
                   for t in intent.targets)
-    if not mention.refs or not (_AS_VERB_BEFORE.search(before) or subject):
-        return False
     said = mention.span.text.lower()
-    return all(lexicon.is_state_column(words(r.column)) and r.table in profile.facts and
-               any(stem(said) == stem(w) or lemma(said) == lemma(singular(w)) for w in words(r.table))
-               for r in mention.refs)
+    deeds = _deed_of_other_events(intent, mention, profile, before, subject) if mention.refs else ()
+    if deeds:
+        return deeds
+    if not mention.refs or not (_AS_VERB_BEFORE.search(before) or subject):
+        return ()
+    own = all(lexicon.is_state_column(words(r.column)) and r.table in profile.facts and
+              any(stem(said) == stem(w) or lemma(said) == lemma(singular(w)) for w in words(r.table))
+              for r in mention.refs)
+    return tuple(dict.fromkeys(r.table for r in mention.refs)) if own else ()
+
+
+_PASSIVE_BEFORE = re.compile(r"\b(?:were|was|been|be|being|get|gets|got|are|is)\s+$")
+
+
+def _deed_of_other_events(intent: Intent, mention: ValueMention, profile: SchemaProfile, before: str,
+                          subject: bool) -> tuple[str, ...]:
+    """A state a deed leaves on the rows it was done to ('sold' of a vehicle), said as the verb, where another
+    table holds the deeds themselves (vehicle_sales, dated sold_at): 'vehicles sold in october', 'which rep sold
+    the most' are those sales, not the vehicles whose stock status is sold today."""
+    from archetypes.counted import IRREGULAR_DEEDS, verb_facts
+
+    said = mention.span.text.lower()
+    if said not in IRREGULAR_DEEDS or not (_AS_VERB_BEFORE.search(before) or _PASSIVE_BEFORE.search(before) or
+                                            subject):
+        return ()
+    deeds = sorted(f for f in verb_facts(intent, profile)
+                   if all(f != r.table and profile.path(f, r.table) is not None for r in mention.refs))
+    return tuple(deeds) if deeds and all(lexicon.is_state_column(words(r.column)) for r in mention.refs) else ()
 
 
 _PAY_VERBS = frozenset({"pay", "pays", "paying"})
@@ -1312,11 +1335,12 @@ def _apply_values(grounded: Grounded, intent: Intent, profile: SchemaProfile, sp
             # 'songs and videos': every kind, or each kind counted, not the videos alone
             grounded.unread.append((mention.span, "a kind joined by 'and' to other rows is not filtered on"))
             continue
-        if _events_verb(intent, mention, profile):
+        events = _events_verb(intent, mention, profile)
+        if events:
             # 'members who never booked a class': the bookings themselves, not those whose status is 'booked';
             # never filtered on; said unread unless a reading reads the events ('which member booked the most':
             # their bookings counted; 'who never booked': none of them)
-            grounded.event_verbs += [(mention.span, r.table) for r in mention.refs]
+            grounded.event_verbs += [(mention.span, table) for table in events]
             continue
         if all(lexicon.is_state_column(words(r.column)) for r in mention.refs) and \
                 _deed_not_state(intent, mention, grounded, profile):
@@ -1863,8 +1887,11 @@ def _units_sold(intent: Intent, profile: SchemaProfile, table: str) -> tuple[Fac
 def _distinct_actors(intent: Intent, profile: SchemaProfile, table: str) -> tuple[Fact, Measure] | None:
     """'how many different clients ordered in 1997': the distinct rows the events point at, not every row."""
     prefer = verb_facts(intent, profile)  # ('how many students enrolled in 2024': the verb of the enrollments)
-    if not prefer and not any(t[0] in lexicon.FACT_WORDS and t[0] not in lexicon.FACT_NOUNS or
-                              t[0] in lexicon.SERVING_VERBS for t in intent.tokens):
+    # (a word the schema names is no verb: 'agents on the night shift' are agents by their shift column)
+    named = [t.span for t in intent.targets]
+    if not prefer and not any((t[0] in lexicon.FACT_WORDS and t[0] not in lexicon.FACT_NOUNS or
+                               t[0] in lexicon.SERVING_VERBS) and not any(s.start <= t[1] < s.end for s in named)
+                              for t in intent.tokens):
         return None
     return _actors(profile, table, prefer=prefer)
 
@@ -1899,6 +1926,14 @@ def _named_count(intent: Intent, profile: SchemaProfile, group_table: str | None
     if intent.group is not None and not intent.group.entity.column_only and intent.group.entity.table == table:
         return None  # 'our best clients': the rows ranked are not what is counted
     return rows_counted(table, profile)
+
+
+def _income_named(fact: Fact, measure: Measure) -> int:
+    """How plainly a money figure is income by its names: a sale price or revenue column (2), on rows of sales,
+    invoices or payments (1)."""
+    said = {singular(w) for c in measure.columns for w in words(c)}
+    return 2 * bool(said & lexicon.INCOME_COLUMN_WORDS) + bool(
+        {singular(w) for w in words(fact.table)} & lexicon.INCOME_ROW_WORDS)
 
 
 def _partition_of(intent: Intent, profile: SchemaProfile, group) -> Entity | None:
@@ -2229,6 +2264,11 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
             if intent.money is not None or any(t in lexicon.MONEY_WORDS for t in typed):
                 # 'top players by spend', 'which clients spent the most': money, never the first figure found
                 options = [(f, m) for f, m in options if m.money] or options
+            if any(t in lexicon.INCOME_WORDS for t in typed):
+                # 'which branch had the highest revenue': money coming in (a sale price), not a cost column
+                options = [(f, m) for f, m in options
+                           if not any(set(words(c)) & lexicon.COST_WORDS for c in m.columns)] or options
+                options.sort(key=lambda o: -_income_named(o[0], o[1]))  # (a sale's price before a loan's amount)
             primary = profile.primary_fact()
             found = next(((f, m) for f, m in options if primary and f.table == primary.table), None) or (
                 options[0] if options else None)

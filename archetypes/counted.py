@@ -103,4 +103,12 @@ def verb_facts(intent: Intent, profile: SchemaProfile) -> frozenset[str]:
     named = {deeds[_deed_root(w)] for w in said if _deed_root(w) in deeds}
     named |= {f.table for f in profile.fact_list() for w in said if len(w) > 4 and w.endswith("ed") and
               any(stem(w) == stem(n) for n in words(f.table))}
+    # irregular verbs: 'sold' of vehicle_sales (or of its sold_at), 'bought' of purchases
+    named |= {f.table for f in profile.fact_list() for w in said if w in IRREGULAR_DEEDS and
+              (IRREGULAR_DEEDS[w] in {singular(n) for n in words(f.table)} or
+               f.time is not None and f.time.table == f.table and w in words(f.time.column))}
     return frozenset(named)
+
+
+IRREGULAR_DEEDS = {"sold": "sale", "sell": "sale", "sells": "sale", "selling": "sale", "bought": "purchase",
+                    "buy": "purchase", "buys": "purchase"}

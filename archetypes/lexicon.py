@@ -63,6 +63,14 @@ MONEY_WORDS = frozenset("""
 revenue revenues rev turnover income earnings takings gmv money spend spends spent spending earn earns earned
 """.split())
 
+# money words that say money coming in: never a cost column's figure when another money column is there
+INCOME_WORDS = frozenset("revenue revenues rev turnover income earnings takings gmv earn earns earned".split())
+# a money column or a table whose names say income ('sale_price', 'invoices'): first among the money figures
+INCOME_COLUMN_WORDS = frozenset("revenue sale price income turnover".split())
+INCOME_ROW_WORDS = frozenset("sale order invoice payment booking".split())
+# words of a money column that says money going out
+COST_WORDS = frozenset("cost costs expense expenses spend spending".split())
+
 # operations people ask for that no reading computes yet: reported as not read with this reason, never
 # answered by a total
 UNSUPPORTED = {

@@ -46,6 +46,9 @@ def singular(word: str) -> str:
         word = word[:-2]
     if word in _IRREGULAR:
         return _IRREGULAR[word]
+    compound = _COMPOUND_PLURAL.search(word)
+    if compound is not None and word not in _MEN_NOT_PLURAL:  # 'salespeople', 'chairwomen', 'foremen'
+        return word[:compound.start()] + _IRREGULAR[compound.group(0)]
     if len(word) <= 3 or word.endswith(("ss", "us", "is")):
         return word
     if word.endswith("ies"):
@@ -57,6 +60,16 @@ def singular(word: str) -> str:
     return word
 
 
+# the irregular plurals that end compounds ('salespeople': a salesperson), and the words ending so that are not
+# plurals at all ('specimen')
+_COMPOUND_PLURAL = re.compile(r"(?:people|women|men|children)$")
+_MEN_NOT_PLURAL = frozenset({"specimen", "abdomen", "omen", "regimen", "acumen", "stamen", "hymen", "semen", "amen",
+                             "yamen"})
+_MAN_NOT_SINGULAR = frozenset({"human", "german", "roman", "shaman", "talisman", "caiman", "ottoman", "walkman"})
+_COMPOUND_SINGULAR = re.compile(r"(?:person|woman|man|child)$")
+_PLURAL_OF = {"person": "people", "woman": "women", "man": "men", "child": "children"}
+
+
 # nouns with no plural of their own ('how many staff', not 'staffs')
 _UNCOUNTED = frozenset({"staff", "personnel", "equipment", "inventory", "data", "information", "feedback",
                         "software", "hardware", "furniture", "stock", "series", "species"})
@@ -65,6 +78,9 @@ _UNCOUNTED = frozenset({"staff", "personnel", "equipment", "inventory", "data", 
 def plural(word: str) -> str:
     if word.split()[-1:] and word.split()[-1] in _UNCOUNTED:
         return word
+    compound = _COMPOUND_SINGULAR.search(word)
+    if compound is not None and word.split()[-1] not in _MAN_NOT_SINGULAR:  # 'salesperson': salespeople
+        return word[:compound.start()] + _PLURAL_OF[compound.group(0)]
     if word.endswith("y") and len(word) > 2 and word[-2] not in "aeiou":
         return word[:-1] + "ies"
     if word.endswith(("s", "x", "z", "ch", "sh")):

@@ -68,17 +68,18 @@ def find_facts(tables: dict[str, TableInfo], edges: dict[str, list[Edge]], skip:
     """{table: fact}: tables with a foreign key and a time (their own, or their header's), with measures."""
     own_time = {name: column for name, t in tables.items()
                 if name not in skip and (column := _choose_time(t)) is not None}
+    standalone = _standalone_events(tables, edges, own_time)
     candidates: dict[str, Fact] = {}
     for name, table in tables.items():
-        if name in skip or not edges.get(name):
+        if name in skip or not (edges.get(name) or name in standalone):
             continue
         column = own_time.get(name)
         if column is not None and _choose_score_ok(table, column):
             fact = Fact(table=name, measures=[], time=time_column(table, column), row_count=table.row_count)
         else:
-            parent = next((e for e in edges[name]
+            parent = next((e for e in edges.get(name, [])
                            if e.ref_table in own_time and e.ref_table not in skip
-                           and edges.get(e.ref_table)
+                           and (edges.get(e.ref_table) or e.ref_table in standalone)
                            and _choose_score_ok(tables[e.ref_table], own_time[e.ref_table])), None)
             if parent is None:
                 continue
@@ -87,13 +88,36 @@ def find_facts(tables: dict[str, TableInfo], edges: dict[str, list[Edge]], skip:
                         time_path=(parent,), row_count=table.row_count)
         candidates[name] = fact
     for fact in candidates.values():
-        for edge in edges[fact.table]:
+        for edge in edges.get(fact.table, []):
             if edge.ref_table in candidates and candidates[edge.ref_table].time_path == ():
                 candidates[edge.ref_table].header = True
     for fact in candidates.values():
         fact.measures = _measures(tables[fact.table], fact, candidates, edges,
                                   {singular(words(name)[-1]) for name in tables if words(name)})
     return candidates
+
+
+# a table whose name says its rows are the lines of another's ('tab_line_items' of taproom_tabs)
+_LINE_WORDS = frozenset({"line", "lines", "item", "items", "detail", "details", "entry", "entries"})
+
+
+def _lines_of(child: str, parent: str) -> bool:
+    said, head = words(child), words(parent)
+    return bool(head) and bool(set(said) & _LINE_WORDS) and singular(head[-1]) in {singular(w) for w in said}
+
+
+def _standalone_events(tables: dict[str, TableInfo], edges: dict[str, list[Edge]],
+                       own_time: dict[str, ColumnInfo]) -> set[str]:
+    """Dated tables with no foreign key of their own that are events all the same: a flat table nothing points
+    at (a CSV of sales loaded alone), or the header of its own lines ('taproom_tabs' of 'tab_line_items'). A
+    dated table other rows point at (people with a sign-up date) stays a dimension."""
+    pointing: dict[str, set[str]] = {}
+    for name, out in edges.items():
+        for edge in out:
+            pointing.setdefault(edge.ref_table, set()).add(name)
+    return {name for name, column in own_time.items()
+            if not edges.get(name) and _choose_score_ok(tables[name], column) and
+            all(_lines_of(child, name) for child in pointing.get(name, ()))}
 
 
 def _choose_score_ok(table: TableInfo, column: ColumnInfo) -> bool:
@@ -191,13 +215,13 @@ def _measures(table: TableInfo, fact: Fact, facts: dict[str, Fact], edges: dict[
             also = (*also, own, singular(own), *(w for w in words(table.name) if w in _MASS_NOUNS))
         found.append(Measure(value, f"Sum of {named}", "sum", table.name, (column.name,),
                              money=money, words=(named, *also)))
-    for edge in edges[table.name]:
+    for edge in edges.get(table.name, []):
         parent = facts.get(edge.ref_table)
         if parent is not None and parent.time_path == () and len(edge.columns) == 1:
             noun = plural(phrase(edge.ref_table).split()[-1]) if phrase(edge.ref_table) else "parents"
             found.append(Measure(slug(noun), f"Distinct {noun} (count of distinct {phrase(edge.columns[0])})",
                                  "count_distinct", table.name, edge.columns, words=(noun,)))
-    if fact.time_path == () or not edges[table.name]:
+    if fact.time_path == () or not edges.get(table.name):
         noun = plural(singular(row_noun(table.name))) if phrase(table.name) else "rows"
         key = tuple(table.primary_key[:1])
         said = phrase(table.name).split()
