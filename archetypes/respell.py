@@ -13,7 +13,7 @@ from rapidfuzz.distance import DamerauLevenshtein
 
 from archetypes import lexicon
 from archetypes.context_sentences import context_sentences
-from archetypes.naming import singular
+from archetypes.naming import plural, singular
 
 _MONTHS = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
            r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
@@ -59,7 +59,7 @@ _MONEY_SIGN = re.compile(r"(?<![\w$€£¥])([$€£¥]{1,3})(?!\s*\d)(?=\s|$|[?
 
 # "who hasn't purchased in six months": in the last six months (said after a negation: a gap up to now)
 _GAP = re.compile(r"\b(?:in|for|within)\s+(?:the\s+)?(?!last\b|past\b)((\d{1,3}|" + "|".join(_NUMBER_WORDS) +
-                  r")\s+(days?|weeks?|months?|years?))\b")
+                  r")\s+(days?|weeks?|wks?|months?|mos?|years?|yrs?))\b")
 _NEGATED = re.compile(r"\b(?:hasn'?t|haven'?t|has not|have not|didn'?t|did not|not|no|never)\b")
 # 'how many dollars more did we sell': how much more (money, not a count of dollars)
 _HOW_MANY_MONEY = re.compile(r"\bhow\s+many\s+(?:dollars|euros|pounds|bucks|usd|eur|gbp)(?=\s+(?:more|less|fewer)\b)")
@@ -73,6 +73,18 @@ _SHORTHAND = re.compile(r"\b(ppl)\b")
 _COMMON_TYPOS = {"teh": "the", "yesterdays": "yesterday's", "todays": "today's", "tommorow": "tomorrow",
                  "breakdwon": "breakdown", "brekdown": "breakdown", "mins": "minutes", "hrs": "hours", "secs": "seconds"}
 _COMMON_TYPO = re.compile(r"\b(" + "|".join(_COMMON_TYPOS) + r")\b")
+# an analyst's shorthand ('top 5 custs by rev excl. cancelled', '% chg', 'avg px'), read when the data does not
+# use the short word itself (a table of cats keeps its cats)
+_ABBREVIATIONS = {"cust": "customer", "chg": "change", "excl": "excluding", "incl": "including", "px": "price",
+                  "mgr": "manager", "yr": "year", "qtr": "quarter", "mkt": "market", "acct": "account", "amt": "amount",
+                  "cat": "category", "dept": "department", "emp": "employee", "prod": "product", "tz": "time zone",
+                  "dt": "date", "mo": "month", "wk": "week", "inv": "invoice", "txn": "transaction", "sku": "product"}
+_ABBREVIATION = re.compile(r"\b(" + "|".join(_ABBREVIATIONS) + r")(s?)\b\.?(?!['’/-]\w)")  # 'custs': plural
+_GAP_UNITS = {"wk": "weeks", "wks": "weeks", "mo": "months", "mos": "months", "yr": "years", "yrs": "years"}
+# 'mo' is a month only after a number ('6 mo'), never a word of its own
+_AFTER_NUMBER_ONLY = frozenset({"mo", "mos"})
+# shorthand that is a word too: kept as typed when the data holds it ('how many cats did we see')
+_WORDS_TOO = frozenset({"cat", "cats", "prod", "emp", "inv"})
 _AFTER_DISCOUNT = re.compile(r"\b(after|net\s+of|less|minus|before)\s+(?:the\s+|line\s+|all\s+)?discounts?\b")
 _WAITING_TO = re.compile(r"\b(?:still\s+)?(?:waiting|awaiting|yet|left|pending)\s+to\s+be\s+"
                          r"([a-z]+(?:ed|aid|ent|one|own|ilt|old|ught))\b")  # ('to be paid', 'to be sent')
@@ -129,6 +141,8 @@ _HOW_MUCH_OF = re.compile(r"\b(how\s+much)\s+of\s+(?:the|our|your|all)\s+[a-z]+(
                           r"(?:is|are|was|were|comes?|came)\b")
 _WHAT_BILLED = re.compile(r"\b(what)\s+(?:did|do|have)\s+we\s+(?:invoice|invoiced|bill|billed)\b")
 _HASH_OF = re.compile(r"(?<![\w#])(#)\s?(?=of\s)")
+# '# jazz tracks', '# custs w/ 15+ visits': how many (a '#' before a number is a key: 'order #12')
+_HASH_COUNT = re.compile(r"(?:^|(?<=[\s,(]))(#)\s?(?=[a-z])(?!of\s)")
 # 'which region purchases the most': the buying verb (how much it buys, or how many purchases), not the rows' noun
 _PRESENT_BUYING = "|".join(sorted(v + "s" for v in lexicon.BUYING_VERBS if v not in ("buy", "bought") and
                                   not v.endswith("ed")))
@@ -245,7 +259,7 @@ def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
     if _NEGATED.search(lower):
         for m in _GAP.finditer(lower):
             count = _NUMBER_WORDS.get(m.group(2), m.group(2))
-            found[m.span(1)] = f"the last {count} {m.group(3)}"
+            found[m.span(1)] = f"the last {count} {_GAP_UNITS.get(m.group(3), m.group(3))}"
     for m in _HOW_MANY_MONEY.finditer(lower):
         found[m.span()] = "how much"
     for m in _WORKS_UNDER.finditer(lower):
@@ -257,6 +271,13 @@ def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
     for m in _COMMON_TYPO.finditer(lower):
         if m.group(1) not in known:
             found[m.span(1)] = _COMMON_TYPOS[m.group(1)]
+    for m in _ABBREVIATION.finditer(lower):
+        short = m.group(1) + m.group(2)
+        if short in known or singular(short) in known or short in _WORDS_TOO and named is not None and named(short) or \
+                short in _AFTER_NUMBER_ONLY and not re.search(r"\d\s*$", lower[:m.start()]):
+            continue
+        word = _ABBREVIATIONS[m.group(1)]
+        found[(m.start(), m.end() if m.group(0).endswith(".") else m.end(2))] = plural(word) if m.group(2) else word
     if "discount" in known:
         for m in _AFTER_DISCOUNT.finditer(lower):
             found[m.span()] = "net" if m.group(1) != "before" else "gross"  # 'sales after discounts': net sales
@@ -392,6 +413,8 @@ def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
         found[m.span(1)] = "buys"
     for m in _HASH_OF.finditer(lower):
         found[m.span(1)] = "number"
+    for m in _HASH_COUNT.finditer(lower):
+        found[m.span(1)] = "number of"
     for m in _EACH_OF.finditer(lower):
         found[m.span(1)] = f"each {m.group(2)}{singular(m.group(3))}"  # ('each of our support agents')
     for m in _ONE_OF.finditer(lower):
@@ -406,6 +429,9 @@ def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
         fixed = _operator_typo(word, known)
         if fixed is not None and (named is None or not named(word)):
             found.setdefault(m.span(), fixed)
+    # a change inside a wider one is part of it ('in 6 mo': the last 6 months); two that cross are both dropped
+    found = {(a, b): word for (a, b), word in found.items()
+             if not any(c <= a and b <= d and (c, d) != (a, b) for (c, d) in found)}
     changes = tuple(Respelling(a, b, question[a:b], word) for (a, b), word in sorted(found.items())
                     if not any(a < d and c < b for (c, d) in found if (c, d) != (a, b)))
     if not changes:

@@ -61,6 +61,16 @@ CASES = [
     ("could you check which orders are late", DEMO, "which orders are late"),
     ("can you tell", DEMO, "can you tell"),
     ("tell me about sorry states", DEMO, "tell me about sorry states"),
+    # an analyst's shorthand, read as the words it stands for; a '#' before words is how many, before a number a key
+    ("top 5 custs by rev excl. cancelled", DEMO, "top 5 customers by rev excluding cancelled"),
+    ("avg px by cat", DEMO, "avg price by category"),
+    ("# invoices by yr, all yrs", DEMO, "number of invoices by year, all years"),
+    ("# of orders", DEMO, "number of orders"),
+    ("order #12 status", DEMO, "order #12 status"),
+    ("custs who haven't ordered in 6 mo", DEMO, "customers who haven't ordered in the last 6 months"),
+    ("hire dt of margaret park", DEMO, "hire date of margaret park"),
+    ("seafood skus", DEMO, "seafood products"),
+    ("mo and jo", DEMO, "mo and jo"),
 ]
 
 
@@ -131,3 +141,12 @@ CONTEXT_CASES = [
 def test_a_sentence_about_the_asker_is_set_aside_when_it_narrows_nothing(typed: str, read: str) -> None:
     named = {"cancelled", "acme corp", "canada", "tokyo"}.__contains__
     assert respell(typed, **DEMO, known=SCHEMA_WORDS, named=named).text == read
+
+
+def test_shorthand_the_data_uses_as_a_word_is_kept() -> None:
+    # a vet's data holds the species 'cat': 'cats' are cats there, categories elsewhere
+    assert respell("how many cats did we see", **DEMO, named={"cat", "cats"}.__contains__).text == \
+        "how many cats did we see"
+    assert respell("how many cats", **DEMO).text == "how many categories"
+    # a column named so keeps its own word ('the acct of each invoice')
+    assert respell("acct by region", **DEMO, known=frozenset({"acct"})).text == "acct by region"
