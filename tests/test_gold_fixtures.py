@@ -4,8 +4,7 @@ gold/later11/, gold/later12/, gold/later13/, gold/later14/, gold/later15/, gold/
 gold/later18/, gold/later19/, gold/later20/, gold/later21/, gold/later22/, gold/later23/, gold/later24/,
 gold/later25/, gold/later26/, gold/later27/, gold/later28/, gold/later29/, gold/later30/, gold/later31/,
 gold/later32/, gold/later33/, gold/later34/, gold/later35/, gold/later36/ and gold/later37/, and the history
-schema's set in
-gold/history/) are well formed and their SQL answers.
+schema's set in gold/history/) are well formed and their SQL answers.
 
 Every line parses into a case; every reading runs on SQLite and returns rows, and on the other engines
 (demo, Chinook and the history schema: PostgreSQL and MariaDB; Northwind: PostgreSQL) after
