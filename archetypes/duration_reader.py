@@ -54,6 +54,10 @@ _DAYS_IN = {"day": 1, "week": 7, "hour": 1 / 24, "month": 365.25 / 12}
 # 'which shipper is the fastest to ship', 'who delivers quickest'
 _FAST_TO = re.compile(r"\b(?:fastest|quickest|slowest|speediest)\s+(?:[a-z]+\s+){0,2}?(?:to|at|in)\s+(?:get\s+)?"
                       r"([a-z]+)")
+# 'which request type takes longest to resolve', 'who took the most time to reply'
+_TAKES_LONGEST = re.compile(r"\b(?:takes?|took|taking|needs?|needed)\s+(?:the\s+)?(?:longest|shortest|most\s+time|"
+                            r"least\s+time|longer|less\s+time|more\s+time)\s+(?:on\s+average\s+)?to\s+(?:get\s+)?"
+                            r"([a-z]+)")
 _VERB_FAST = re.compile(r"\b([a-z]+?)(?:es|s)?\s+(?:the\s+)?(?:fastest|quickest|slowest)\b")
 # 'how long do subscriptions last', 'average subscription length': a row's life, from its start to its end
 _LASTS = re.compile(r"\bhow\s+long\s+(?:does|do|did|will)\s+(?:a|an|the|our|their)?\s*([a-z]+)\s+"
@@ -87,8 +91,8 @@ _START_WORDS = frozenset("created creation opened open ordered order placed subm
 _IRREGULAR = {"pay": "paid", "payment": "paid", "paying": "paid", "paid": "paid"}
 _NOT_A_VERB = frozenset("the a an our their it this that last first next each every average avg mean median total "
                         "typical is are was were who which what one".split())
-_FASTEST = re.compile(r"\b(?:fastest|quickest|shortest|speediest|least)\b")
-_SLOWEST = re.compile(r"\b(?:slowest|longest)\b")
+_FASTEST = re.compile(r"\b(?:fastest|quickest|shortest|speediest|least)\b")  # ('least time' too)
+_SLOWEST = re.compile(r"\b(?:slowest|longest|most\s+time)\b")
 
 
 @dataclass
@@ -156,7 +160,7 @@ def duration_asked(intent: Intent, profile: SchemaProfile, mentioned: tuple[str,
     names an end no date column holds: the report then says the duration was not read)."""
     lower = intent.lower
     found: list[tuple[re.Match[str], str | None, str]] = []
-    for pattern in (_HOW_LONG, _HOW_LONG_UNTIL, _TIME_TO, _NOUN_TIME, _FAST_TO, _VERB_FAST):
+    for pattern in (_TAKES_LONGEST, _HOW_LONG, _HOW_LONG_UNTIL, _TIME_TO, _NOUN_TIME, _FAST_TO, _VERB_FAST):
         for m in pattern.finditer(lower):
             if m.group(1) not in _NOT_A_VERB:
                 found.append((m, None, m.group(1)))

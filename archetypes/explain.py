@@ -31,6 +31,9 @@ def _rows(table: str) -> str:
 
 def measure_text(measure: Measure, agg: str | None = None, weight: Measure | None = None) -> str:
     columns = [phrase(c) for c in measure.columns]
+    if agg == "weighted" and weight is not None and measure.kind == "expression" and \
+            measure.columns[1:] == weight.columns:  # 'open rate': all opens over all recipients
+        return f"Total {' '.join(words(measure.columns[0]))} over total {' '.join(words(weight.columns[0]))}"
     if agg == "weighted" and weight is not None and columns:
         return f"Average {' × '.join(columns)} weighted by {' × '.join(phrase(c) for c in weight.columns)}"
     if agg in ("avg", "min", "max") and columns:

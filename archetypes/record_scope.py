@@ -43,7 +43,7 @@ EXCLUDED = {"cancelled", "canceled", "refunded", "returned", "failed", "void", "
             "deleted", "inactive", "expired", "churned", "declined", "paused", "lost", "abandoned", "draft",
             "open", "suspended", "terminated", "lapsed"}
 # ('do we open': the opening done, no open rows)
-_CURRENT = re.compile(r"\b(right now|currently|current|today|now|at the moment|active|live|these days|"
+_CURRENT = re.compile(r"\b(right now|currently|current|today|now|at the moment|active|live|these days|still|"
                       r"(?<!we )(?<!they )(?<!you )open|unresolved)\b")
 _UNDER_WAY = frozenset({"open", "pending"})
 # a row marked as struck out by a flag or a date of its own: deleted, archived, a line voided on its check
@@ -64,7 +64,9 @@ _HOLDERS = frozenset({"membership", "subscription", "account", "contract", "enro
 
 def _held(table: str) -> bool:
     noun = singular(words(table)[-1]) if words(table) else ""
-    return noun in lexicon.PEOPLE_NOUNS or noun in _HOLDERS
+    # ('salespeople', 'chairmen': people by their compound's head)
+    return noun in lexicon.PEOPLE_NOUNS or noun in _HOLDERS or noun.endswith(("person", "woman", "man")) and \
+        noun not in ("human", "german", "roman")
 
 
 def _event_end(profile: SchemaProfile, table: str, column: str) -> bool:

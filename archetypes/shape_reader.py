@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from archetypes import calendar, lexicon, naming
@@ -28,11 +29,12 @@ from archetypes.counted import (
 from archetypes.counted import header_of as _header_of
 from archetypes.grounding import OperatorMention
 from archetypes.hierarchy import read_hierarchy
-from archetypes.intent import RE_YEAR, STOPWORDS, Intent, Span, Target, catalogue
+from archetypes.intent import RE_YEAR, STOPWORDS, Intent, Span, Target, catalogue, vocabulary
 from archetypes.model import Detection, Reading
 from archetypes.naming import phrase, plural, same_root, singular, slug, words
 from archetypes.profile import Edge, Entity, Fact, Measure, SchemaProfile
 from archetypes.profile.facts import MONEY_COLUMN_WORDS
+from archetypes.profile.keys import is_key
 from archetypes.query import RANKING_LIMIT, Attribute, EntityFilter, QuerySpec, RowCondition
 from archetypes.stock_level import read_stock_level, stock_words
 from archetypes.values import lemma
@@ -848,6 +850,8 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
         out.read.append(_span(intent, top.start(), top.end()))
         out.replaces.add("ranking_metric")
         return
+    if _rate_of_counts(intent, share, profile, spec, out):
+        return  # 'which newsletter has the best open rate': opens over recipients, not each one's share of opens
     if not spec.filters and not out.pending_values and spec.conditions:
         # 'what pct of our items are discontinued': a yes/no column the question names is the part
         spec.share_conditions, spec.conditions = list(spec.conditions), []
@@ -926,6 +930,64 @@ def _share(intent, ops, kinds, profile, spec, as_of, out) -> None:
     if counted_table is not None or not said & lexicon.SALES_WORDS or said & lexicon.MONEY_WORDS or \
             intent.currency_named:
         out.replaces.add("ranking_metric")  # else 'what share of our sales': of the money or of the units, asked
+
+
+# what a count of outcomes is out of, on the same rows ('opens' of 'recipients', 'clicks' of 'impressions')
+_OUT_OF_WORDS = frozenset({"recipient", "recipients", "sent", "send", "sends", "delivered", "impression", "impressions",
+                           "view", "views", "visitor", "visitors", "session", "sessions", "attempt", "attempts",
+                           "audience", "reach", "eligible", "shots", "shot", "trials", "trial"})
+_RATE_OF = re.compile(r"([a-z]+)(?:[- ]through)?[- ]+$")
+
+
+def _rate_of_counts(intent: Intent, share: OperatorMention, profile: SchemaProfile, spec: QuerySpec,
+                    out: ShapeRead) -> bool:
+    """'open rate', 'click-through rate' of rows that hold both counts ('opens' and 'recipients' of each send): the
+    one over the other, pooled (all opens over all recipients) or the mean of each row's own rate, which can name
+    another winner."""
+    from archetypes.ranking_metric import ARCHETYPE
+
+    said = _RATE_OF.search(intent.lower[:share.span.start])
+    if share.category != "rate" or said is None or said.group(1) in STOPWORDS:
+        return False
+    group = spec.group.table if spec.group is not None else None
+    for fact in [f for f in profile.fact_list() if group is None or f.table == group or profile.path(f.table, group)]:
+        table = profile.tables[fact.table]
+        columns = [c for c in table.columns if c.family == "numeric" and not is_key(table, c)]
+        part = next((c.name for c in columns if singular(said.group(1)) in {singular(w) for w in words(c.name)}), None)
+        whole = next((c.name for c in columns if set(words(c.name)) & _OUT_OF_WORDS and c.name != part), None)
+        if part is None or whole is None:
+            continue
+        named = f"{' '.join(words(part))} over {' '.join(words(whole))}"
+        rate = Measure(slug(f"{said.group(1)} rate"), named, "expression", fact.table, (part, whole),
+                       expression=f"{part} * 1.0 / NULLIF({whole}, 0)")
+        pooled = Measure(slug(whole), f"Sum of {phrase(whole)}", "sum", fact.table, (whole,))
+
+        def mean(weight: Measure | None) -> Callable[[QuerySpec], None]:
+            def apply(one: QuerySpec) -> None:
+                one.agg, one.weight = ("weighted", weight) if weight is not None else ("avg", None)
+            return apply
+
+        per = re.search(r"\b(?:per|for each|by)\s+([a-z]+)", intent.lower[share.span.end:])
+        owner = vocabulary(profile).tables.get((singular(per.group(1)),)) if per is not None else None
+        if owner in profile.entities and (spec.group is None or spec.group.table == owner) and \
+                profile.path(fact.table, owner) is not None:
+            spec.group = profile.entities[owner]  # 'click rate per newsletter': each newsletter's own rate
+            spec.per_table, spec.per_all = None, False
+            out.consumed.add("per")
+            out.read.append(_span(intent, share.span.end + per.start(), share.span.end + per.end()))
+        spec.fact, spec.measure, spec.count_table = fact, rate, None
+        spec.agg, spec.weight = "weighted", pooled
+        row = singular(phrase(fact.table).split()[-1]) if phrase(fact.table) else "row"
+        out.detections.append(ARCHETYPE.detection(
+            share.span, [Reading("pooled", f"All {' '.join(words(part))} over all {' '.join(words(whole))}",
+                                 mean(pooled)),
+                         Reading("mean_of_rows", f"The mean of each {row}'s own rate", mean(None))],
+            question=f"The {said.group(1)} rate pooled over every {row}, or the mean of each {row}'s rate?"))
+        out.read += [share.span, _span(intent, said.start(1), said.end(1))]
+        out.consumed |= {"share", "rate", "average"}
+        out.replaces.add("ranking_metric")
+        return True
+    return False
 
 
 # a refund or a return presupposes the sale, a cancelled row (lexicon.NEVER_HAPPENED) never had it
@@ -1936,6 +1998,8 @@ def _by_which(values: list[tuple[Fact, Measure]], span: Span, question: str) -> 
 # -- averages and ratios ---------------------------------------------------------------------------------
 
 def _average(intent, ops, kinds, profile, spec, as_of, out) -> None:
+    if "per" in out.consumed:
+        return  # ('open rate per newsletter': each newsletter's rate, read with the rate)
     average = _first(ops, "average")
     lower = intent.lower
     basket = _BASKET.search(lower)

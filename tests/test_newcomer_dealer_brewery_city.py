@@ -6,7 +6,10 @@ is sold today (the verb, not the state), and 'revenue' summed the service labour
 A brewery taproom: tabs (no foreign key of their own) and their line items were no table of events at all, so
 'average tip on paid tabs' and every taproom sale went unread. A flat table loaded alone (a CSV of sales) had no
 events either: 'which region had the most revenue' counted rows. A city's service desk: 'how many agents work the
-night shift' counted the agents on service requests (the column 'shift' taken for a verb of moving goods)."""
+night shift' counted the agents on service requests (the column 'shift' taken for a verb of moving goods). A news
+publisher: 'which newsletter has the best open rate' was clear with each newsletter's share of all opens (now opens
+over recipients, pooled or the mean of each send's rate), and 'which salespeople still work here' listed the ones
+who left too; 'which request type takes longest to resolve' summed a cost."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -23,7 +26,7 @@ def _dealer(url: str) -> None:
     with engine.begin() as conn:
         conn.exec_driver_sql("CREATE TABLE branches (branch_id INTEGER PRIMARY KEY, branch_name VARCHAR(20))")
         conn.exec_driver_sql("CREATE TABLE salespeople (salesperson_id INTEGER PRIMARY KEY, full_name VARCHAR(20), "
-                             "branch_id INTEGER REFERENCES branches(branch_id))")
+                             "branch_id INTEGER REFERENCES branches(branch_id), hired_on DATE, terminated_on DATE)")
         conn.exec_driver_sql("CREATE TABLE vehicles (vehicle_id INTEGER PRIMARY KEY, vin VARCHAR(20), "
                              "make VARCHAR(20), stock_status VARCHAR(10), branch_id INTEGER REFERENCES "
                              "branches(branch_id))")
@@ -34,7 +37,9 @@ def _dealer(url: str) -> None:
                              "INTEGER REFERENCES vehicles(vehicle_id), branch_id INTEGER REFERENCES "
                              "branches(branch_id), scheduled_at TIMESTAMP, labor_cost NUMERIC(10,2))")
         conn.exec_driver_sql("INSERT INTO branches VALUES (1, 'Harbor'), (2, 'Valley')")
-        conn.exec_driver_sql("INSERT INTO salespeople VALUES (1, 'Luis Brown', 1), (2, 'Ann Lee', 2)")
+        # Kim Park left in 2023
+        conn.exec_driver_sql("INSERT INTO salespeople VALUES (1, 'Luis Brown', 1, '2020-01-01', NULL), "
+                             "(2, 'Ann Lee', 2, '2021-01-01', NULL), (3, 'Kim Park', 2, '2019-01-01', '2023-05-01')")
         # vehicle 3 was sold, and then the sale fell through: it is back in stock
         conn.exec_driver_sql("INSERT INTO vehicles VALUES (1, 'V1', 'Toyota', 'sold', 1), (2, 'V2', 'Ford', 'sold', "
                              "2), (3, 'V3', 'Toyota', 'in_stock', 1), (4, 'V4', 'Ford', 'sold', 2), "
@@ -80,19 +85,36 @@ def _flat(url: str) -> None:
     engine.dispose()
 
 
+def _newsletters(url: str) -> None:
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("CREATE TABLE newsletters (newsletter_id INTEGER PRIMARY KEY, title VARCHAR(20))")
+        conn.exec_driver_sql("CREATE TABLE newsletter_sends (send_id INTEGER PRIMARY KEY, newsletter_id INTEGER "
+                             "REFERENCES newsletters(newsletter_id), sent_at TIMESTAMP, recipients INTEGER, "
+                             "opens INTEGER)")
+        conn.exec_driver_sql("INSERT INTO newsletters VALUES (1, 'Morning Briefing'), (2, 'Lab Notes')")
+        # Morning Briefing has most opens (900 + 10 = 910) and the best mean rate ((0.3 + 1.0) / 2 = 0.65);
+        # Lab Notes the best pooled rate (400 / 800 = 0.5 against 910 / 3010 = 0.30)
+        conn.exec_driver_sql("INSERT INTO newsletter_sends VALUES (1, 1, '2025-01-01 07:00:00', 3000, 900), "
+                             "(2, 1, '2025-01-02 07:00:00', 10, 10), (3, 2, '2025-01-01 07:00:00', 400, 150), "
+                             "(4, 2, '2025-01-02 07:00:00', 400, 250)")
+    engine.dispose()
+
+
 def _desk(url: str) -> None:
     engine = sa.create_engine(url)
     with engine.begin() as conn:
         conn.exec_driver_sql("CREATE TABLE call_agents (agent_id INTEGER PRIMARY KEY, full_name VARCHAR(20), "
                              "shift VARCHAR(10))")
         conn.exec_driver_sql("CREATE TABLE service_requests (request_id INTEGER PRIMARY KEY, agent_id INTEGER "
-                             "REFERENCES call_agents(agent_id), reported_at TIMESTAMP)")
+                             "REFERENCES call_agents(agent_id), reported_at TIMESTAMP, resolved_at TIMESTAMP)")
         # four night agents, one of whom has logged nothing yet
         conn.exec_driver_sql("INSERT INTO call_agents VALUES (1, 'ann', 'night'), (2, 'bo', 'night'), "
                              "(3, 'cy', 'night'), (4, 'di', 'night'), (5, 'ed', 'day')")
-        conn.exec_driver_sql("INSERT INTO service_requests VALUES (1, 1, '2025-01-01 01:00:00'), "
-                             "(2, 2, '2025-01-01 02:00:00'), (3, 3, '2025-01-01 03:00:00'), "
-                             "(4, 5, '2025-01-01 13:00:00')")
+        # ed's request took 10 days to resolve, the others 5, 2 and 1
+        conn.exec_driver_sql("INSERT INTO service_requests VALUES (1, 1, '2025-01-01 01:00:00', '2025-01-06 01:00:00'),"
+                             " (2, 2, '2025-01-01 02:00:00', '2025-01-03 02:00:00'), (3, 3, '2025-01-01 03:00:00', "
+                             "'2025-01-02 03:00:00'), (4, 5, '2025-01-01 13:00:00', '2025-01-11 13:00:00')")
     engine.dispose()
 
 
@@ -111,6 +133,12 @@ def taproom(tmp_path) -> Iterator[Connected]:
 @pytest.fixture
 def flat(tmp_path) -> Iterator[Connected]:
     with built_sqlite(tmp_path, "flat.sqlite", _flat) as connected:
+        yield connected
+
+
+@pytest.fixture
+def news(tmp_path) -> Iterator[Connected]:
+    with built_sqlite(tmp_path, "news.sqlite", _newsletters) as connected:
         yield connected
 
 
@@ -166,3 +194,23 @@ def test_a_flat_table_loaded_alone_is_summed(flat: Connected) -> None:
 def test_agents_on_a_shift_are_counted_on_their_own_rows(desk: Connected) -> None:
     # four night agents, one of whom has logged no request yet (never 3)
     assert complete_answers(desk, "How many agents work the night shift?") == ["[[4]]"]
+
+
+def test_an_open_rate_is_opens_over_recipients_pooled_or_per_send(news: Connected) -> None:
+    answers = complete_answers(news, "Which newsletter has the best open rate?")
+    assert len(answers) == 2, answers
+    assert "Lab Notes" in answers[0] and "Morning Briefing" in answers[1], answers  # pooled, then the mean of sends
+    answers = complete_answers(news, "what's the open rate per newsletter")
+    assert len(answers) == 2 and all("Lab Notes" in a and "Morning Briefing" in a for a in answers), answers
+
+
+def test_who_still_works_here_are_the_ones_who_have_not_left(dealer: Connected) -> None:
+    answers = complete_answers(dealer, "Which salespeople still work here?")
+    assert len(answers) == 1 and "Luis Brown" in answers[0] and "Kim Park" not in answers[0], answers
+    # how many there are: the current ones, or everyone ever employed
+    assert sorted(complete_answers(dealer, "How many salespeople are there?")) == ["[[2]]", "[[3]]"]
+
+
+def test_the_one_that_takes_longest_to_resolve_is_a_duration(desk: Connected) -> None:
+    answers = complete_answers(desk, "Which agent takes longest to resolve a request?")
+    assert answers and all("ed" in a and "10" in a for a in answers), answers

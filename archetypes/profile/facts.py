@@ -122,7 +122,8 @@ def _standalone_events(tables: dict[str, TableInfo], edges: dict[str, list[Edge]
 
 def _choose_score_ok(table: TableInfo, column: ColumnInfo) -> bool:
     parts = set(words(column.name))
-    return not (parts & {"birth", "hire", "updated", "modified", "deleted", "expires"}) or len(time_columns(table)) == 0
+    return not (parts & {"birth", "hire", "hired", "updated", "modified", "deleted", "expires"}) or \
+        len(time_columns(table)) == 0
 
 
 # what a quantity sold counts in some trades ('tickets sold', 'seats sold'), unless a table holds such rows (its
