@@ -2097,6 +2097,11 @@ def _figure_as_named(intent: Intent, base: QuerySpec) -> list[Span]:
     us': the paid amount, not the billed one). Returns the words that named it."""
     if base.fact is None or base.measure is None:
         return []
+    money = [m for m in base.fact.measures if m.money]
+    if base.measure.kind == "count" and intent.money is not None and intent.how_many is None and money and \
+            not intent.money.text.lower().startswith("how") and base.shape == "aggregate":
+        base.measure = money[0]  # 'the total value of rejected deliveries': their money, not how many
+        return [intent.money]
     named_here = [m for m, _ in intent.measures if m.table == base.fact.table and m.kind == "sum"]
     if base.measure.kind == "sum" and len(named_here) == 1 and all(m is not base.measure for m, _ in intent.measures):
         base.measure = named_here[0]

@@ -218,7 +218,9 @@ def _single_word_value(word: str, typed: str, refs: tuple[ValueRef, ...], schema
 
 
 def _status_like(ref: ValueRef) -> bool:
-    return not ref.name_column and lexicon.is_state_column(words(ref.column))
+    # ('offers declined': a response column's value is a state too, whatever the column is called)
+    return not ref.name_column and (lexicon.is_state_column(words(ref.column)) or
+                                    ref.value.lower() in lexicon.STATE_VALUES)
 
 
 def operator_mentions(intent: Intent) -> list[OperatorMention]:

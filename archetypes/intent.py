@@ -70,7 +70,7 @@ RE_CURRENCY = re.compile(
     r"[$€£¥])")
 RE_MONEY = re.compile(r"\b(revenue|revenues|rev|turnover|income|earnings|takings|gmv|money|how much|spend|spent|"
                       r"spending|sales amount|sales value|amount|billings?|gross|order value|aov|basket value|"
-                      r"basket size|ticket size)\b")
+                      r"basket size|ticket size|(?:total|dollar|cash|monetary)\s+value|value\s+of)\b")
 RE_MONEY_CONTEXT = re.compile(r"\b(revenue|sales|sold|total|sum|amount|spent|spend|value|price|prices|paid|"
                               r"how much|income|turnover|earn\w*|gmv)\b")
 RE_RATE_SUBJECT = re.compile(r"\b(?:exchange rates?|fx rates?|conversion rates?|rates?)\b")
@@ -1276,6 +1276,10 @@ def _group(intent: Intent, vocab: Vocabulary) -> None:
                  not _ACROSS_ALL.search(lower[:t.span.start]) and
                  not re.search(r"\bamong\s+(?:all\s+)?(?:of\s+)?(?:our|the|my)?\s*$", lower[:t.span.start])]
         chosen = after[0] if after else (intent.targets[0] if intent.targets else None)
+        which = _WHICH_HAS_END.match(lower[:intent.ranking.start].removesuffix("the "))
+        asked = next((t for t in intent.targets if which is not None and t.span.start == which.start(2)), None)
+        if asked is not None and chosen is not None and chosen.span.start > asked.span.start:
+            chosen = asked  # 'which village has the most active growers': the villages, by their active growers
         if chosen is not None:
             chosen = compound_head(intent, chosen)  # 'which item category grew the most': the category
             intent.group = chosen

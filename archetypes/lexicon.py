@@ -128,6 +128,9 @@ CLOSING_NOUNS = frozenset({"cancellation", "cancellations", "cancels", "churn", 
                            "completions", "deliveries", "refunds", "terminations", "resolutions"})
 # states of a row that never went through: it is void, not a row of another kind that counts
 NEVER_HAPPENED = frozenset({"cancelled", "canceled", "void", "voided", "rejected", "declined", "failed", "abandoned"})
+# values that say a row's state, in a column of any name ('response': accepted, declined, pending)
+STATE_VALUES = NEVER_HAPPENED | frozenset({"accepted", "approved", "completed", "pending", "refunded", "returned",
+                                           "shipped", "delivered", "resolved", "expired", "withdrawn", "denied"})
 # states nobody wants more of: the worst rate of them is the highest ('worst refund rate')
 BAD_STATES = NEVER_HAPPENED | frozenset({"refunded", "returned", "late", "overdue", "churned", "lost", "disputed",
                                          "chargeback", "no-show", "no show", "no_show", "missed", "damaged",
@@ -218,8 +221,9 @@ BIRTH_WORDS = frozenset({"birth", "born", "dob"})
 # a validity period's columns ('valid_from' / 'valid_to', 'begins_on' / 'ends_on'); an end this far ahead marks
 # the current row, not a date
 VALIDITY_START_WORDS = frozenset({"start", "started", "from", "begin", "begins", "began", "begun", "valid", "effective",
-                                  "since", "opened"})
-VALIDITY_END_WORDS = frozenset({"end", "ended", "to", "until", "till", "expires", "expiry", "expired", "closed",
+                                  "since", "opened", "opens", "opening"})
+VALIDITY_END_WORDS = frozenset({"end", "ended", "to", "until", "till", "expires", "expiry", "expired", "closed", "closes",
+                                "closing",
                                 "thru", "through"})
 SENTINEL_YEAR = 9000
 

@@ -485,7 +485,7 @@ def scopes(profile: SchemaProfile) -> list[Scope]:
                 continue  # a trip's started_at / ended_at, a leave's end date: an event that took time, not a row
                 #           valid for a while (whose current row has no end, or a far-future one)
             found.append(Scope("validity", name, end.name, start=starts[0].name,
-                               sentinel=marked if marked and marked != "null" else None))
+                               sentinel=marked if marked and marked not in ("null", "dated") else None))
     stated = {x.table for x in found if x.kind in ("status", "status_void", "left")}
     found += [x for x in ended if x.table not in stated]
     profile.cache["record_scopes"] = found

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 
 from sqlglot import exp
 
+from adapters.column_types import is_date_only
 from adapters.schema import TableInfo
 from archetypes.lexicon import SENTINEL_YEAR, VALIDITY_END_WORDS, VALIDITY_START_WORDS
 from archetypes.naming import words
@@ -103,6 +104,11 @@ def read_open_ends(tables: dict[str, TableInfo], lookup: Lookup) -> dict[str, st
             found[f"{table.name}.{ends[0]}"] = latest_day.date().isoformat()
         elif missing and not _brief(table.name, starts[0], ends[0], lookup):
             found[f"{table.name}.{ends[0]}"] = "null"
+        elif latest_day is not None and (end := table.column(ends[0])) is not None and is_date_only(end.type) and \
+                not _brief(table.name, starts[0], ends[0], lookup):
+            # an exhibition's opening and closing days: every end a real day, the current rows those not closed
+            # yet (a moment's end is an event's: a visit's departure)
+            found[f"{table.name}.{ends[0]}"] = "dated"
     return found
 
 
