@@ -2099,7 +2099,7 @@ def _figure_as_named(intent: Intent, base: QuerySpec) -> list[Span]:
         return []
     money = [m for m in base.fact.measures if m.money]
     if base.measure.kind == "count" and intent.money is not None and intent.how_many is None and money and \
-            not intent.money.text.lower().startswith("how") and base.shape == "aggregate":
+            re.search(r"\bvalue\b", intent.money.text.lower()) and base.shape == "aggregate":
         base.measure = money[0]  # 'the total value of rejected deliveries': their money, not how many
         return [intent.money]
     named_here = [m for m, _ in intent.measures if m.table == base.fact.table and m.kind == "sum"]
