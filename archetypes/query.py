@@ -970,10 +970,25 @@ def row_filters(spec: QuerySpec, profile: SchemaProfile, source: _From, root: st
         if route is None:
             unread.append(condition)  # the scope concerns rows this reading does not read
             continue
+        if condition.op == "is_null" and route and nullable_route(profile, root, condition.table):
+            where.append(_none_struck_out(condition, route, source))
+            continue
         where.append(condition.expression(source.alias_for(route)))
     if unread:  # and its explanation must not say it applied ('the salary history's valid to...' over leave requests)
         spec.conditions = [c for c in spec.conditions if c not in unread]
     return where
+
+
+def _none_struck_out(condition: RowCondition, route: tuple[Edge, ...], source: _From) -> exp.Expr:
+    """'Visitors not deleted' over donations that may have no visitor: no donation of a deleted visitor, while
+    those with none stay (a join to the visitors would drop them, and with them money that was given)."""
+    last = route[-1]
+    holder = source.alias_for(route[:-1])
+    inner = _From(last.ref_table, prefix=f"x{len(source.aliases)}_")
+    link = exp.and_(*[exp.EQ(this=col(ref, inner.aliases[()]), expression=col(own, holder))
+                      for own, ref in zip(last.columns, last.ref_columns)])
+    struck = exp.Not(this=condition.expression(inner.aliases[()]))
+    return exp.Not(this=exp.Exists(this=inner.select.select(exp.Literal.number(1)).where(link).where(struck)))
 
 
 def bridged(profile: SchemaProfile, source: _From, root: str, flt: EntityFilter) -> exp.Expr | None:

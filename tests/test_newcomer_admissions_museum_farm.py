@@ -3,7 +3,7 @@
 An admissions office: 'how many offers were declined' was a fall in the number of offers between two periods
 (the response column's value 'declined' taken for a change). A museum: 'how many exhibitions are open right now'
 was clear with every exhibition (opening and closing days are a validity period, its current rows those open
-today). A farm co-op: 'the total value of rejected deliveries' counted them, and 'which village has the most active
+today), and its readings without deleted visitors dropped every donation with no visitor at all. A farm co-op: 'the total value of rejected deliveries' counted them, and 'which village has the most active
 growers' ranked growers, each with one."""
 from __future__ import annotations
 
@@ -41,7 +41,15 @@ def _museum(url: str) -> None:
         # the data's last day is 2024-09-30: one exhibition is on then, three closed before
         conn.exec_driver_sql("INSERT INTO exhibitions VALUES (1, 'egypt', 1, '2023-01-01', '2023-06-30'), "
                              "(2, 'gardens', 2, '2024-05-01', '2024-12-31'), (3, 'light', 1, '2024-01-01', "
-                             "'2024-03-31'), (4, 'cities', 2, '2024-09-01', '2024-09-15')")
+                             "'2024-03-31'), (4, 'cities', 2, '2024-08-01', '2024-08-15')")
+        conn.exec_driver_sql("CREATE TABLE visitors (visitor_id INTEGER PRIMARY KEY, full_name VARCHAR(20), "
+                             "deleted_at TIMESTAMP)")
+        conn.exec_driver_sql("CREATE TABLE donations (donation_id INTEGER PRIMARY KEY, visitor_id INTEGER "
+                             "REFERENCES visitors(visitor_id), donated_on DATE, amount NUMERIC(8,2))")
+        conn.exec_driver_sql("INSERT INTO visitors VALUES (1, 'ann', NULL), (2, 'bo', '2024-01-01 00:00:00')")
+        # a walk-in's donation has no visitor: it is money given all the same, whoever was deleted since
+        conn.exec_driver_sql("INSERT INTO donations VALUES (1, 1, '2024-09-05', 100), (2, 2, '2024-09-06', 1000), "
+                             "(3, NULL, '2024-09-07', 50)")
         conn.exec_driver_sql("INSERT INTO ticket_sales VALUES (1, 1, '2023-02-01 10:00:00', 20), "
                              "(2, 2, '2024-09-30 11:00:00', 25), (3, 3, '2024-02-01 12:00:00', 15)")
     engine.dispose()
@@ -99,3 +107,8 @@ def test_the_value_of_rows_is_their_money(farm: Connected) -> None:
 def test_which_village_has_the_most_active_growers_ranks_villages(farm: Connected) -> None:
     answers = complete_answers(farm, "Which village has the most active growers?")
     assert answers and all("elmstead" in a and "2" in a for a in answers), answers
+
+
+def test_rows_with_no_parent_stay_when_deleted_parents_are_left_out(museum: Connected) -> None:
+    # without deleted visitors: ann's 100 and the walk-in's 50 (never 100 alone); with them: 1150
+    assert sorted(complete_answers(museum, "What is the total amount of donations?")) == ["[[1150]]", "[[150]]"]
