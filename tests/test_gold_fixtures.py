@@ -3,8 +3,8 @@ gold/later3/, gold/later4/, gold/later5/, gold/later6/, gold/later7/, gold/later
 gold/later11/, gold/later12/, gold/later13/, gold/later14/, gold/later15/, gold/later16/, gold/later17/,
 gold/later18/, gold/later19/, gold/later20/, gold/later21/, gold/later22/, gold/later23/, gold/later24/,
 gold/later25/, gold/later26/, gold/later27/, gold/later28/, gold/later29/, gold/later30/, gold/later31/,
-gold/later32/, gold/later33/, gold/later34/, gold/later35/, gold/later36/ and gold/later37/, and the history
-schema's set in gold/history/) are well formed and their SQL answers.
+gold/later32/, gold/later33/, gold/later34/, gold/later35/, gold/later36/, gold/later37/ and gold/later38/, and the
+history schema's set in gold/history/) are well formed and their SQL answers.
 
 Every line parses into a case; every reading runs on SQLite and returns rows, and on the other engines
 (demo, Chinook and the history schema: PostgreSQL and MariaDB; Northwind: PostgreSQL) after
@@ -48,8 +48,8 @@ GOLD = Path(__file__).parent / "fixtures" / "gold"
 # "later23" a twenty-third one, "later24" a twenty-fourth one, "later25" a twenty-fifth one, "later26" a
 # twenty-sixth one, "later27" a twenty-seventh one, "later28" a twenty-eighth one, "later29" a twenty-ninth one,
 # "later30" a thirtieth one, "later31" a thirty-first one, "later32" a thirty-second one, "later33" a
-# thirty-third one, "later34" a thirty-fourth one, "later35" a thirty-fifth one, "later36" a thirty-sixth one
-# and "later37" a thirty-seventh one, written and scored the same way;
+# thirty-third one, "later34" a thirty-fourth one, "later35" a thirty-fifth one, "later36" a thirty-sixth one,
+# "later37" a thirty-seventh one and "later38" a thirty-eighth one, written and scored the same way;
 # "history" the same on the subscription history schema (seed_db/history.py, seed 42, scale 1).
 DBS = ("demo", "chinook", "northwind")
 SETS = {"": (25, 0.25, 0.45, DBS), "later": (10, 0.2, 0.5, DBS), "later2": (25, 0.3, 0.45, DBS),
@@ -83,6 +83,7 @@ SETS = {"": (25, 0.25, 0.45, DBS), "later": (10, 0.2, 0.5, DBS), "later2": (25, 
         "later35": (25, 0.3, 0.45, DBS),
         "later36": (25, 0.3, 0.45, DBS),
         "later37": (25, 0.3, 0.45, DBS),
+        "later38": (25, 0.3, 0.45, DBS),
         "history": (30, 0.3, 0.45, ("history",))}
 OTHER_ENGINES = {"demo": ("postgresql", "mysql"), "chinook": ("postgresql", "mysql"), "northwind": ("postgresql",),
                  "history": ("postgresql", "mysql")}
