@@ -214,3 +214,13 @@ def test_who_still_works_here_are_the_ones_who_have_not_left(dealer: Connected) 
 def test_the_one_that_takes_longest_to_resolve_is_a_duration(desk: Connected) -> None:
     answers = complete_answers(desk, "Which agent takes longest to resolve a request?")
     assert answers and all("ed" in a and "10" in a for a in answers), answers
+
+
+def test_the_page_examples_ask_about_sales_not_the_labour_cost(dealer: Connected) -> None:
+    from checker_app.ui.display import examples_for
+
+    examples = examples_for([dealer.profile])
+    assert any("sale price" in e for e in examples) and not any("labor" in e for e in examples), examples
+    assert not any("yesterday" in e for e in examples), examples  # a price has no day of its own
+    for question in examples:
+        assert dealer.analyse(question).understood.complete, question

@@ -169,13 +169,18 @@ class SchemaProfile:
         return list(self.facts.values())
 
     def primary_fact(self) -> Fact | None:
-        """The fact most questions are about: one with a price x quantity measure, else money, else largest."""
+        """The fact most questions are about: one with a price x quantity measure, else money coming in (a sale
+        price before a labour cost), else money, else largest."""
         if not self.facts:
             return None
+        from archetypes.lexicon import COST_WORDS
+        from archetypes.naming import words
 
         def score(fact: Fact) -> tuple:
             kinds = {m.kind for m in fact.measures}
-            return ("product" in kinds, any(m.money for m in fact.measures), fact.time is not None, fact.row_count)
+            money = [m for m in fact.measures if m.money]
+            earned = any(not any(set(words(c)) & COST_WORDS for c in m.columns) for m in money)
+            return ("product" in kinds, earned, bool(money), fact.time is not None, fact.row_count)
 
         return max(self.facts.values(), key=score)
 

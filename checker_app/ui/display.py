@@ -298,8 +298,9 @@ def examples_for(profiles: Sequence[Any]) -> tuple[str, ...]:
     elif money:
         out = [f"What is the top {noun}?"]
         amount = _amount_words(profile, fact)
+        # (a month's total, not 'yesterday': a fee or a price has no day of its own to ask about)
         said = [f"How has the {amount} trended recently?", f"Show the {amount} by month",
-                f"What was the {amount} yesterday?"]
+                f"What was the total {amount} last month?"]
     else:
         what = fact.measures[0].label.split(" (")[0].lower() if fact.measures else "rows"
         what = what.removeprefix("sum of ")  # 'how have watch minutes trended', not 'sum of watch minutes'
