@@ -97,6 +97,10 @@ _HOW_MUCH_PERCENT = re.compile(r"\b(how\s+(?:much|many))\s+(?=(?:percent|percent
 _PART_OF = re.compile(r"\b(part)\s+of\b(?=[^?.!]*(?:percent|percentage|%|pct|share))")
 _MOST_ADJECTIVE = re.compile(r"\b(most\s+(weak|strong|busy|quiet|cheap|big|small|low|high|slow|fast|bad|good)|"
                              r"(weakest|strongest))\b")
+# 'the most active growers', 'least engaged users': ranked by how much they do (a status 'active' is no ranking)
+_MOST_ACTIVE = re.compile(r"\b(most\s+(?:active|engaged))\b(?=\s+[a-z]+s\b)")
+# ('which village has the most active growers': how many active ones each has)
+_HAS_THE = re.compile(r"\b(?:has|have|had|with)\s+(?:the\s+)?$")
 _SUPERLATIVES = {"weak": "worst", "strong": "best", "weakest": "worst", "strongest": "best", "busy": "busiest", "quiet": "quietest", "cheap": "cheapest",
                  "big": "biggest", "small": "smallest", "low": "lowest", "high": "highest", "slow": "slowest",
                  "fast": "fastest", "bad": "worst", "good": "best"}
@@ -292,6 +296,9 @@ def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
             found[m.span(1)] = "share"
     for m in _MOST_ADJECTIVE.finditer(lower):
         found[m.span(1)] = _SUPERLATIVES[m.group(2) or m.group(3)]  # ('the weakest month': the worst one)
+    for m in _MOST_ACTIVE.finditer(lower):
+        if not _HAS_THE.search(lower[:m.start()]):
+            found[m.span(1)] = "busiest"  # 'our most active growers': by how much they do, not the active ones
     for m in _FIRST_TIME.finditer(lower):
         found[m.span(1)] = "new"  # 'first-time donors in 2024': the new ones (their first gift then, or added then)
     for m in _SHORT_FOR.finditer(lower):

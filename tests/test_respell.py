@@ -71,6 +71,9 @@ CASES = [
     ("hire dt of margaret park", DEMO, "hire date of margaret park"),
     ("seafood skus", DEMO, "seafood products"),
     ("mo and jo", DEMO, "mo and jo"),
+    # 'most active' people are ranked by what they do; how many active ones a place has is a count of a state
+    ("who are our most active customers", DEMO, "who are our busiest customers"),
+    ("which store has the most active customers", DEMO, "which store has the most active customers"),
 ]
 
 
