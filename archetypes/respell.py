@@ -32,6 +32,9 @@ _YEAR_FIGURE = re.compile(r"(?<![\w$€£¥.,'’-])(\d{2})\s+(?=(?:sales|revenu
 _LONE_YEAR = re.compile(r"\b(?:in|of|during|since|for|from|before|after|until)\s+(\d{2})\b(?![.,]?\d|\s*%|"
                         r"\s*(?!(?:revenue|sales|order|freight|income|spend|spending|profit|turnover)s?\b)[a-z])")
 
+# 'aov 97', 'net sales by qtr, 97': a year of the data said last, alone (never a count: 'top 10', 'over 50')
+_TRAILING_YEAR = re.compile(r"(?<![\w$€£¥.,'’#-])(?<!top )(?<!first )(?<!last )(?<!over )(?<!under )(?<!than )"
+                            r"(?<!above )(?<!below )(?<!bottom )(?<!best )(?<!worst )(\d{2})\s*[?!.]*\s*$")
 # 'how long is the average song': the average length ('how long is <a row named>' is read as it is)
 _HOW_LONG = re.compile(r"\bhow\s+(long)(?=\s+(?:is|are|was|were)\s+(?:(?:the|an|a|our)\s+)?(?:average|avg|typical|mean)\b)")
 
@@ -244,7 +247,7 @@ def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
     for m in _YEAR_FIGURE.finditer(lower):
         if in_data(year(m.group(1))):
             found.setdefault(m.span(1), str(year(m.group(1))))
-    for m in _LONE_YEAR.finditer(lower):
+    for m in (*_LONE_YEAR.finditer(lower), *_TRAILING_YEAR.finditer(lower)):
         if in_data(year(m.group(1))):
             found.setdefault(m.span(1), str(year(m.group(1))))
     for m in _WHOSE_AVERAGE.finditer(lower):

@@ -73,6 +73,11 @@ CASES = [
     ("mo and jo", DEMO, "mo and jo"),
     # 'most active' people are ranked by what they do; how many active ones a place has is a count of a state
     ("who are our most active customers", DEMO, "who are our busiest customers"),
+    # a year of the data said last, alone; a number a ranking or a threshold takes stays as typed
+    ("aov 97", NORTHWIND, "aov 1997"),
+    ("net sales by qtr, 97", NORTHWIND, "net sales by quarter, 1997"),
+    ("top 97", NORTHWIND, "top 97"),
+    ("orders over 97", NORTHWIND, "orders over 97"),
     ("which store has the most active customers", DEMO, "which store has the most active customers"),
 ]
 
