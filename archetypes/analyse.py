@@ -1928,6 +1928,18 @@ def _named_count(intent: Intent, profile: SchemaProfile, group_table: str | None
     return rows_counted(table, profile)
 
 
+def _named_on_deed(intent: Intent, profile: SchemaProfile, figures: list[tuple[Measure, Span]], wanted: str | None,
+                   found: tuple[Fact, Measure] | None) -> tuple[Fact, Measure] | None:
+    """The figure the question's word names on the table its verb names, where two tables' figures answer to
+    the word ('kilograms harvested': the harvests' weight_kg, not the deliveries' delivered_kg)."""
+    said = next((s.text.lower() for m, s in figures if m.value == wanted), None)
+    deeds = verb_facts(intent, profile) if found is not None and said else frozenset()
+    if found is None or said is None or found[0].table in deeds:
+        return found
+    return next(((fact, m) for table in sorted(deeds) if (fact := profile.facts.get(table)) is not None
+                 for m in fact.measures if said in m.words), found)
+
+
 def _income_named(fact: Fact, measure: Measure) -> int:
     """How plainly a money figure is income by its names: a sale price or revenue column (2), on rows of sales,
     invoices or payments (1)."""
@@ -2171,7 +2183,9 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
             table in profile.tables and profile.path(table, spec.group.table) is None
         through = _actors(profile, table, spec.group.table) if apart and spec.group is not None else None
         if named is not None and named.table in profile.facts:  # 'how many units': the units, not the lines
-            spec.fact, spec.measure = profile.facts[named.table], named
+            spec.fact, spec.measure = _named_on_deed(intent, profile, intent.measures, named.value,
+                                                     (profile.facts[named.table], named)) or \
+                (profile.facts[named.table], named)
         elif through is not None:  # 'how many clients per branch': only the events join the two
             spec.fact, spec.measure = through
         elif actors is not None:  # 'how many clients bought': who did it, not when the rows were made
@@ -2223,10 +2237,12 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
         selling = any(t[0] in lexicon.SALES_WORDS or t[0] in lexicon.MONEY_WORDS for t in intent.tokens)
         # ('total sales in 2024, completed visits only': the visits say which records count, not the figure)
         figures = [(m, s) for m, s in intent.measures if not (selling and m.kind == "count" and scope_noun(intent, s))]
+
         wanted = intent.explicit_measure or next(
             (m.value for m, _ in figures if m.kind in ("product", "sum", "expression")), None) or next(
             (m.value for m, _ in figures), None)
         found = profile.measure(wanted, group_table) if wanted else None
+        found = _named_on_deed(intent, profile, figures, wanted, found)
         said = next((m for m in intent.table_measures if m.value == wanted), None)
         if found is not None and said is not None and found[1] is not said and said.table in profile.facts and \
                 (group_table is None or said.table == group_table or profile.path(said.table, group_table)):

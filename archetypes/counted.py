@@ -107,6 +107,9 @@ def verb_facts(intent: Intent, profile: SchemaProfile) -> frozenset[str]:
     named |= {f.table for f in profile.fact_list() for w in said if w in IRREGULAR_DEEDS and
               (IRREGULAR_DEEDS[w] in {singular(n) for n in words(f.table)} or
                f.time is not None and f.time.table == f.table and w in words(f.time.column))}
+    if not named and said & {w for w, noun in IRREGULAR_DEEDS.items() if noun == "sale"}:
+        # 'how many beers did we sell': no table of sales by name, so the lines sold at a price (price x quantity)
+        named |= {f.table for f in profile.fact_list() if any(m.kind == "product" and m.money for m in f.measures)}
     return frozenset(named)
 
 

@@ -4,7 +4,7 @@ An admissions office: 'how many offers were declined' was a fall in the number o
 (the response column's value 'declined' taken for a change). A museum: 'how many exhibitions are open right now'
 was clear with every exhibition (opening and closing days are a validity period, its current rows those open
 today), and its readings without deleted visitors dropped every donation with no visitor at all. A farm co-op: 'the total value of rejected deliveries' counted them, and 'which village has the most active
-growers' ranked growers, each with one."""
+growers' ranked growers, each with one; 'kilograms harvested' summed the kilograms delivered."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -63,6 +63,10 @@ def _farm(url: str) -> None:
         conn.exec_driver_sql("CREATE TABLE deliveries (delivery_id INTEGER PRIMARY KEY, grower_id INTEGER "
                              "REFERENCES growers(grower_id), delivered_at TIMESTAMP, delivered_kg NUMERIC(8,1), "
                              "invoice_amount NUMERIC(10,2), delivery_status VARCHAR(10))")
+        conn.exec_driver_sql("CREATE TABLE harvests (harvest_id INTEGER PRIMARY KEY, grower_id INTEGER REFERENCES "
+                             "growers(grower_id), harvested_on DATE, weight_kg NUMERIC(8,1))")
+        conn.exec_driver_sql("INSERT INTO harvests VALUES (1, 3, '2023-02-01', 400), (2, 4, '2023-03-01', 600), "
+                             "(3, 5, '2024-03-01', 900)")
         # ashby has more growers, elmstead more active ones
         conn.exec_driver_sql("INSERT INTO growers VALUES (1, 'anna', 'ashby', 'left'), (2, 'bo', 'ashby', 'left'), "
                              "(3, 'cy', 'ashby', 'active'), (4, 'di', 'elmstead', 'active'), "
@@ -112,3 +116,8 @@ def test_which_village_has_the_most_active_growers_ranks_villages(farm: Connecte
 def test_rows_with_no_parent_stay_when_deleted_parents_are_left_out(museum: Connected) -> None:
     # without deleted visitors: ann's 100 and the walk-in's 50 (never 100 alone); with them: 1150
     assert sorted(complete_answers(museum, "What is the total amount of donations?")) == ["[[1150]]", "[[150]]"]
+
+
+def test_kilograms_harvested_are_the_harvests_weight(farm: Connected) -> None:
+    # 1000 kg harvested in 2023 (never the 220 kg delivered)
+    assert complete_answers(farm, "How many kilograms were harvested in 2023?") == ["[[1000]]"]

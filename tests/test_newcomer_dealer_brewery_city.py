@@ -64,7 +64,12 @@ def _taproom(url: str) -> None:
         conn.exec_driver_sql("CREATE TABLE tab_line_items (line_id INTEGER PRIMARY KEY, tab_id INTEGER REFERENCES "
                              "taproom_tabs(tab_id), beer_id INTEGER REFERENCES beers(beer_id), quantity INTEGER, "
                              "unit_price NUMERIC(6,2))")
-        conn.exec_driver_sql("INSERT INTO beers VALUES (1, 'hazy daze'), (2, 'porch pale')")
+        conn.exec_driver_sql("CREATE TABLE brew_batches (batch_id INTEGER PRIMARY KEY, beer_id INTEGER REFERENCES "
+                             "beers(beer_id), brewed_on DATE, volume_liters NUMERIC(8,1))")
+        conn.exec_driver_sql("INSERT INTO beers VALUES (1, 'hazy daze'), (2, 'porch pale'), (3, 'oat stout')")
+        # three beers brewed in 2024, two of them sold
+        conn.exec_driver_sql("INSERT INTO brew_batches VALUES (1, 1, '2024-01-10', 500), (2, 2, '2024-01-11', 500), "
+                             "(3, 3, '2024-01-12', 500)")
         conn.exec_driver_sql("INSERT INTO taproom_tabs VALUES (1, '2024-03-01 19:00:00', 10, 'paid'), "
                              "(2, '2024-03-02 20:00:00', 4, 'paid'), (3, '2024-03-03 21:00:00', 50, 'voided'), "
                              "(4, '2023-03-03 21:00:00', 30, 'paid')")
@@ -224,3 +229,9 @@ def test_the_page_examples_ask_about_sales_not_the_labour_cost(dealer: Connected
     assert not any("yesterday" in e for e in examples), examples  # a price has no day of its own
     for question in examples:
         assert dealer.analyse(question).understood.complete, question
+
+
+def test_beers_sold_are_those_on_the_lines_sold_at_a_price(taproom: Connected) -> None:
+    # two beers on 2024's tab lines, not the three brewed (a batch brewed is no sale)
+    answers = complete_answers(taproom, "How many beers did we sell in 2024?")
+    assert answers and set(answers) == {"[[2]]"}, answers

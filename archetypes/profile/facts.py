@@ -214,6 +214,9 @@ def _measures(table: TableInfo, fact: Fact, facts: dict[str, Fact], edges: dict[
             # 'monthly data usage': the megabytes of the data_usage rows added up, not how many rows there are
             own = " ".join(words(table.name))
             also = (*also, own, singular(own), *(w for w in words(table.name) if w in _MASS_NOUNS))
+        spelt = tuple(w for unit, said in _UNITS_SPELT.items() if unit in parts for w in said)
+        if spelt and not money:  # 'how many kilograms were harvested': weight_kg added up
+            also = (*also, *spelt, *(f"{w} {unit}" for w in parts if w not in _UNITS_SPELT for unit in spelt))
         found.append(Measure(value, f"Sum of {named}", "sum", table.name, (column.name,),
                              money=money, words=(named, *also)))
     for edge in edges.get(table.name, []):
