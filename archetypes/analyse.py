@@ -1270,11 +1270,14 @@ def _deed_of_other_events(intent: Intent, mention: ValueMention, profile: Schema
     from archetypes.counted import IRREGULAR_DEEDS, verb_facts
 
     said = mention.span.text.lower()
-    if said not in IRREGULAR_DEEDS or not (_AS_VERB_BEFORE.search(before) or _PASSIVE_BEFORE.search(before) or
-                                            subject):
+    # ('never been interviewed': the interviews, not the applications whose status is 'interview')
+    if not (said in IRREGULAR_DEEDS or len(said) > 4 and said.endswith("ed")) or \
+            not (_AS_VERB_BEFORE.search(before) or _PASSIVE_BEFORE.search(before) or subject):
         return ()
+    # (a verb of its own table's name needs no path to the state: 'interviewed' names the interviews outright)
     deeds = sorted(f for f in verb_facts(intent, profile)
-                   if all(f != r.table and profile.path(f, r.table) is not None for r in mention.refs))
+                   if all(f != r.table and (profile.path(f, r.table) is not None or said not in IRREGULAR_DEEDS)
+                          for r in mention.refs))
     return tuple(deeds) if deeds and all(lexicon.is_state_column(words(r.column)) for r in mention.refs) else ()
 
 

@@ -1,7 +1,8 @@
 """Found trying three schemas the project never saw.
 
 An admissions office: 'how many offers were declined' was a fall in the number of offers between two periods
-(the response column's value 'declined' taken for a change). A museum: 'how many exhibitions are open right now'
+(the response column's value 'declined' taken for a change), and 'applicants never interviewed' kept only
+applications in status 'interview'. A museum: 'how many exhibitions are open right now'
 was clear with every exhibition (opening and closing days are a validity period, its current rows those open
 today), and its readings without deleted visitors dropped every donation with no visitor at all. A farm co-op: 'the total value of rejected deliveries' counted them, and 'which village has the most active
 growers' ranked growers, each with one; 'kilograms harvested' summed the kilograms delivered."""
@@ -21,6 +22,16 @@ def _admissions(url: str) -> None:
         conn.exec_driver_sql("CREATE TABLE programs (program_id INTEGER PRIMARY KEY, program_name VARCHAR(20))")
         conn.exec_driver_sql("CREATE TABLE admission_offers (offer_id INTEGER PRIMARY KEY, program_id INTEGER "
                              "REFERENCES programs(program_id), offered_on DATE, response VARCHAR(10))")
+        conn.exec_driver_sql("CREATE TABLE applicants (applicant_id INTEGER PRIMARY KEY, full_name VARCHAR(20))")
+        conn.exec_driver_sql("CREATE TABLE applications (application_id INTEGER PRIMARY KEY, applicant_id INTEGER "
+                             "REFERENCES applicants(applicant_id), submitted_at TIMESTAMP, status VARCHAR(12))")
+        conn.exec_driver_sql("CREATE TABLE interviews (interview_id INTEGER PRIMARY KEY, application_id INTEGER "
+                             "REFERENCES applications(application_id), scheduled_at TIMESTAMP)")
+        conn.exec_driver_sql("INSERT INTO applicants VALUES (1, 'ann'), (2, 'bo'), (3, 'cy')")
+        # ann was interviewed; bo's application is in status 'interview' but has none yet; cy has none either
+        conn.exec_driver_sql("INSERT INTO applications VALUES (1, 1, '2025-01-01 10:00:00', 'offer'), "
+                             "(2, 2, '2025-01-02 10:00:00', 'interview'), (3, 3, '2025-01-03 10:00:00', 'rejected')")
+        conn.exec_driver_sql("INSERT INTO interviews VALUES (1, 1, '2025-01-10 10:00:00')")
         conn.exec_driver_sql("INSERT INTO programs VALUES (1, 'nursing'), (2, 'law')")
         # more offers in May than in April, three of them declined in all
         conn.exec_driver_sql("INSERT INTO admission_offers VALUES (1, 1, '2025-04-02', 'accepted'), "
@@ -121,3 +132,8 @@ def test_rows_with_no_parent_stay_when_deleted_parents_are_left_out(museum: Conn
 def test_kilograms_harvested_are_the_harvests_weight(farm: Connected) -> None:
     # 1000 kg harvested in 2023 (never the 220 kg delivered)
     assert complete_answers(farm, "How many kilograms were harvested in 2023?") == ["[[1000]]"]
+
+
+def test_never_interviewed_is_no_interview_not_a_status(admissions: Connected) -> None:
+    # bo and cy have no interview (never only bo, whose status is 'interview')
+    assert complete_answers(admissions, "How many applicants have never been interviewed?") == ["[[2]]"]
