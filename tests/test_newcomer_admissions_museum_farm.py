@@ -2,10 +2,11 @@
 
 An admissions office: 'how many offers were declined' was a fall in the number of offers between two periods
 (the response column's value 'declined' taken for a change), and 'applicants never interviewed' kept only
-applications in status 'interview'. A museum: 'how many exhibitions are open right now'
-was clear with every exhibition (opening and closing days are a validity period, its current rows those open
-today), and its readings without deleted visitors dropped every donation with no visitor at all. A farm co-op: 'the total value of rejected deliveries' counted them, and 'which village has the most active
-growers' ranked growers, each with one; 'kilograms harvested' summed the kilograms delivered."""
+applications in status 'interview'. A museum: 'how many exhibitions are open right now' was clear with every
+exhibition (opening and closing days are a validity period, its current rows those open today), and its readings
+without deleted visitors dropped every donation with no visitor at all. A farm co-op: 'the total value of rejected
+deliveries' counted them, 'which village has the most active growers' ranked growers, each with one, and
+'kilograms harvested' summed the kilograms delivered."""
 from __future__ import annotations
 
 from collections.abc import Iterator
