@@ -969,7 +969,7 @@ def _rate_of_counts(intent: Intent, share: OperatorMention, profile: SchemaProfi
 
         per = re.search(r"\b(?:per|for each|by)\s+([a-z]+)", intent.lower[share.span.end:])
         owner = vocabulary(profile).tables.get((singular(per.group(1)),)) if per is not None else None
-        if owner in profile.entities and (spec.group is None or spec.group.table == owner) and \
+        if per is not None and owner in profile.entities and (spec.group is None or spec.group.table == owner) and \
                 profile.path(fact.table, owner) is not None:
             spec.group = profile.entities[owner]  # 'click rate per newsletter': each newsletter's own rate
             spec.per_table, spec.per_all = None, False
