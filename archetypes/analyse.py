@@ -1267,7 +1267,7 @@ def _deed_of_other_events(intent: Intent, mention: ValueMention, profile: Schema
     """A state a deed leaves on the rows it was done to ('sold' of a vehicle), said as the verb, where another
     table holds the deeds themselves (vehicle_sales, dated sold_at): 'vehicles sold in october', 'which rep sold
     the most' are those sales, not the vehicles whose stock status is sold today."""
-    from archetypes.counted import IRREGULAR_DEEDS, verb_facts
+    from archetypes.counted import IRREGULAR_DEEDS, facts_of_verbs
 
     said = mention.span.text.lower()
     # ('never been interviewed': the interviews, not the applications whose status is 'interview')
@@ -1275,7 +1275,7 @@ def _deed_of_other_events(intent: Intent, mention: ValueMention, profile: Schema
             not (_AS_VERB_BEFORE.search(before) or _PASSIVE_BEFORE.search(before) or subject):
         return ()
     # (a verb of its own table's name needs no path to the state: 'interviewed' names the interviews outright)
-    deeds = sorted(f for f in verb_facts(intent, profile)
+    deeds = sorted(f for f in facts_of_verbs({said}, profile)  # (the facts this word names, no other verb's)
                    if all(f != r.table and (profile.path(f, r.table) is not None or said not in IRREGULAR_DEEDS)
                           for r in mention.refs))
     return tuple(deeds) if deeds and all(lexicon.is_state_column(words(r.column)) for r in mention.refs) else ()

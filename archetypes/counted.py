@@ -96,10 +96,14 @@ def state_rows_counted(profile: SchemaProfile, filters: list) -> tuple[Fact, Mea
 def verb_facts(intent: Intent, profile: SchemaProfile) -> frozenset[str]:
     """The facts the question's verbs name: by a dated deed ('paid' of paid_at) or by their own noun ('booked' of
     bookings): 'how many members paid' counts the payers, not those who booked."""
+    return facts_of_verbs({w for w, _, _ in intent.tokens}, profile)
+
+
+def facts_of_verbs(said: set[str], profile: SchemaProfile) -> frozenset[str]:
+    """The facts these words name as verbs (see verb_facts)."""
     from archetypes.intent import _deed_root, stem, vocabulary
 
     deeds = vocabulary(profile).deeds
-    said = {w for w, _, _ in intent.tokens}
     named = {deeds[_deed_root(w)] for w in said if _deed_root(w) in deeds}
     named |= {f.table for f in profile.fact_list() for w in said if len(w) > 4 and w.endswith("ed") and
               any(stem(w) == stem(n) for n in words(f.table))}

@@ -98,6 +98,7 @@ class Scope:
     values: tuple[str, ...] = ()  # status: the done value(s); kind: the values of the other kinds
     start: str | None = None      # validity: the start column
     sentinel: str | None = None   # validity: the far-future end date, when the data uses one
+    dated: bool = False           # validity: every end a real day (an exhibition's closing): current only when asked
 
 
 def detect(ctx: Context) -> Detection | None:
@@ -167,6 +168,8 @@ def detect(ctx: Context) -> Detection | None:
                                                    _HISTORY.search(ctx.intent.lower) or _FORMER.search(ctx.intent.lower)):
             _resolve_validity(ctx, scope)
             continue
+        if scope.dated:
+            continue  # ('how many sick days': leave taken, past and planned; 'open right now' is asked, above)
         deleted = next((d for d in scopes(profile) if d.kind == "deleted" and d.table == scope.table and
                         f"{d.table}.{d.column}" not in named), None) if scope.kind in ("status", "status_void") else None
         if deleted is not None:
@@ -485,7 +488,8 @@ def scopes(profile: SchemaProfile) -> list[Scope]:
                 continue  # a trip's started_at / ended_at, a leave's end date: an event that took time, not a row
                 #           valid for a while (whose current row has no end, or a far-future one)
             found.append(Scope("validity", name, end.name, start=starts[0].name,
-                               sentinel=marked if marked and marked not in ("null", "dated") else None))
+                               sentinel=marked if marked and marked not in ("null", "dated") else None,
+                               dated=marked == "dated"))
     stated = {x.table for x in found if x.kind in ("status", "status_void", "left")}
     found += [x for x in ended if x.table not in stated]
     profile.cache["record_scopes"] = found
