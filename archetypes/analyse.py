@@ -1240,7 +1240,6 @@ _AS_VERB_BEFORE = re.compile(r"\b(?:never|not|n't|nt|who|that|which|have|has|had
 def _events_verb(intent: Intent, mention: ValueMention, profile: SchemaProfile) -> tuple[str, ...]:
     """A status value that is the verb of the events holding it ('booked' of bookings), said as a verb ('who
     never booked', 'that booked'): the events, not their status; the tables holding those events, or none."""
-    from archetypes.intent import stem
     from archetypes.values import lemma
 
     before = intent.lower[:mention.span.start]
@@ -1932,12 +1931,12 @@ def _named_count(intent: Intent, profile: SchemaProfile, group_table: str | None
 
 
 def _named_on_deed(intent: Intent, profile: SchemaProfile, figures: list[tuple[Measure, Span]], wanted: str | None,
-                   found: tuple[Fact, Measure] | None) -> tuple[Fact, Measure] | None:
+                   found: tuple[Fact, Measure]) -> tuple[Fact, Measure]:
     """The figure the question's word names on the table its verb names, where two tables' figures answer to
     the word ('kilograms harvested': the harvests' weight_kg, not the deliveries' delivered_kg)."""
     said = next((s.text.lower() for m, s in figures if m.value == wanted), None)
-    deeds = verb_facts(intent, profile) if found is not None and said else frozenset()
-    if found is None or said is None or found[0].table in deeds:
+    deeds = verb_facts(intent, profile) if said else frozenset()
+    if said is None or found[0].table in deeds:
         return found
     return next(((fact, m) for table in sorted(deeds) if (fact := profile.facts.get(table)) is not None
                  for m in fact.measures if said in m.words), found)
@@ -2187,8 +2186,7 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
         through = _actors(profile, table, spec.group.table) if apart and spec.group is not None else None
         if named is not None and named.table in profile.facts:  # 'how many units': the units, not the lines
             spec.fact, spec.measure = _named_on_deed(intent, profile, intent.measures, named.value,
-                                                     (profile.facts[named.table], named)) or \
-                (profile.facts[named.table], named)
+                                                     (profile.facts[named.table], named))
         elif through is not None:  # 'how many clients per branch': only the events join the two
             spec.fact, spec.measure = through
         elif actors is not None:  # 'how many clients bought': who did it, not when the rows were made
@@ -2240,12 +2238,11 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
         selling = any(t[0] in lexicon.SALES_WORDS or t[0] in lexicon.MONEY_WORDS for t in intent.tokens)
         # ('total sales in 2024, completed visits only': the visits say which records count, not the figure)
         figures = [(m, s) for m, s in intent.measures if not (selling and m.kind == "count" and scope_noun(intent, s))]
-
         wanted = intent.explicit_measure or next(
             (m.value for m, _ in figures if m.kind in ("product", "sum", "expression")), None) or next(
             (m.value for m, _ in figures), None)
         found = profile.measure(wanted, group_table) if wanted else None
-        found = _named_on_deed(intent, profile, figures, wanted, found)
+        found = _named_on_deed(intent, profile, figures, wanted, found) if found is not None else None
         said = next((m for m in intent.table_measures if m.value == wanted), None)
         if found is not None and said is not None and found[1] is not said and said.table in profile.facts and \
                 (group_table is None or said.table == group_table or profile.path(said.table, group_table)):
@@ -2290,8 +2287,7 @@ def base_spec(intent: Intent, profile: SchemaProfile) -> QuerySpec:
                 options = [(f, m) for f, m in options if m.money] or options
             if any(t in lexicon.INCOME_WORDS for t in typed):
                 # 'which branch had the highest revenue': money coming in (a sale price), not a cost column
-                options = [(f, m) for f, m in options
-                           if not any(set(words(c)) & lexicon.COST_WORDS for c in m.columns)] or options
+                options = [(f, m) for f, m in options if not lexicon.cost_named(m.columns)] or options
                 options.sort(key=lambda o: -_income_named(o[0], o[1]))  # (a sale's price before a loan's amount)
             primary = profile.primary_fact()
             found = next(((f, m) for f, m in options if primary and f.table == primary.table), None) or (

@@ -71,6 +71,13 @@ INCOME_ROW_WORDS = frozenset("sale order invoice payment booking".split())
 # words of a money column that says money going out
 COST_WORDS = frozenset("cost costs expense expenses spend spending".split())
 
+
+def cost_named(columns: Iterable[str]) -> bool:
+    """A money figure named as money going out ('labor_cost'), not coming in."""
+    from archetypes.naming import words
+
+    return any(set(words(c)) & COST_WORDS for c in columns)
+
 # operations people ask for that no reading computes yet: reported as not read with this reason, never
 # answered by a total
 UNSUPPORTED = {

@@ -70,6 +70,11 @@ _COMPOUND_SINGULAR = re.compile(r"(?:person|woman|man|child)$")
 _PLURAL_OF = {"person": "people", "woman": "women", "man": "men", "child": "children"}
 
 
+def person_compound(noun: str) -> bool:
+    """'salesperson', 'chairwoman', 'foreman': a person by the compound's head ('human' and 'german' are not)."""
+    return _COMPOUND_SINGULAR.search(noun) is not None and noun.split()[-1] not in _MAN_NOT_SINGULAR
+
+
 # nouns with no plural of their own ('how many staff', not 'staffs')
 _UNCOUNTED = frozenset({"staff", "personnel", "equipment", "inventory", "data", "information", "feedback",
                         "software", "hardware", "furniture", "stock", "series", "species"})
@@ -79,7 +84,7 @@ def plural(word: str) -> str:
     if word.split()[-1:] and word.split()[-1] in _UNCOUNTED:
         return word
     compound = _COMPOUND_SINGULAR.search(word)
-    if compound is not None and word.split()[-1] not in _MAN_NOT_SINGULAR:  # 'salesperson': salespeople
+    if compound is not None and person_compound(word):  # 'salesperson': salespeople
         return word[:compound.start()] + _PLURAL_OF[compound.group(0)]
     if word.endswith("y") and len(word) > 2 and word[-2] not in "aeiou":
         return word[:-1] + "ies"

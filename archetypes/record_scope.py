@@ -22,7 +22,7 @@ from archetypes.counted import rows_of
 from archetypes.flags import RETIRED, is_yes_no, yes_no_value
 from archetypes.intent import Span
 from archetypes.model import Detection, Reading
-from archetypes.naming import phrase, plural, singular, slug, words
+from archetypes.naming import person_compound, phrase, plural, singular, slug, words
 from archetypes.profile import Measure, SchemaProfile
 from archetypes.query import QuerySpec, RowCondition, table_ref
 
@@ -65,8 +65,7 @@ _HOLDERS = frozenset({"membership", "subscription", "account", "contract", "enro
 def _held(table: str) -> bool:
     noun = singular(words(table)[-1]) if words(table) else ""
     # ('salespeople', 'chairmen': people by their compound's head)
-    return noun in lexicon.PEOPLE_NOUNS or noun in _HOLDERS or noun.endswith(("person", "woman", "man")) and \
-        noun not in ("human", "german", "roman")
+    return noun in lexicon.PEOPLE_NOUNS or noun in _HOLDERS or person_compound(noun)
 
 
 def _event_end(profile: SchemaProfile, table: str, column: str) -> bool:

@@ -83,7 +83,6 @@ _ABBREVIATIONS = {"cust": "customer", "chg": "change", "excl": "excluding", "inc
                   "cat": "category", "dept": "department", "emp": "employee", "prod": "product", "tz": "time zone",
                   "dt": "date", "mo": "month", "wk": "week", "inv": "invoice", "txn": "transaction", "sku": "product"}
 _ABBREVIATION = re.compile(r"\b(" + "|".join(_ABBREVIATIONS) + r")(s?)\b\.?(?!['’/-]\w)")  # 'custs': plural
-_GAP_UNITS = {"wk": "weeks", "wks": "weeks", "mo": "months", "mos": "months", "yr": "years", "yrs": "years"}
 # 'mo' is a month only after a number ('6 mo'), never a word of its own
 _AFTER_NUMBER_ONLY = frozenset({"mo", "mos"})
 # shorthand that is a word too: kept as typed when the data holds it ('how many cats did we see')
@@ -266,7 +265,8 @@ def respell(question: str, *, latest: dt.date | None, earliest: dt.date | None,
     if _NEGATED.search(lower):
         for m in _GAP.finditer(lower):
             count = _NUMBER_WORDS.get(m.group(2), m.group(2))
-            found[m.span(1)] = f"the last {count} {_GAP_UNITS.get(m.group(3), m.group(3))}"
+            unit = m.group(3).removesuffix("s")  # ('6 mo': the last 6 months)
+            found[m.span(1)] = f"the last {count} {plural(_ABBREVIATIONS[unit]) if unit in _ABBREVIATIONS else m.group(3)}"
     for m in _HOW_MANY_MONEY.finditer(lower):
         found[m.span()] = "how much"
     for m in _WORKS_UNDER.finditer(lower):

@@ -959,7 +959,7 @@ def _rate_of_counts(intent: Intent, share: OperatorMention, profile: SchemaProfi
             continue
         named = f"{' '.join(words(part))} over {' '.join(words(whole))}"
         rate = Measure(slug(f"{said.group(1)} rate"), named, "expression", fact.table, (part, whole),
-                       expression=f"{part} * 1.0 / NULLIF({whole}, 0)")
+                       expression=f'"{part}" * 1.0 / NULLIF("{whole}", 0)')  # (quoted: 'Open Count')
         pooled = Measure(slug(whole), f"Sum of {phrase(whole)}", "sum", fact.table, (whole,))
 
         def mean(weight: Measure | None) -> Callable[[QuerySpec], None]:

@@ -173,13 +173,12 @@ class SchemaProfile:
         price before a labour cost), else money, else largest."""
         if not self.facts:
             return None
-        from archetypes.lexicon import COST_WORDS
-        from archetypes.naming import words
+        from archetypes.lexicon import cost_named
 
         def score(fact: Fact) -> tuple:
             kinds = {m.kind for m in fact.measures}
             money = [m for m in fact.measures if m.money]
-            earned = any(not any(set(words(c)) & COST_WORDS for c in m.columns) for m in money)
+            earned = any(not cost_named(m.columns) for m in money)
             return ("product" in kinds, earned, bool(money), fact.time is not None, fact.row_count)
 
         return max(self.facts.values(), key=score)
